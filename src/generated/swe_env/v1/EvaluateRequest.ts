@@ -1,0 +1,12 @@
+// Original file: proto/swe_env/v1/swe_env.proto
+
+
+export interface EvaluateRequest {
+  'taskId'?: (string);
+  'patch'?: (string);
+}
+
+export interface EvaluateRequest__Output {
+  'taskId': (string);
+  'patch': (string);
+}

@@ -1,0 +1,47 @@
+// Original file: proto/swe_env/v1/swe_env.proto
+
+import type { Resolution as _swe_env_v1_Resolution, Resolution__Output as _swe_env_v1_Resolution__Output } from '../../swe_env/v1/Resolution';
+import type { TestResult as _swe_env_v1_TestResult, TestResult__Output as _swe_env_v1_TestResult__Output } from '../../swe_env/v1/TestResult';
+import type { Durations as _swe_env_v1_Durations, Durations__Output as _swe_env_v1_Durations__Output } from '../../swe_env/v1/Durations';
+
+export interface GradeReport {
+  'taskId'?: (string);
+  'resolved'?: (boolean);
+  'reward'?: (number | string);
+  'resolution'?: (_swe_env_v1_Resolution);
+  'infraError'?: (boolean);
+  'error'?: (string);
+  'patchEmpty'?: (boolean);
+  'patchApplied'?: (boolean);
+  'patchApplyMethod'?: (string);
+  'patchBytes'?: (number);
+  'failToPass'?: (_swe_env_v1_TestResult)[];
+  'passToPass'?: (_swe_env_v1_TestResult)[];
+  'testExitCode'?: (number);
+  'testTimedOut'?: (boolean);
+  'testCommand'?: (string);
+  'logTail'?: (string);
+  'droppedFiles'?: (string)[];
+  'durations'?: (_swe_env_v1_Durations | null);
+}
+
+export interface GradeReport__Output {
+  'taskId': (string);
+  'resolved': (boolean);
+  'reward': (number);
+  'resolution': (_swe_env_v1_Resolution__Output);
+  'infraError': (boolean);
+  'error': (string);
+  'patchEmpty': (boolean);
+  'patchApplied': (boolean);
+  'patchApplyMethod': (string);
+  'patchBytes': (number);
+  'failToPass': (_swe_env_v1_TestResult__Output)[];
+  'passToPass': (_swe_env_v1_TestResult__Output)[];
+  'testExitCode': (number);
+  'testTimedOut': (boolean);
+  'testCommand': (string);
+  'logTail': (string);
+  'droppedFiles': (string)[];
+  'durations': (_swe_env_v1_Durations__Output | null);
+}

@@ -1,0 +1,93 @@
+// Original file: proto/swe_env/v1/swe_env.proto
+
+import type * as grpc from '@grpc/grpc-js'
+import type { MethodDefinition } from '@grpc/proto-loader'
+import type { CloseRequest as _swe_env_v1_CloseRequest, CloseRequest__Output as _swe_env_v1_CloseRequest__Output } from '../../swe_env/v1/CloseRequest';
+import type { CloseResponse as _swe_env_v1_CloseResponse, CloseResponse__Output as _swe_env_v1_CloseResponse__Output } from '../../swe_env/v1/CloseResponse';
+import type { EvaluateRequest as _swe_env_v1_EvaluateRequest, EvaluateRequest__Output as _swe_env_v1_EvaluateRequest__Output } from '../../swe_env/v1/EvaluateRequest';
+import type { EvaluateResponse as _swe_env_v1_EvaluateResponse, EvaluateResponse__Output as _swe_env_v1_EvaluateResponse__Output } from '../../swe_env/v1/EvaluateResponse';
+import type { GetTaskRequest as _swe_env_v1_GetTaskRequest, GetTaskRequest__Output as _swe_env_v1_GetTaskRequest__Output } from '../../swe_env/v1/GetTaskRequest';
+import type { ListTasksRequest as _swe_env_v1_ListTasksRequest, ListTasksRequest__Output as _swe_env_v1_ListTasksRequest__Output } from '../../swe_env/v1/ListTasksRequest';
+import type { ListTasksResponse as _swe_env_v1_ListTasksResponse, ListTasksResponse__Output as _swe_env_v1_ListTasksResponse__Output } from '../../swe_env/v1/ListTasksResponse';
+import type { ResetRequest as _swe_env_v1_ResetRequest, ResetRequest__Output as _swe_env_v1_ResetRequest__Output } from '../../swe_env/v1/ResetRequest';
+import type { ResetResponse as _swe_env_v1_ResetResponse, ResetResponse__Output as _swe_env_v1_ResetResponse__Output } from '../../swe_env/v1/ResetResponse';
+import type { StepRequest as _swe_env_v1_StepRequest, StepRequest__Output as _swe_env_v1_StepRequest__Output } from '../../swe_env/v1/StepRequest';
+import type { StepResponse as _swe_env_v1_StepResponse, StepResponse__Output as _swe_env_v1_StepResponse__Output } from '../../swe_env/v1/StepResponse';
+import type { Task as _swe_env_v1_Task, Task__Output as _swe_env_v1_Task__Output } from '../../swe_env/v1/Task';
+
+export interface SweEnvClient extends grpc.Client {
+  Close(argument: _swe_env_v1_CloseRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_swe_env_v1_CloseResponse__Output>): grpc.ClientUnaryCall;
+  Close(argument: _swe_env_v1_CloseRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_swe_env_v1_CloseResponse__Output>): grpc.ClientUnaryCall;
+  Close(argument: _swe_env_v1_CloseRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_swe_env_v1_CloseResponse__Output>): grpc.ClientUnaryCall;
+  Close(argument: _swe_env_v1_CloseRequest, callback: grpc.requestCallback<_swe_env_v1_CloseResponse__Output>): grpc.ClientUnaryCall;
+  
+  Evaluate(argument: _swe_env_v1_EvaluateRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_swe_env_v1_EvaluateResponse__Output>): grpc.ClientUnaryCall;
+  Evaluate(argument: _swe_env_v1_EvaluateRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_swe_env_v1_EvaluateResponse__Output>): grpc.ClientUnaryCall;
+  Evaluate(argument: _swe_env_v1_EvaluateRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_swe_env_v1_EvaluateResponse__Output>): grpc.ClientUnaryCall;
+  Evaluate(argument: _swe_env_v1_EvaluateRequest, callback: grpc.requestCallback<_swe_env_v1_EvaluateResponse__Output>): grpc.ClientUnaryCall;
+  evaluate(argument: _swe_env_v1_EvaluateRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_swe_env_v1_EvaluateResponse__Output>): grpc.ClientUnaryCall;
+  evaluate(argument: _swe_env_v1_EvaluateRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_swe_env_v1_EvaluateResponse__Output>): grpc.ClientUnaryCall;
+  evaluate(argument: _swe_env_v1_EvaluateRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_swe_env_v1_EvaluateResponse__Output>): grpc.ClientUnaryCall;
+  evaluate(argument: _swe_env_v1_EvaluateRequest, callback: grpc.requestCallback<_swe_env_v1_EvaluateResponse__Output>): grpc.ClientUnaryCall;
+  
+  GetTask(argument: _swe_env_v1_GetTaskRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_swe_env_v1_Task__Output>): grpc.ClientUnaryCall;
+  GetTask(argument: _swe_env_v1_GetTaskRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_swe_env_v1_Task__Output>): grpc.ClientUnaryCall;
+  GetTask(argument: _swe_env_v1_GetTaskRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_swe_env_v1_Task__Output>): grpc.ClientUnaryCall;
+  GetTask(argument: _swe_env_v1_GetTaskRequest, callback: grpc.requestCallback<_swe_env_v1_Task__Output>): grpc.ClientUnaryCall;
+  getTask(argument: _swe_env_v1_GetTaskRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_swe_env_v1_Task__Output>): grpc.ClientUnaryCall;
+  getTask(argument: _swe_env_v1_GetTaskRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_swe_env_v1_Task__Output>): grpc.ClientUnaryCall;
+  getTask(argument: _swe_env_v1_GetTaskRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_swe_env_v1_Task__Output>): grpc.ClientUnaryCall;
+  getTask(argument: _swe_env_v1_GetTaskRequest, callback: grpc.requestCallback<_swe_env_v1_Task__Output>): grpc.ClientUnaryCall;
+  
+  ListTasks(argument: _swe_env_v1_ListTasksRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_swe_env_v1_ListTasksResponse__Output>): grpc.ClientUnaryCall;
+  ListTasks(argument: _swe_env_v1_ListTasksRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_swe_env_v1_ListTasksResponse__Output>): grpc.ClientUnaryCall;
+  ListTasks(argument: _swe_env_v1_ListTasksRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_swe_env_v1_ListTasksResponse__Output>): grpc.ClientUnaryCall;
+  ListTasks(argument: _swe_env_v1_ListTasksRequest, callback: grpc.requestCallback<_swe_env_v1_ListTasksResponse__Output>): grpc.ClientUnaryCall;
+  listTasks(argument: _swe_env_v1_ListTasksRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_swe_env_v1_ListTasksResponse__Output>): grpc.ClientUnaryCall;
+  listTasks(argument: _swe_env_v1_ListTasksRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_swe_env_v1_ListTasksResponse__Output>): grpc.ClientUnaryCall;
+  listTasks(argument: _swe_env_v1_ListTasksRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_swe_env_v1_ListTasksResponse__Output>): grpc.ClientUnaryCall;
+  listTasks(argument: _swe_env_v1_ListTasksRequest, callback: grpc.requestCallback<_swe_env_v1_ListTasksResponse__Output>): grpc.ClientUnaryCall;
+  
+  Reset(argument: _swe_env_v1_ResetRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_swe_env_v1_ResetResponse__Output>): grpc.ClientUnaryCall;
+  Reset(argument: _swe_env_v1_ResetRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_swe_env_v1_ResetResponse__Output>): grpc.ClientUnaryCall;
+  Reset(argument: _swe_env_v1_ResetRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_swe_env_v1_ResetResponse__Output>): grpc.ClientUnaryCall;
+  Reset(argument: _swe_env_v1_ResetRequest, callback: grpc.requestCallback<_swe_env_v1_ResetResponse__Output>): grpc.ClientUnaryCall;
+  reset(argument: _swe_env_v1_ResetRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_swe_env_v1_ResetResponse__Output>): grpc.ClientUnaryCall;
+  reset(argument: _swe_env_v1_ResetRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_swe_env_v1_ResetResponse__Output>): grpc.ClientUnaryCall;
+  reset(argument: _swe_env_v1_ResetRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_swe_env_v1_ResetResponse__Output>): grpc.ClientUnaryCall;
+  reset(argument: _swe_env_v1_ResetRequest, callback: grpc.requestCallback<_swe_env_v1_ResetResponse__Output>): grpc.ClientUnaryCall;
+  
+  Step(argument: _swe_env_v1_StepRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_swe_env_v1_StepResponse__Output>): grpc.ClientUnaryCall;
+  Step(argument: _swe_env_v1_StepRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_swe_env_v1_StepResponse__Output>): grpc.ClientUnaryCall;
+  Step(argument: _swe_env_v1_StepRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_swe_env_v1_StepResponse__Output>): grpc.ClientUnaryCall;
+  Step(argument: _swe_env_v1_StepRequest, callback: grpc.requestCallback<_swe_env_v1_StepResponse__Output>): grpc.ClientUnaryCall;
+  step(argument: _swe_env_v1_StepRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_swe_env_v1_StepResponse__Output>): grpc.ClientUnaryCall;
+  step(argument: _swe_env_v1_StepRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_swe_env_v1_StepResponse__Output>): grpc.ClientUnaryCall;
+  step(argument: _swe_env_v1_StepRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_swe_env_v1_StepResponse__Output>): grpc.ClientUnaryCall;
+  step(argument: _swe_env_v1_StepRequest, callback: grpc.requestCallback<_swe_env_v1_StepResponse__Output>): grpc.ClientUnaryCall;
+  
+}
+
+export interface SweEnvHandlers extends grpc.UntypedServiceImplementation {
+  Close: grpc.handleUnaryCall<_swe_env_v1_CloseRequest__Output, _swe_env_v1_CloseResponse>;
+  
+  Evaluate: grpc.handleUnaryCall<_swe_env_v1_EvaluateRequest__Output, _swe_env_v1_EvaluateResponse>;
+  
+  GetTask: grpc.handleUnaryCall<_swe_env_v1_GetTaskRequest__Output, _swe_env_v1_Task>;
+  
+  ListTasks: grpc.handleUnaryCall<_swe_env_v1_ListTasksRequest__Output, _swe_env_v1_ListTasksResponse>;
+  
+  Reset: grpc.handleUnaryCall<_swe_env_v1_ResetRequest__Output, _swe_env_v1_ResetResponse>;
+  
+  Step: grpc.handleUnaryCall<_swe_env_v1_StepRequest__Output, _swe_env_v1_StepResponse>;
+  
+}
+
+export interface SweEnvDefinition extends grpc.ServiceDefinition {
+  Close: MethodDefinition<_swe_env_v1_CloseRequest, _swe_env_v1_CloseResponse, _swe_env_v1_CloseRequest__Output, _swe_env_v1_CloseResponse__Output>
+  Evaluate: MethodDefinition<_swe_env_v1_EvaluateRequest, _swe_env_v1_EvaluateResponse, _swe_env_v1_EvaluateRequest__Output, _swe_env_v1_EvaluateResponse__Output>
+  GetTask: MethodDefinition<_swe_env_v1_GetTaskRequest, _swe_env_v1_Task, _swe_env_v1_GetTaskRequest__Output, _swe_env_v1_Task__Output>
+  ListTasks: MethodDefinition<_swe_env_v1_ListTasksRequest, _swe_env_v1_ListTasksResponse, _swe_env_v1_ListTasksRequest__Output, _swe_env_v1_ListTasksResponse__Output>
+  Reset: MethodDefinition<_swe_env_v1_ResetRequest, _swe_env_v1_ResetResponse, _swe_env_v1_ResetRequest__Output, _swe_env_v1_ResetResponse__Output>
+  Step: MethodDefinition<_swe_env_v1_StepRequest, _swe_env_v1_StepResponse, _swe_env_v1_StepRequest__Output, _swe_env_v1_StepResponse__Output>
+}

@@ -1,0 +1,32 @@
+// Original file: proto/swe_env/v1/swe_env.proto
+
+export const TestStatus = {
+  TEST_STATUS_UNSPECIFIED: 'TEST_STATUS_UNSPECIFIED',
+  TEST_STATUS_PASSED: 'TEST_STATUS_PASSED',
+  TEST_STATUS_FAILED: 'TEST_STATUS_FAILED',
+  TEST_STATUS_ERROR: 'TEST_STATUS_ERROR',
+  TEST_STATUS_SKIPPED: 'TEST_STATUS_SKIPPED',
+  TEST_STATUS_XFAIL: 'TEST_STATUS_XFAIL',
+  TEST_STATUS_XPASS: 'TEST_STATUS_XPASS',
+  TEST_STATUS_MISSING: 'TEST_STATUS_MISSING',
+} as const;
+
+export type TestStatus =
+  | 'TEST_STATUS_UNSPECIFIED'
+  | 0
+  | 'TEST_STATUS_PASSED'
+  | 1
+  | 'TEST_STATUS_FAILED'
+  | 2
+  | 'TEST_STATUS_ERROR'
+  | 3
+  | 'TEST_STATUS_SKIPPED'
+  | 4
+  | 'TEST_STATUS_XFAIL'
+  | 5
+  | 'TEST_STATUS_XPASS'
+  | 6
+  | 'TEST_STATUS_MISSING'
+  | 7
+
+export type TestStatus__Output = typeof TestStatus[keyof typeof TestStatus]

@@ -1,0 +1,314 @@
+import Docker from 'dockerode';
+import { PassThrough, Writable, type Duplex } from 'node:stream';
+import { pack as tarPack } from 'tar-stream';
+import { InfraError } from '../common/errors.js';
+import { abortReason } from '../common/abort.js';
+import { CappedOutput } from './output-buffer.js';
+import { LABEL_EPISODE, LABEL_MANAGED, LABEL_SERVER, isExpired, sandboxLabels } from './labels.js';
+import type {
+  AttachedProcess,
+  ExecOptions,
+  ExecResult,
+  Sandbox,
+  SandboxProvider,
+  SandboxSpec,
+} from './sandbox.js';
+
+const DEFAULT_EXEC_OUTPUT_LIMIT = 16 * 1024 * 1024;
+
+function envList(env: Readonly<Record<string, string>> | undefined): string[] | undefined {
+  if (!env) return undefined;
+  return Object.entries(env).map(([k, v]) => `${k}=${v}`);
+}
+
+function statusCodeOf(error: unknown): number | undefined {
+  const code = (error as { statusCode?: unknown } | null)?.statusCode;
+  return typeof code === 'number' ? code : undefined;
+}
+
+/** A writable that feeds a CappedOutput (docker-modem demultiplexes into two of these). */
+function capturingWritable(sink: CappedOutput): Writable {
+  return new Writable({
+    write(chunk: Buffer, _encoding, callback) {
+      sink.push(chunk);
+      callback();
+    },
+  });
+}
+
+export class DockerSandboxProvider implements SandboxProvider {
+  readonly docker: Docker;
+
+  constructor(
+    readonly serverId: string,
+    options: { socketPath?: string } = {},
+  ) {
+    this.docker = new Docker(options.socketPath ? { socketPath: options.socketPath } : undefined);
+  }
+
+  async ping(): Promise<void> {
+    try {
+      await this.docker.ping();
+    } catch (error) {
+      throw new InfraError(`the Docker engine does not answer: ${String(error)}`, { cause: error });
+    }
+  }
+
+  async imageExists(image: string): Promise<boolean> {
+    try {
+      await this.docker.getImage(image).inspect();
+      return true;
+    } catch (error) {
+      if (statusCodeOf(error) === 404) return false;
+      throw new InfraError(`cannot inspect image ${image}: ${String(error)}`, { cause: error });
+    }
+  }
+
+  async create(spec: SandboxSpec, signal?: AbortSignal): Promise<Sandbox> {
+    if (signal?.aborted) throw abortReason(signal);
+    const expiresAt = new Date(Date.now() + spec.maxLifetimeS * 1000);
+    let container: Docker.Container;
+    try {
+      container = await this.docker.createContainer({
+        Image: spec.image,
+        // PID 1 (docker-init) runs a sleep that ends the container after its maximum life, even if
+        // this server is killed; AutoRemove then deletes it.
+        Entrypoint: ['sleep'],
+        Cmd: [String(Math.ceil(spec.maxLifetimeS))],
+        WorkingDir: spec.workdir,
+        Env: envList(spec.env),
+        Labels: sandboxLabels({ serverId: this.serverId, episodeId: spec.episodeId, role: spec.role, expiresAt }),
+        NetworkDisabled: true,
+        StopTimeout: 1,
+        HostConfig: {
+          AutoRemove: true,
+          Init: true,
+          NetworkMode: 'none',
+          Memory: spec.limits.memoryBytes,
+          MemorySwap: spec.limits.memoryBytes,
+          NanoCpus: spec.limits.nanoCpus,
+          PidsLimit: spec.limits.pidsLimit,
+          SecurityOpt: ['no-new-privileges'],
+          CapDrop: ['NET_RAW', 'MKNOD', 'AUDIT_WRITE', 'SYS_CHROOT'],
+        },
+      });
+    } catch (error) {
+      if (statusCodeOf(error) === 404) {
+        throw new InfraError(`image ${spec.image} is not present on the Docker engine (build it first; see README)`, { cause: error });
+      }
+      throw new InfraError(`cannot create a container from ${spec.image}: ${String(error)}`, { cause: error });
+    }
+    const sandbox = new DockerSandbox(container, spec);
+    try {
+      await container.start();
+    } catch (error) {
+      await sandbox.remove();
+      throw new InfraError(`cannot start a container from ${spec.image}: ${String(error)}`, { cause: error });
+    }
+    if (signal?.aborted) {
+      await sandbox.remove();
+      throw abortReason(signal);
+    }
+    return sandbox;
+  }
+
+  private async listManaged(labels: string[]): Promise<Docker.ContainerInfo[]> {
+    return this.docker.listContainers({ all: true, filters: { label: [`${LABEL_MANAGED}=true`, ...labels] } });
+  }
+
+  private async removeAll(infos: Docker.ContainerInfo[]): Promise<number> {
+    const results = await Promise.allSettled(infos.map((info) => removeContainer(this.docker.getContainer(info.Id))));
+    return results.filter((r) => r.status === 'fulfilled').length;
+  }
+
+  async removeServerContainers(): Promise<number> {
+    return this.removeAll(await this.listManaged([`${LABEL_SERVER}=${this.serverId}`]));
+  }
+
+  async removeExpired(now: Date = new Date()): Promise<number> {
+    const infos = await this.listManaged([]);
+    return this.removeAll(infos.filter((info) => isExpired(info.Labels, now)));
+  }
+
+  async listContainers(filter: { episodeId?: string } = {}): Promise<string[]> {
+    const labels = [`${LABEL_SERVER}=${this.serverId}`];
+    if (filter.episodeId !== undefined) labels.push(`${LABEL_EPISODE}=${filter.episodeId}`);
+    const infos = await this.listManaged(labels);
+    return infos.map((info) => info.Id);
+  }
+}
+
+async function removeContainer(container: Docker.Container): Promise<void> {
+  try {
+    await container.remove({ force: true, v: true });
+  } catch (error) {
+    const code = statusCodeOf(error);
+    // 404: already gone; 409: AutoRemove is already removing it.
+    if (code === 404 || code === 409) return;
+    throw new InfraError(`cannot remove container ${container.id}: ${String(error)}`, { cause: error });
+  }
+}
+
+class DockerSandbox implements Sandbox {
+  private removed = false;
+
+  constructor(
+    private readonly container: Docker.Container,
+    readonly spec: SandboxSpec,
+  ) {}
+
+  get id(): string {
+    return this.container.id;
+  }
+
+  async exec(argv: readonly string[], options: ExecOptions = {}): Promise<ExecResult> {
+    const started = Date.now();
+    const hasStdin = options.stdin !== undefined;
+    let exec: Docker.Exec;
+    let stream: Duplex;
+    try {
+      exec = await this.container.exec({
+        Cmd: [...argv],
+        AttachStdin: hasStdin,
+        AttachStdout: true,
+        AttachStderr: true,
+        Tty: false,
+        WorkingDir: options.workdir ?? this.spec.workdir,
+        Env: envList(options.env),
+      });
+      stream = (await exec.start({ hijack: true, stdin: hasStdin })) as Duplex;
+    } catch (error) {
+      throw new InfraError(`cannot exec in sandbox ${this.id.slice(0, 12)}: ${String(error)}`, { cause: error });
+    }
+    const sink = new CappedOutput(options.outputLimitBytes ?? DEFAULT_EXEC_OUTPUT_LIMIT);
+    const writer = capturingWritable(sink);
+    this.container.modem.demuxStream(stream, writer, writer);
+    if (hasStdin) stream.end(options.stdin);
+
+    const timedOut = await waitForEnd(stream, options.timeoutMs, options.signal);
+    if (timedOut) stream.destroy();
+    const exitCode = timedOut ? -1 : await exitCodeOf(exec);
+    return {
+      exitCode,
+      output: Buffer.from(sink.render(), 'utf8'),
+      outputBytes: sink.totalBytes,
+      omittedBytes: sink.omittedBytes,
+      timedOut,
+      durationMs: Date.now() - started,
+    };
+  }
+
+  async attach(
+    argv: readonly string[],
+    options: { workdir?: string; env?: Readonly<Record<string, string>> } = {},
+  ): Promise<AttachedProcess> {
+    try {
+      const exec = await this.container.exec({
+        Cmd: [...argv],
+        AttachStdin: true,
+        AttachStdout: true,
+        AttachStderr: true,
+        Tty: false,
+        WorkingDir: options.workdir ?? this.spec.workdir,
+        Env: envList(options.env),
+      });
+      const stream = (await exec.start({ hijack: true, stdin: true })) as Duplex;
+      const output = new PassThrough();
+      this.container.modem.demuxStream(stream, output, output);
+      stream.on('end', () => output.end());
+      stream.on('close', () => output.end());
+      stream.on('error', (error) => output.destroy(error));
+      return {
+        stream,
+        output,
+        exitCode: async () => {
+          const info = await exec.inspect();
+          return info.Running ? null : (info.ExitCode ?? null);
+        },
+      };
+    } catch (error) {
+      throw new InfraError(`cannot attach to sandbox ${this.id.slice(0, 12)}: ${String(error)}`, { cause: error });
+    }
+  }
+
+  async putFiles(files: ReadonlyArray<{ path: string; content: Buffer | string; mode?: number }>): Promise<void> {
+    const pack = tarPack();
+    const directories = new Set<string>();
+    for (const file of files) {
+      const parts = file.path.replace(/^\/+/, '').split('/');
+      for (let i = 1; i < parts.length; i++) directories.add(parts.slice(0, i).join('/'));
+    }
+    for (const dir of [...directories].sort()) pack.entry({ name: `${dir}/`, type: 'directory', mode: 0o755 });
+    for (const file of files) {
+      const content = typeof file.content === 'string' ? Buffer.from(file.content, 'utf8') : file.content;
+      pack.entry({ name: file.path.replace(/^\/+/, ''), mode: file.mode ?? 0o644 }, content);
+    }
+    pack.finalize();
+    const chunks: Buffer[] = [];
+    for await (const chunk of pack) chunks.push(chunk as Buffer);
+    try {
+      await this.container.putArchive(Buffer.concat(chunks), { path: '/' });
+    } catch (error) {
+      throw new InfraError(`cannot copy files into sandbox ${this.id.slice(0, 12)}: ${String(error)}`, { cause: error });
+    }
+  }
+
+  async raisePidsLimit(extra: number): Promise<() => Promise<void>> {
+    const base = this.spec.limits.pidsLimit;
+    await this.container.update({ PidsLimit: base + extra });
+    return async () => {
+      await this.container.update({ PidsLimit: base }).catch(() => undefined);
+    };
+  }
+
+  async isRunning(): Promise<boolean> {
+    try {
+      const info = await this.container.inspect();
+      return info.State.Running;
+    } catch (error) {
+      if (statusCodeOf(error) === 404) return false;
+      throw new InfraError(`cannot inspect sandbox ${this.id.slice(0, 12)}: ${String(error)}`, { cause: error });
+    }
+  }
+
+  async remove(): Promise<void> {
+    if (this.removed) return;
+    await removeContainer(this.container);
+    this.removed = true;
+  }
+}
+
+/** Resolves true when the timeout (or abort) came first, false when the stream ended. */
+function waitForEnd(stream: Duplex, timeoutMs: number | undefined, signal: AbortSignal | undefined): Promise<boolean> {
+  return new Promise((resolve) => {
+    let timer: NodeJS.Timeout | undefined;
+    const finish = (timedOut: boolean): void => {
+      if (timer) clearTimeout(timer);
+      signal?.removeEventListener('abort', onAbort);
+      stream.off('end', onEnd);
+      stream.off('close', onEnd);
+      stream.off('error', onEnd);
+      resolve(timedOut);
+    };
+    const onEnd = (): void => finish(false);
+    const onAbort = (): void => finish(true);
+    stream.on('end', onEnd);
+    stream.on('close', onEnd);
+    stream.on('error', onEnd);
+    if (timeoutMs !== undefined) timer = setTimeout(() => finish(true), timeoutMs);
+    if (signal) {
+      if (signal.aborted) finish(true);
+      else signal.addEventListener('abort', onAbort, { once: true });
+    }
+  });
+}
+
+/** The exec's exit code; the stream can end a moment before Docker marks the exec finished. */
+async function exitCodeOf(exec: Docker.Exec): Promise<number> {
+  for (let attempt = 0; attempt < 50; attempt++) {
+    const info = await exec.inspect();
+    if (!info.Running) return info.ExitCode ?? -1;
+    await new Promise((r) => setTimeout(r, 10));
+  }
+  return -1;
+}

@@ -1,0 +1,80 @@
+/**
+ * The sandbox contract. Everything above src/sandbox talks to containers through these interfaces;
+ * only docker-sandbox.ts knows about Docker.
+ */
+import type { Duplex } from 'node:stream';
+
+export interface SandboxLimits {
+  readonly memoryBytes: number;
+  readonly nanoCpus: number;
+  readonly pidsLimit: number;
+}
+
+export interface SandboxSpec {
+  readonly image: string;
+  readonly workdir: string;
+  /** The container's PID 1 exits by itself after this long, so nothing outlives a dead server. */
+  readonly maxLifetimeS: number;
+  readonly role: 'episode' | 'grader';
+  readonly episodeId: string;
+  readonly env?: Readonly<Record<string, string>>;
+  readonly limits: SandboxLimits;
+}
+
+export interface ExecOptions {
+  readonly workdir?: string;
+  readonly env?: Readonly<Record<string, string>>;
+  readonly stdin?: Buffer | string;
+  /** Kill the exec (the whole container for graders) after this long. */
+  readonly timeoutMs?: number;
+  /** Cap on the merged output kept; the rest is counted and left out. */
+  readonly outputLimitBytes?: number;
+  readonly signal?: AbortSignal;
+}
+
+export interface ExecResult {
+  readonly exitCode: number;
+  /** stdout and stderr merged in arrival order, capped. */
+  readonly output: Buffer;
+  readonly outputBytes: number;
+  readonly omittedBytes: number;
+  readonly timedOut: boolean;
+  readonly durationMs: number;
+}
+
+export interface AttachedProcess {
+  /** Writable end is the process's stdin; readable end yields its demultiplexed stdout+stderr. */
+  readonly stream: Duplex;
+  readonly output: NodeJS.ReadableStream;
+  /** Exit code once the process has ended (null while it runs). */
+  exitCode(): Promise<number | null>;
+}
+
+export interface Sandbox {
+  readonly id: string;
+  readonly spec: SandboxSpec;
+  /** Runs a command to completion and collects its output. */
+  exec(argv: readonly string[], options?: ExecOptions): Promise<ExecResult>;
+  /** Starts a long-lived process with stdin attached (the agent's shell). */
+  attach(argv: readonly string[], options?: { workdir?: string; env?: Readonly<Record<string, string>> }): Promise<AttachedProcess>;
+  /** Writes files into the container (paths absolute). */
+  putFiles(files: ReadonlyArray<{ path: string; content: Buffer | string; mode?: number }>): Promise<void>;
+  /** Temporarily raises the pids limit, to get a helper in when a fork bomb filled the table. */
+  raisePidsLimit(extra: number): Promise<() => Promise<void>>;
+  isRunning(): Promise<boolean>;
+  /** Idempotent: force-removes the container. */
+  remove(): Promise<void>;
+}
+
+export interface SandboxProvider {
+  readonly serverId: string;
+  create(spec: SandboxSpec, signal?: AbortSignal): Promise<Sandbox>;
+  imageExists(image: string): Promise<boolean>;
+  /** Removes every container this server id left behind (a crashed predecessor's). */
+  removeServerContainers(): Promise<number>;
+  /** Removes managed containers past their expiry label, whichever server made them. */
+  removeExpired(now?: Date): Promise<number>;
+  /** Containers of this server, for tests and shutdown. */
+  listContainers(filter?: { episodeId?: string }): Promise<string[]>;
+  ping(): Promise<void>;
+}

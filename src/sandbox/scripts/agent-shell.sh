@@ -1,0 +1,20 @@
+# The agent's persistent shell (run as: bash --noprofile --norc -c "<this>").
+# It reads `<nonce>\0<command>\0` records from stdin and evals each command in this same shell, so
+# `cd` and `export` persist; the command's stdin is /dev/null and its stderr is merged into stdout.
+# Before each command it records the time in /run/swe-env/cmd-start (builtins only, no fork): that
+# is how a timeout finds every process the command started. After each command it prints
+# `\x1eSWE_ENV_END:<nonce>:<exit code>:<cwd>\x1f`.
+exec 2>&1
+if [ -f /opt/miniconda3/bin/activate ]; then
+  . /opt/miniconda3/bin/activate >/dev/null 2>&1 && conda activate testbed >/dev/null 2>&1
+fi
+mkdir -p /run/swe-env 2>/dev/null
+cd "$SWE_ENV_WORKDIR" 2>/dev/null
+printf '\036SWE_ENV_READY:%d\037' "$$"
+while IFS= read -r -d '' __swe_env_nonce && IFS= read -r -d '' __swe_env_cmd; do
+  read -r __swe_env_t0 __swe_env_idle < /proc/uptime
+  printf '%s' "$__swe_env_t0" > /run/swe-env/cmd-start 2>/dev/null
+  eval "$__swe_env_cmd" < /dev/null
+  __swe_env_rc=$?
+  printf '\036SWE_ENV_END:%s:%d:%s\037' "$__swe_env_nonce" "$__swe_env_rc" "$PWD"
+done

@@ -1,0 +1,9 @@
+import { readFileSync } from 'node:fs';
+
+/** The bash programs the sandbox runs, kept as .sh files beside this one (copied into dist/). */
+function script(name: string): string {
+  return readFileSync(new URL(`./scripts/${name}`, import.meta.url), 'utf8');
+}
+
+export const AGENT_SHELL_SCRIPT = script('agent-shell.sh');
+export const KILL_COMMAND_SCRIPT = script('kill-command.sh');

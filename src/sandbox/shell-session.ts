@@ -1,0 +1,246 @@
+import { randomBytes } from 'node:crypto';
+import { InfraError } from '../common/errors.js';
+import { CappedOutput } from './output-buffer.js';
+import { MarkerScanner } from './marker-scanner.js';
+import { AGENT_SHELL_SCRIPT, KILL_COMMAND_SCRIPT } from './shell-scripts.js';
+import type { AttachedProcess, Sandbox } from './sandbox.js';
+
+export interface BashRunOptions {
+  readonly timeoutMs: number;
+  readonly outputLimitBytes: number;
+}
+
+export interface BashResult {
+  readonly output: string;
+  readonly exitCode: number;
+  readonly timedOut: boolean;
+  readonly outputBytes: number;
+  readonly omittedBytes: number;
+  readonly durationMs: number;
+  /** Set when the shell had to be replaced (it exited, or would not come back after a timeout). */
+  readonly shellRestarted?: string;
+  readonly cwd: string;
+}
+
+const READY_TIMEOUT_MS = 30_000;
+/** How long a killed command gets to let the shell print its end marker. */
+const AFTER_KILL_GRACE_MS = 3_000;
+const SHELL_ENV: Readonly<Record<string, string>> = Object.freeze({
+  HOME: '/root',
+  TERM: 'dumb',
+  PAGER: 'cat',
+  GIT_PAGER: 'cat',
+  LANG: 'C.UTF-8',
+  PYTHONUNBUFFERED: '1',
+  DEBIAN_FRONTEND: 'noninteractive',
+  PIP_PROGRESS_BAR: 'off',
+});
+
+interface Running {
+  readonly scanner: MarkerScanner;
+  readonly sink: CappedOutput;
+  readonly done: (outcome: { exitCode: number; cwd: string } | { ended: true }) => void;
+}
+
+/**
+ * One long-lived bash inside the sandbox, driven over the attached exec's stdin. A command costs a
+ * write and a read on an open stream instead of a `docker exec` round trip.
+ */
+export class ShellSession {
+  private process!: AttachedProcess;
+  private shellPid = 0;
+  private cwd: string;
+  private running: Running | undefined;
+  private ended = false;
+  private queue: Promise<unknown> = Promise.resolve();
+
+  private constructor(
+    private readonly sandbox: Sandbox,
+    workdir: string,
+  ) {
+    this.cwd = workdir;
+  }
+
+  static async start(sandbox: Sandbox, workdir: string): Promise<ShellSession> {
+    const session = new ShellSession(sandbox, workdir);
+    await session.spawn();
+    return session;
+  }
+
+  get pid(): number {
+    return this.shellPid;
+  }
+
+  /** Runs one command; calls are serialised. */
+  run(command: string, options: BashRunOptions): Promise<BashResult> {
+    const result = this.queue.then(() => this.runNow(command, options));
+    this.queue = result.catch(() => undefined);
+    return result;
+  }
+
+  async close(): Promise<void> {
+    this.ended = true;
+    this.process?.stream.destroy();
+  }
+
+  private async spawn(): Promise<void> {
+    const proc = await this.sandbox.attach(['bash', '--noprofile', '--norc', '-c', AGENT_SHELL_SCRIPT], {
+      workdir: this.cwd,
+      env: { ...SHELL_ENV, SWE_ENV_WORKDIR: this.cwd },
+    });
+    this.process = proc;
+    this.ended = false;
+    this.shellPid = await waitForReady(proc);
+    proc.output.on('data', (chunk: Buffer) => this.onData(chunk));
+    proc.output.on('end', () => this.onEnd(proc));
+    proc.output.on('error', () => this.onEnd(proc));
+  }
+
+  private onData(chunk: Buffer): void {
+    const running = this.running;
+    if (!running) return; // output of background jobs between commands is dropped
+    const { output, hit } = running.scanner.feed(chunk);
+    if (output.length > 0) running.sink.push(output);
+    if (hit) {
+      if (hit.before.length > 0) running.sink.push(hit.before);
+      const [code, ...cwdParts] = hit.payload.split(':');
+      running.done({ exitCode: Number(code), cwd: cwdParts.join(':') });
+    }
+  }
+
+  private onEnd(proc: AttachedProcess): void {
+    if (proc !== this.process) return;
+    this.ended = true;
+    this.running?.done({ ended: true });
+  }
+
+  private async runNow(command: string, options: BashRunOptions): Promise<BashResult> {
+    const started = Date.now();
+    let note: string | undefined;
+    if (this.ended) {
+      await this.respawn();
+      note = `the previous shell had ended; a new shell was started in ${this.cwd}`;
+    }
+    const nonce = randomBytes(9).toString('base64url');
+    const sink = new CappedOutput(options.outputLimitBytes);
+    const scanner = new MarkerScanner(`SWE_ENV_END:${nonce}:`);
+    let resolveOutcome!: Running['done'];
+    const outcome = new Promise<Parameters<Running['done']>[0]>((resolve) => (resolveOutcome = resolve));
+    this.running = { scanner, sink, done: resolveOutcome };
+    this.process.stream.write(Buffer.from(`${nonce}\0${command}\0`, 'utf8'));
+
+    let timedOut = false;
+    let first = await raceTimeout(outcome, options.timeoutMs);
+    if (first === 'timeout') {
+      timedOut = true;
+      await this.killCommand();
+      first = await raceTimeout(outcome, AFTER_KILL_GRACE_MS);
+    }
+    this.running = undefined;
+
+    let exitCode: number;
+    if (first === 'timeout') {
+      // The shell itself is stuck (a loop in a shell builtin, a redirected stdout...): replace it.
+      await this.killShell();
+      await this.respawn();
+      exitCode = 137;
+      note = `the shell did not come back after the timeout and was replaced; a new shell was started in ${this.cwd} (exported variables and functions were reset)`;
+    } else if ('ended' in first) {
+      sink.push(scanner.flush());
+      exitCode = (await this.process.exitCode().catch(() => null)) ?? -1;
+      await this.respawn();
+      note = `the shell exited (exit code ${exitCode}); a new shell was started in ${this.cwd} (exported variables and functions were reset)`;
+    } else {
+      exitCode = first.exitCode;
+      if (first.cwd) this.cwd = first.cwd;
+    }
+    if (timedOut && exitCode === 0) exitCode = 137;
+    return {
+      output: sink.render(),
+      exitCode,
+      timedOut,
+      outputBytes: sink.totalBytes,
+      omittedBytes: sink.omittedBytes,
+      durationMs: Date.now() - started,
+      cwd: this.cwd,
+      ...(note ? { shellRestarted: note } : {}),
+    };
+  }
+
+  private async respawn(): Promise<void> {
+    this.process.stream.destroy();
+    if (!(await this.sandbox.isRunning())) {
+      throw new InfraError('the sandbox container is no longer running');
+    }
+    await this.spawn();
+  }
+
+  /** Kills every process of the command; when the pid table is full, makes room for the killer first. */
+  private async killCommand(): Promise<void> {
+    const argv = ['bash', '--noprofile', '--norc', '-c', KILL_COMMAND_SCRIPT, 'swe-env-kill', String(this.shellPid)];
+    const attempt = async (): Promise<boolean> => {
+      try {
+        const result = await this.sandbox.exec(argv, { timeoutMs: 10_000, outputLimitBytes: 4096 });
+        return result.exitCode === 0;
+      } catch {
+        return false;
+      }
+    };
+    if (await attempt()) return;
+    const restore = await this.sandbox.raisePidsLimit(64).catch(() => undefined);
+    try {
+      await attempt();
+    } finally {
+      await restore?.();
+    }
+  }
+
+  private async killShell(): Promise<void> {
+    await this.sandbox
+      .exec(['kill', '-KILL', String(this.shellPid)], { timeoutMs: 5_000, outputLimitBytes: 4096 })
+      .catch(() => undefined);
+  }
+}
+
+function raceTimeout<T>(promise: Promise<T>, ms: number): Promise<T | 'timeout'> {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => resolve('timeout'), ms);
+    promise.then(
+      (value) => {
+        clearTimeout(timer);
+        resolve(value);
+      },
+      (error: unknown) => {
+        clearTimeout(timer);
+        reject(error instanceof Error ? error : new Error(String(error)));
+      },
+    );
+  });
+}
+
+/** Reads until the shell announces itself; returns its pid. */
+function waitForReady(proc: AttachedProcess): Promise<number> {
+  const scanner = new MarkerScanner('SWE_ENV_READY:');
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => fail(new InfraError('the sandbox shell did not start in time')), READY_TIMEOUT_MS);
+    const onData = (chunk: Buffer): void => {
+      const { hit } = scanner.feed(chunk);
+      if (hit) {
+        cleanup();
+        resolve(Number(hit.payload));
+      }
+    };
+    const onEnd = (): void => fail(new InfraError('the sandbox shell exited before it was ready'));
+    const fail = (error: Error): void => {
+      cleanup();
+      reject(error);
+    };
+    const cleanup = (): void => {
+      clearTimeout(timer);
+      proc.output.off('data', onData);
+      proc.output.off('end', onEnd);
+    };
+    proc.output.on('data', onData);
+    proc.output.on('end', onEnd);
+  });
+}

@@ -1,0 +1,88 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ShellSession } from '../../src/sandbox/shell-session.js';
+import type { Sandbox } from '../../src/sandbox/sandbox.js';
+import { disposeAll, testProvider, testSpec } from '../helpers/docker.js';
+
+const provider = testProvider();
+let sandbox: Sandbox;
+let shell: ShellSession;
+const opts = { timeoutMs: 10_000, outputLimitBytes: 64 * 1024 };
+
+beforeAll(async () => {
+  sandbox = await provider.create(testSpec({ workdir: '/tmp' }));
+  shell = await ShellSession.start(sandbox, '/tmp');
+});
+
+afterAll(async () => {
+  await shell?.close();
+  await disposeAll(provider, sandbox ? [sandbox] : []);
+  expect(await provider.listContainers()).toEqual([]);
+});
+
+describe('ShellSession against a real container', () => {
+  it('runs a command and reports output and exit code', async () => {
+    const r = await shell.run('echo hello; echo err >&2; exit_code() { return 3; }; exit_code', opts);
+    expect(r.output).toBe('hello\nerr\n');
+    expect(r.exitCode).toBe(3);
+    expect(r.timedOut).toBe(false);
+  });
+
+  it('keeps cwd and exported variables between commands', async () => {
+    await shell.run('mkdir -p /tmp/a/b && cd /tmp/a/b && export FOO=bar42', opts);
+    const r = await shell.run('pwd; echo $FOO', opts);
+    expect(r.output).toBe('/tmp/a/b\nbar42\n');
+    expect(r.cwd).toBe('/tmp/a/b');
+  });
+
+  it('gives commands an empty stdin', async () => {
+    const started = Date.now();
+    const r = await shell.run('cat; read x; echo "read=$?"', opts);
+    expect(r.output).toBe('read=1\n');
+    expect(Date.now() - started).toBeLessThan(2000);
+  });
+
+  it('kills a command on timeout with everything it started, keeps partial output, and goes on', async () => {
+    const r = await shell.run('echo before; (sleep 777 &); sleep 777', { ...opts, timeoutMs: 2000 });
+    expect(r.timedOut).toBe(true);
+    expect(r.output).toContain('before');
+    expect(r.shellRestarted).toBeUndefined();
+    const ps = await shell.run('ps -eo args', opts);
+    expect(ps.output).not.toMatch(/sleep 777/);
+    const next = await shell.run('echo after; pwd', opts);
+    expect(next.output).toBe('after\n/tmp/a/b\n');
+  });
+
+  it('replaces a shell stuck in a builtin loop and keeps the working directory', async () => {
+    const r = await shell.run('while true; do :; done', { ...opts, timeoutMs: 1000 });
+    expect(r.timedOut).toBe(true);
+    expect(r.shellRestarted).toMatch(/replaced/);
+    const next = await shell.run('pwd', opts);
+    expect(next.output).toBe('/tmp/a/b\n');
+  });
+
+  it('survives `exit` by starting a new shell', async () => {
+    const r = await shell.run('echo bye; exit 7', opts);
+    expect(r.output).toBe('bye\n');
+    expect(r.exitCode).toBe(7);
+    expect(r.shellRestarted).toMatch(/exited/);
+    expect((await shell.run('echo ok', opts)).output).toBe('ok\n');
+  });
+
+  it('caps huge output to head and tail with a count of omitted bytes', async () => {
+    const r = await shell.run('head -c 50000000 /dev/zero | tr "\\0" x; echo; echo END', { ...opts, outputLimitBytes: 10_000 });
+    expect(r.outputBytes).toBe(50_000_005);
+    expect(r.omittedBytes).toBe(50_000_005 - 10_000);
+    expect(r.output).toMatch(/\[\.\.\. 49990005 bytes of output omitted \.\.\.\]/);
+    expect(r.output.endsWith('END\n')).toBe(true);
+  });
+
+  it('contains a fork bomb and recovers', async () => {
+    const r = await shell.run('bomb() { bomb | bomb & }; bomb; sleep 30', { ...opts, timeoutMs: 4000 });
+    expect(r.timedOut).toBe(true);
+    // `ls` needs a fork: it only works once every process of the bomb is gone.
+    const next = await shell.run('ls -d /tmp && ps -e | wc -l', { ...opts, timeoutMs: 20_000 });
+    expect(next.exitCode).toBe(0);
+    expect(next.output).toContain('/tmp');
+    expect(Number(next.output.split('\n')[1])).toBeLessThan(10);
+  }, 60_000);
+});
