@@ -181,8 +181,9 @@ class DockerSandbox implements Sandbox {
       throw new InfraError(`cannot exec in sandbox ${this.id.slice(0, 12)}: ${String(error)}`, { cause: error });
     }
     const sink = new CappedOutput(options.outputLimitBytes ?? DEFAULT_EXEC_OUTPUT_LIMIT);
+    const errSink = new CappedOutput(options.separateStderr ? 64 * 1024 : 2);
     const writer = capturingWritable(sink);
-    this.container.modem.demuxStream(stream, writer, writer);
+    this.container.modem.demuxStream(stream, writer, options.separateStderr ? capturingWritable(errSink) : writer);
     if (hasStdin) stream.end(options.stdin);
 
     const timedOut = await waitForEnd(stream, options.timeoutMs, options.signal);
@@ -190,7 +191,8 @@ class DockerSandbox implements Sandbox {
     const exitCode = timedOut ? -1 : await exitCodeOf(exec);
     return {
       exitCode,
-      output: Buffer.from(sink.render(), 'utf8'),
+      output: sink.bytes(),
+      stderr: options.separateStderr ? errSink.render() : '',
       outputBytes: sink.totalBytes,
       omittedBytes: sink.omittedBytes,
       timedOut,

@@ -70,6 +70,15 @@ export class CappedOutput {
     return Buffer.concat([this.tail.subarray(this.tailStart), this.tail.subarray(0, this.tailStart)]);
   }
 
+  /** The kept bytes as they came, with a marker line where bytes were left out. */
+  bytes(): Buffer {
+    const head = this.head.subarray(0, this.headLength);
+    const tail = this.tailBytes();
+    const omitted = this.omittedBytes;
+    if (omitted === 0) return Buffer.concat([head, tail]);
+    return Buffer.concat([head, Buffer.from(`\n[... ${omitted} bytes of output omitted ...]\n`), tail]);
+  }
+
   /** The kept bytes as UTF-8 (invalid sequences replaced), with a marker where bytes were left out. */
   render(): string {
     const head = this.head.subarray(0, this.headLength);

@@ -30,12 +30,16 @@ export interface ExecOptions {
   /** Cap on the merged output kept; the rest is counted and left out. */
   readonly outputLimitBytes?: number;
   readonly signal?: AbortSignal;
+  /** Keep stderr apart (in `stderr`) instead of merging it into `output`. */
+  readonly separateStderr?: boolean;
 }
 
 export interface ExecResult {
   readonly exitCode: number;
-  /** stdout and stderr merged in arrival order, capped. */
+  /** stdout and stderr merged in arrival order (stdout alone with separateStderr), capped, raw bytes. */
   readonly output: Buffer;
+  /** stderr, capped to 64 KiB, when separateStderr was asked for; otherwise empty. */
+  readonly stderr: string;
   readonly outputBytes: number;
   readonly omittedBytes: number;
   readonly timedOut: boolean;

@@ -1,0 +1,137 @@
+#!/usr/bin/env node
+import { Command, InvalidArgumentError as CommanderArgError } from 'commander';
+import { join } from 'node:path';
+import { createLogger } from '../common/logger.js';
+import { messageOf } from '../common/errors.js';
+import { packageRoot } from '../common/paths.js';
+import { Semaphore } from '../common/semaphore.js';
+import { Grader } from '../reward/grader.js';
+import { DockerSandboxProvider } from '../sandbox/docker-sandbox.js';
+import { startServer } from '../server/app.js';
+import { compileConfig } from '../server/config.js';
+import { buildDemoImages } from '../tasks/demo/demo-images.js';
+import { readDemoSources } from '../tasks/demo/demo-sources.js';
+import { makeDemoDataset } from '../tasks/demo/make-dataset.js';
+import { loadTaskFile } from '../tasks/loader.js';
+import { runShell } from './shell.js';
+
+const DEMO_DIR = join(packageRoot(), 'tasks', 'demo');
+const DEMO_TASKS = join(DEMO_DIR, 'tasks.jsonl');
+const DEFAULT_BASE_IMAGE = 'swe-env/base:latest';
+
+function number(value: string): number {
+  const n = Number(value);
+  if (!Number.isFinite(n)) throw new CommanderArgError(`not a number: ${value}`);
+  return n;
+}
+
+function collect(value: string, previous: string[] = []): string[] {
+  return [...previous, value];
+}
+
+const program = new Command('swe-env').description('gRPC environment server for RL on software-engineering tasks');
+
+program
+  .command('serve')
+  .description('serve episodes over gRPC')
+  .option('--tasks <file>', 'task file (JSON array or JSONL), repeatable', collect)
+  .option('--host <host>', 'address to listen on', '127.0.0.1')
+  .option('--port <port>', 'port (0 picks a free one)', number, 50051)
+  .option('--server-id <id>', 'labels this server\'s containers; leftovers with this id are removed at start', 'default')
+  .option('--max-episodes <n>', 'live episodes at most', number)
+  .option('--max-starts <n>', 'container starts at once at most', number)
+  .option('--memory-mb <n>', 'memory limit per sandbox', number)
+  .option('--cpus <n>', 'CPUs per sandbox', number)
+  .option('--pids <n>', 'process limit per sandbox', number)
+  .option('--max-steps <n>', 'default steps per episode', number)
+  .option('--command-timeout <s>', 'default timeout of one bash call', number)
+  .option('--episode-timeout <s>', 'default wall-clock limit of an episode', number)
+  .option('--idle-timeout <s>', 'an episode with no call for this long expires', number)
+  .option('--output-limit <bytes>', 'default cap on one observation', number)
+  .option('--test-timeout <s>', 'limit on the test run when grading', number)
+  .option('--image-template <t>', 'image name per task, e.g. sweb.eval.x86_64.{id_lower}:latest')
+  .option('--log-level <level>', 'pino log level', 'info')
+  .action(async (o: Record<string, unknown>) => {
+    const config = compileConfig({
+      host: o['host'] as string,
+      port: o['port'] as number,
+      serverId: o['serverId'] as string,
+      taskFiles: (o['tasks'] as string[] | undefined) ?? [DEMO_TASKS],
+      imageTemplate: o['imageTemplate'] as string | undefined,
+      maxEpisodes: o['maxEpisodes'] as number | undefined,
+      maxConcurrentStarts: o['maxStarts'] as number | undefined,
+      testTimeoutS: o['testTimeout'] as number | undefined,
+      logLevel: o['logLevel'] as string,
+      limits: {
+        memoryBytes: o['memoryMb'] === undefined ? undefined : (o['memoryMb'] as number) * 1024 * 1024,
+        nanoCpus: o['cpus'] === undefined ? undefined : Math.round((o['cpus'] as number) * 1e9),
+        pidsLimit: o['pids'] as number | undefined,
+      },
+      defaults: {
+        maxSteps: o['maxSteps'] as number | undefined,
+        commandTimeoutS: o['commandTimeout'] as number | undefined,
+        episodeTimeoutS: o['episodeTimeout'] as number | undefined,
+        idleTimeoutS: o['idleTimeout'] as number | undefined,
+        outputLimitBytes: o['outputLimit'] as number | undefined,
+      },
+    });
+    const server = await startServer(config);
+    process.stdout.write(`swe-env listening on ${server.address} with ${server.tasks.size} tasks\n`);
+    const stop = (): void => {
+      server.shutdown().then(
+        () => process.exit(0),
+        () => process.exit(1),
+      );
+    };
+    process.once('SIGINT', stop);
+    process.once('SIGTERM', stop);
+  });
+
+program
+  .command('tasks')
+  .description('list the tasks of task files')
+  .option('--tasks <file>', 'task file, repeatable', collect)
+  .action(async (o: { tasks?: string[] }) => {
+    for (const file of o.tasks ?? [DEMO_TASKS]) {
+      const { tasks, problems } = await loadTaskFile(file);
+      for (const t of tasks) process.stdout.write(`${t.id}\t${t.repo}\t${t.failToPass.length} F2P\t${t.passToPass.length} P2P\t${t.image}\n`);
+      for (const p of problems) process.stderr.write(`${p.file} ${p.where} ${p.field}: ${p.message}\n`);
+    }
+  });
+
+program
+  .command('shell <taskId>')
+  .description('step an episode by hand: type commands, :submit to grade, :quit to leave')
+  .option('--server <address>', 'server address', '127.0.0.1:50051')
+  .action(async (taskId: string, o: { server: string }) => {
+    await runShell(o.server, taskId);
+  });
+
+const images = program.command('images').description('task images');
+images
+  .command('build-demo')
+  .description('build the demo tasks\' images on the base image (offline)')
+  .option('--base <image>', 'base image', DEFAULT_BASE_IMAGE)
+  .action(async (o: { base: string }) => {
+    const logger = createLogger();
+    const provider = new DockerSandboxProvider('image-build');
+    const built = await buildDemoImages(provider, await readDemoSources(DEMO_DIR), o.base, logger);
+    process.stdout.write(`${built.length} demo task images ready\n`);
+  });
+
+program
+  .command('make-demo-dataset')
+  .description('(developers) regenerate tasks/demo/tasks.jsonl from tasks/demo sources')
+  .option('--base <image>', 'base image', DEFAULT_BASE_IMAGE)
+  .action(async (o: { base: string }) => {
+    const logger = createLogger();
+    const provider = new DockerSandboxProvider('make-demo-dataset');
+    const grader = new Grader(provider, new Semaphore(2), { limits: compileConfig().limits, testTimeoutS: 300, logLimitBytes: 4 * 1024 * 1024 }, logger);
+    const n = await makeDemoDataset({ demoDir: DEMO_DIR, outFile: DEMO_TASKS, baseImage: o.base, provider, grader, logger });
+    process.stdout.write(`wrote ${n} tasks to ${DEMO_TASKS}\n`);
+  });
+
+program.parseAsync(process.argv).catch((error: unknown) => {
+  process.stderr.write(`swe-env: ${messageOf(error)}\n`);
+  process.exit(1);
+});

@@ -1,0 +1,65 @@
+import { createInterface } from 'node:readline/promises';
+import { SweEnvClient } from '../client/client.js';
+import type { GradeReport__Output } from '../generated/swe_env/v1/GradeReport.js';
+
+const HELP = 'Type a bash command to run it in the episode. `:submit` grades and ends the episode, `:quit` closes it, `:help` shows this.';
+
+export function formatReport(report: GradeReport__Output): string {
+  const lines = [
+    `resolved: ${report.resolved}   reward: ${report.reward}   resolution: ${report.resolution.replace('RESOLUTION_', '')}`,
+  ];
+  if (report.infraError) lines.push(`INFRA ERROR: ${report.error}`);
+  else if (report.error) lines.push(`error: ${report.error}`);
+  lines.push(`patch: ${report.patchEmpty ? 'empty' : `${report.patchBytes} bytes, ${report.patchApplied ? `applied with ${report.patchApplyMethod}` : 'NOT applied'}`}`);
+  lines.push(`tests: \`${report.testCommand}\` exit ${report.testExitCode}${report.testTimedOut ? ' (timed out)' : ''}`);
+  for (const [title, list] of [['FAIL_TO_PASS', report.failToPass], ['PASS_TO_PASS', report.passToPass]] as const) {
+    lines.push(`${title}:`);
+    for (const t of list) lines.push(`  ${t.status.replace('TEST_STATUS_', '').padEnd(8)} ${t.name}`);
+  }
+  const d = report.durations;
+  if (d) lines.push(`durations: capture ${d.captureS}s, container ${d.containerStartS}s, patch ${d.patchS}s, tests ${d.testRunS}s, total ${d.totalS}s`);
+  return lines.join('\n');
+}
+
+/** An episode stepped by hand: a researcher's view of exactly what the model would see. */
+export async function runShell(address: string, taskId: string): Promise<void> {
+  const client = new SweEnvClient(address);
+  const reset = await client.reset({ taskId }, { timeoutS: 300 });
+  const episodeId = reset.episodeId;
+  process.stdout.write(`${reset.observation}\n\n[episode ${episodeId}] ${HELP}\n`);
+  const rl = createInterface({ input: process.stdin, output: process.stdout, terminal: process.stdin.isTTY });
+  let step = 0;
+  try {
+    for (;;) {
+      let line: string;
+      try {
+        line = await rl.question('$ ');
+      } catch {
+        break; // stdin closed
+      }
+      const command = line.trim();
+      if (command === '') continue;
+      if (command === ':quit' || command === ':q') break;
+      if (command === ':help') {
+        process.stdout.write(`${HELP}\n`);
+        continue;
+      }
+      const response = command === ':submit' ? await client.submit(episodeId, step) : await client.bash(episodeId, step, line);
+      step += 1;
+      process.stdout.write(response.observation);
+      if (response.observation && !response.observation.endsWith('\n')) process.stdout.write('\n');
+      const status = response.status.replace('STEP_STATUS_', '');
+      if (status !== 'OK' || response.exitCode > 0) process.stdout.write(`[status ${status}, exit ${response.exitCode}]\n`);
+      if (response.report) process.stdout.write(`${formatReport(response.report)}\n`);
+      if (response.terminated || response.truncated) {
+        process.stdout.write(`[episode ended: reward ${response.reward}]\n`);
+        break;
+      }
+    }
+  } finally {
+    rl.close();
+    const closed = await client.close(episodeId).catch(() => undefined);
+    if (closed?.summary) process.stdout.write(`[closed after ${closed.summary.steps} steps, reward ${closed.summary.reward}]\n`);
+    client.dispose();
+  }
+}

@@ -1,0 +1,106 @@
+import * as grpc from '@grpc/grpc-js';
+import type { CloseResponse__Output } from '../generated/swe_env/v1/CloseResponse.js';
+import type { EvaluateResponse__Output } from '../generated/swe_env/v1/EvaluateResponse.js';
+import type { ListTasksRequest } from '../generated/swe_env/v1/ListTasksRequest.js';
+import type { ListTasksResponse__Output } from '../generated/swe_env/v1/ListTasksResponse.js';
+import type { ResetRequest } from '../generated/swe_env/v1/ResetRequest.js';
+import type { ResetResponse__Output } from '../generated/swe_env/v1/ResetResponse.js';
+import type { StepResponse__Output } from '../generated/swe_env/v1/StepResponse.js';
+import type { SweEnvClient as GeneratedClient } from '../generated/swe_env/v1/SweEnv.js';
+import type { Task__Output } from '../generated/swe_env/v1/Task.js';
+import { loadProto } from '../server/proto.js';
+
+export interface CallOptions {
+  /** Seconds until the call's deadline. */
+  readonly timeoutS?: number;
+}
+
+type Callback<T> = (error: grpc.ServiceError | null, value?: T) => void;
+
+/** A small promise client for swe_env.v1 (the CLI, the tests and the benchmarks use it). */
+export class SweEnvClient {
+  readonly raw: GeneratedClient;
+
+  constructor(address: string, channelOptions: grpc.ChannelOptions = {}) {
+    const { proto } = loadProto();
+    this.raw = new proto.swe_env.v1.SweEnv(address, grpc.credentials.createInsecure(), {
+      'grpc.keepalive_time_ms': 30_000,
+      'grpc.keepalive_timeout_ms': 10_000,
+      'grpc.keepalive_permit_without_calls': 1,
+      'grpc.max_receive_message_length': 64 * 1024 * 1024,
+      ...channelOptions,
+    });
+  }
+
+  private call<T>(invoke: (options: grpc.CallOptions, callback: Callback<T>) => void, options: CallOptions = {}): Promise<T> {
+    const deadline = new Date(Date.now() + (options.timeoutS ?? 600) * 1000);
+    return new Promise((resolve, reject) => {
+      invoke({ deadline }, (error, value) => {
+        if (error) reject(error);
+        else resolve(value as T);
+      });
+    });
+  }
+
+  listTasks(request: ListTasksRequest = {}, options?: CallOptions): Promise<ListTasksResponse__Output> {
+    return this.call((o, cb) => this.raw.listTasks(request, o, cb), options);
+  }
+
+  getTask(taskId: string, options?: CallOptions): Promise<Task__Output> {
+    return this.call((o, cb) => this.raw.getTask({ taskId }, o, cb), options);
+  }
+
+  reset(request: ResetRequest, options?: CallOptions): Promise<ResetResponse__Output> {
+    return this.call((o, cb) => this.raw.reset(request, o, cb), options);
+  }
+
+  step(
+    episodeId: string,
+    stepIndex: number,
+    action: { name: string; arguments?: Record<string, unknown>; argumentsJson?: string; callId?: string },
+    options?: CallOptions,
+  ): Promise<StepResponse__Output> {
+    const argumentsJson = action.argumentsJson ?? JSON.stringify(action.arguments ?? {});
+    return this.call(
+      (o, cb) => this.raw.step({ episodeId, stepIndex, action: { name: action.name, argumentsJson, callId: action.callId ?? '' } }, o, cb),
+      options,
+    );
+  }
+
+  bash(episodeId: string, stepIndex: number, command: string, options?: CallOptions): Promise<StepResponse__Output> {
+    return this.step(episodeId, stepIndex, { name: 'bash', arguments: { command } }, options);
+  }
+
+  submit(episodeId: string, stepIndex: number, options?: CallOptions): Promise<StepResponse__Output> {
+    return this.step(episodeId, stepIndex, { name: 'submit_solution', arguments: {} }, { timeoutS: 3600, ...options });
+  }
+
+  close(episodeId: string, options?: CallOptions): Promise<CloseResponse__Output> {
+    return this.call((o, cb) => this.raw.Close({ episodeId }, o, cb), options);
+  }
+
+  evaluate(taskId: string, patch: string, options?: CallOptions): Promise<EvaluateResponse__Output> {
+    return this.call((o, cb) => this.raw.evaluate({ taskId, patch }, o, cb), { timeoutS: 3600, ...options });
+  }
+
+  /** Plain-object view of a google.protobuf.Struct. */
+  static structToObject(struct: { fields?: Record<string, unknown> } | null | undefined): Record<string, unknown> {
+    const out: Record<string, unknown> = {};
+    for (const [key, value] of Object.entries(struct?.fields ?? {})) out[key] = valueToJs(value);
+    return out;
+  }
+
+  /** Closes the channel (the generated client's `close` is the Close RPC). */
+  dispose(): void {
+    grpc.Client.prototype.close.call(this.raw);
+  }
+}
+
+function valueToJs(value: unknown): unknown {
+  const v = value as Record<string, unknown> & { kind?: string };
+  const kind = v.kind;
+  if (kind === 'structValue') return SweEnvClient.structToObject(v['structValue'] as { fields?: Record<string, unknown> });
+  if (kind === 'listValue') return ((v['listValue'] as { values?: unknown[] }).values ?? []).map(valueToJs);
+  if (kind === 'nullValue') return null;
+  return kind ? v[kind] : undefined;
+}

@@ -1,0 +1,93 @@
+/** The files a unified (git) diff touches, read from its headers. */
+export interface DiffFile {
+  /** Path in the new tree (the old path for deletions). */
+  readonly path: string;
+  readonly oldPath: string;
+  readonly isNew: boolean;
+  readonly isDeleted: boolean;
+}
+
+/** Undoes git's C-style quoting of unusual paths ("a/b\\tc"). */
+function unquote(path: string): string {
+  if (!path.startsWith('"')) return path;
+  const inner = path.slice(1, -1);
+  const bytes: number[] = [];
+  for (let i = 0; i < inner.length; i++) {
+    const ch = inner[i]!;
+    if (ch !== '\\') {
+      bytes.push(...Buffer.from(ch, 'utf8'));
+      continue;
+    }
+    const next = inner[++i] ?? '';
+    if (/[0-7]/.test(next)) {
+      bytes.push(parseInt(inner.slice(i, i + 3), 8));
+      i += 2;
+    } else {
+      bytes.push(({ n: 10, t: 9, r: 13, '"': 34, '\\': 92, a: 7, b: 8, f: 12, v: 11 } as Record<string, number>)[next] ?? next.charCodeAt(0));
+    }
+  }
+  return Buffer.from(bytes).toString('utf8');
+}
+
+function stripPrefix(path: string): string {
+  const p = unquote(path.trim());
+  return p.replace(/^[ab]\//, '');
+}
+
+/** Splits `a/X b/Y` when paths are unquoted and may hold spaces: the two halves are usually equal. */
+function splitHeaderPaths(rest: string): [string, string] {
+  if (rest.startsWith('"')) {
+    const end = rest.indexOf('"', 1);
+    const first = rest.slice(0, end + 1);
+    return [stripPrefix(first), stripPrefix(rest.slice(end + 2))];
+  }
+  const half = (rest.length - 1) / 2;
+  if (Number.isInteger(half) && rest.slice(2, half) === rest.slice(half + 3)) {
+    return [rest.slice(2, half), rest.slice(half + 3)];
+  }
+  const at = rest.indexOf(' b/');
+  return [stripPrefix(rest.slice(0, at)), stripPrefix(rest.slice(at + 1))];
+}
+
+export function diffFiles(diff: string): DiffFile[] {
+  const files: DiffFile[] = [];
+  let current: { path: string; oldPath: string; isNew: boolean; isDeleted: boolean } | undefined;
+  const flush = (): void => {
+    if (current) files.push(Object.freeze({ ...current }));
+    current = undefined;
+  };
+  for (const line of diff.split('\n')) {
+    if (line.startsWith('diff --git ')) {
+      flush();
+      const [oldPath, path] = splitHeaderPaths(line.slice('diff --git '.length));
+      current = { path, oldPath, isNew: false, isDeleted: false };
+    } else if (!current) {
+      continue;
+    } else if (line.startsWith('new file mode')) {
+      current.isNew = true;
+    } else if (line.startsWith('deleted file mode')) {
+      current.isDeleted = true;
+    } else if (line.startsWith('rename from ')) {
+      current.oldPath = unquote(line.slice('rename from '.length));
+    } else if (line.startsWith('rename to ')) {
+      current.path = unquote(line.slice('rename to '.length));
+    } else if (line.startsWith('--- ')) {
+      if (line.trim() === '--- /dev/null') current.isNew = true;
+    } else if (line.startsWith('+++ ')) {
+      if (line.trim() === '+++ /dev/null') current.isDeleted = true;
+    }
+  }
+  flush();
+  return files;
+}
+
+/** SWE-bench's NON_TEST_EXTS: test_patch paths with these endings are not passed to the runner. */
+const NON_TEST_EXTS = ['.json', '.png', 'csv', '.txt', '.md', '.jpg', '.jpeg', '.pkl', '.yml', '.yaml', '.toml'];
+
+/** The test files to run: the paths of the test patch, less data files (get_test_directives). */
+export function testDirectives(testPatch: string): string[] {
+  return diffFiles(testPatch)
+    .filter((f) => !f.isDeleted)
+    .map((f) => f.path)
+    .filter((path) => !NON_TEST_EXTS.some((ext) => path.endsWith(ext)));
+}

@@ -1,0 +1,183 @@
+import { randomUUID } from 'node:crypto';
+import type { Logger } from '../common/logger.js';
+import type { Semaphore } from '../common/semaphore.js';
+import { messageOf } from '../common/errors.js';
+import type { Sandbox, SandboxLimits, SandboxProvider } from '../sandbox/sandbox.js';
+import { repoSpec } from '../tasks/repo-specs.js';
+import type { Task } from '../tasks/task.js';
+import { diffFiles, testDirectives } from './diff-files.js';
+import { parseTestLog } from './log-parsers/index.js';
+import type { TestStatus } from './test-status.js';
+import { baseReport, type GradeReport } from './report.js';
+import { APPLY_PATCH_SCRIPT, PREPARE_TESTS_SCRIPT, RUN_TESTS_SCRIPT, bashArgv } from './scripts.js';
+import { decideVerdict } from './verdict.js';
+
+export interface GraderConfig {
+  readonly limits: SandboxLimits;
+  /** Hard limit on the test command inside the container. */
+  readonly testTimeoutS: number;
+  /** Bytes of test log kept (head + tail); the summary pytest prints is at the end. */
+  readonly logLimitBytes: number;
+}
+
+const GRADING_DIR = '/swe_env/grading';
+const LOG_TAIL_BYTES = 8 * 1024;
+const APPLY_METHODS: Readonly<Record<number, string>> = { 10: 'git apply', 11: 'patch --fuzz=5' };
+
+function seconds(fromMs: number): number {
+  return Math.round((Date.now() - fromMs)) / 1000;
+}
+
+/** The test command for a task: the record's override, else the repo spec's with the test files. */
+export function testCommand(task: Task): string {
+  if (task.testCmd) return task.testCmd;
+  const spec = repoSpec(task.repo, task.version);
+  const directives = testDirectives(task.testPatch).map(shellQuote);
+  return [spec.testCmd, ...directives].join(' ');
+}
+
+export function shellQuote(word: string): string {
+  return /^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replaceAll("'", `'\\''`)}'`;
+}
+
+/**
+ * Grades a patch in a FRESH container from the task's pristine image: the agent's container is
+ * never trusted. Steps: apply the patch, restore and re-apply the test files, run the tests under a
+ * timeout, parse the log, decide. Infrastructure failures come back with infraError set, never as a
+ * plain reward of 0.
+ */
+export class Grader {
+  constructor(
+    private readonly provider: SandboxProvider,
+    private readonly starts: Semaphore,
+    private readonly config: GraderConfig,
+    private readonly logger: Logger,
+  ) {}
+
+  async grade(task: Task, patch: Buffer, options: { episodeId?: string; captureS?: number } = {}): Promise<GradeReport> {
+    return (await this.runTests(task, patch, options)).report;
+  }
+
+  /**
+   * Applies the patch and the test patch in a fresh container and runs the tests: the report (with
+   * the verdict on the task's lists) and every test status the log holds.
+   */
+  async runTests(
+    task: Task,
+    patch: Buffer,
+    options: { episodeId?: string; captureS?: number } = {},
+  ): Promise<{ report: GradeReport; statuses: ReadonlyMap<string, TestStatus> }> {
+    let statuses: ReadonlyMap<string, TestStatus> = new Map();
+    const started = Date.now();
+    const report = baseReport(task.id);
+    report.durations.captureS = options.captureS ?? 0;
+    report.patchBytes = patch.length;
+    report.patchEmpty = patch.toString('utf8').trim() === '';
+    report.testCommand = testCommand(task);
+    let sandbox: Sandbox | undefined;
+    try {
+      const startedContainer = Date.now();
+      sandbox = await this.starts.with(() =>
+        this.provider.create({
+          image: task.image,
+          workdir: task.workdir,
+          maxLifetimeS: this.config.testTimeoutS + 600,
+          role: 'grader',
+          episodeId: options.episodeId ?? `eval-${randomUUID()}`,
+          limits: this.config.limits,
+        }),
+      );
+      report.durations.containerStartS = seconds(startedContainer);
+      statuses = await this.run(sandbox, task, patch, report);
+    } catch (error) {
+      report.infraError = true;
+      report.error = `grading failed in the environment: ${messageOf(error)}`;
+      this.logger.error({ err: error, task: task.id }, 'grading failed');
+    } finally {
+      await sandbox?.remove().catch((error: unknown) => this.logger.warn({ err: error }, 'cannot remove grader container'));
+      report.durations.totalS = seconds(started) + report.durations.captureS;
+    }
+    if (report.infraError) {
+      report.resolved = false;
+      report.reward = 0;
+    }
+    return { report, statuses };
+  }
+
+  private async run(sandbox: Sandbox, task: Task, patch: Buffer, report: GradeReport): Promise<ReadonlyMap<string, TestStatus>> {
+    const testFiles = diffFiles(task.testPatch);
+    const modified = testFiles.filter((f) => !f.isNew).map((f) => f.oldPath);
+    const created = testFiles.filter((f) => f.isNew).map((f) => f.path);
+    await sandbox.putFiles([
+      { path: `${GRADING_DIR}/model.patch`, content: patch },
+      { path: `${GRADING_DIR}/test.patch`, content: task.testPatch },
+      { path: `${GRADING_DIR}/modified.list`, content: modified.map((p) => `${p}\0`).join('') },
+      { path: `${GRADING_DIR}/new.list`, content: created.map((p) => `${p}\0`).join('') },
+    ]);
+
+    const patchStarted = Date.now();
+    if (report.patchEmpty) {
+      report.patchApplied = true;
+    } else {
+      const applied = await sandbox.exec(bashArgv(APPLY_PATCH_SCRIPT, 'swe-env-apply', [task.workdir, `${GRADING_DIR}/model.patch`]), {
+        timeoutMs: 120_000,
+        outputLimitBytes: 64 * 1024,
+      });
+      if (applied.timedOut) throw new Error('applying the patch timed out');
+      const method = APPLY_METHODS[applied.exitCode];
+      if (!method) {
+        report.patchApplied = false;
+        report.error = `the patch does not apply (tried git apply and patch --fuzz=5):\n${applied.output.toString('utf8').slice(-4000)}`;
+        report.durations.patchS = seconds(patchStarted);
+        return new Map();
+      }
+      report.patchApplied = true;
+      report.patchApplyMethod = method;
+    }
+    const prepared = await sandbox.exec(
+      bashArgv(PREPARE_TESTS_SCRIPT, 'swe-env-prepare', [
+        task.workdir,
+        task.baseCommit,
+        `${GRADING_DIR}/test.patch`,
+        `${GRADING_DIR}/modified.list`,
+        `${GRADING_DIR}/new.list`,
+      ]),
+      { timeoutMs: 120_000, outputLimitBytes: 64 * 1024 },
+    );
+    report.durations.patchS = seconds(patchStarted);
+    if (prepared.timedOut || prepared.exitCode !== 0) {
+      // The test patch is the task's, applied to files restored from base: if it fails, the task or
+      // its image is broken, not the agent's work.
+      throw new Error(`the task's test patch does not apply (exit ${prepared.exitCode}): ${prepared.output.toString('utf8').slice(-2000)}`);
+    }
+
+    const testStarted = Date.now();
+    const run = await sandbox.exec(
+      bashArgv(RUN_TESTS_SCRIPT, 'swe-env-tests', [task.workdir, String(this.config.testTimeoutS), report.testCommand]),
+      { timeoutMs: (this.config.testTimeoutS + 60) * 1000, outputLimitBytes: this.config.logLimitBytes },
+    );
+    report.durations.testRunS = seconds(testStarted);
+    const log = run.output.toString('utf8');
+    report.logTail = log.slice(-LOG_TAIL_BYTES);
+    report.testExitCode = run.exitCode;
+    if (run.timedOut) throw new Error(`the test run did not end within ${this.config.testTimeoutS + 60}s`);
+    if (run.exitCode === 124 || run.exitCode === 137) {
+      report.testTimedOut = true;
+      report.error = `the tests did not finish within ${this.config.testTimeoutS}s`;
+    }
+    const statuses = parseTestLog(repoSpec(task.repo, task.version).parser, log);
+    const verdict = decideVerdict({
+      results: statuses,
+      failToPass: task.failToPass,
+      passToPass: task.passToPass,
+      exitCode: run.exitCode,
+    });
+    report.failToPass = [...verdict.failToPass];
+    report.passToPass = [...verdict.passToPass];
+    report.resolution = verdict.resolution;
+    if (verdict.rejection) report.error = verdict.rejection;
+    report.resolved = verdict.resolved && !report.testTimedOut;
+    report.reward = report.resolved ? 1 : 0;
+    return statuses;
+  }
+}

@@ -1,0 +1,59 @@
+import type { ListedResult, Resolution } from './verdict.js';
+
+export interface Durations {
+  captureS: number;
+  containerStartS: number;
+  patchS: number;
+  testRunS: number;
+  totalS: number;
+}
+
+/** What grading found; mirrors swe_env.v1.GradeReport. */
+export interface GradeReport {
+  taskId: string;
+  resolved: boolean;
+  reward: number;
+  resolution: Resolution;
+  /** The environment failed: the reward means nothing and the sample should be masked. */
+  infraError: boolean;
+  error: string;
+  patchEmpty: boolean;
+  patchApplied: boolean;
+  patchApplyMethod: string;
+  patchBytes: number;
+  failToPass: ListedResult[];
+  passToPass: ListedResult[];
+  testExitCode: number;
+  testTimedOut: boolean;
+  testCommand: string;
+  logTail: string;
+  droppedFiles: string[];
+  durations: Durations;
+}
+
+export function emptyDurations(): Durations {
+  return { captureS: 0, containerStartS: 0, patchS: 0, testRunS: 0, totalS: 0 };
+}
+
+export function baseReport(taskId: string): GradeReport {
+  return {
+    taskId,
+    resolved: false,
+    reward: 0,
+    resolution: 'NO',
+    infraError: false,
+    error: '',
+    patchEmpty: true,
+    patchApplied: false,
+    patchApplyMethod: '',
+    patchBytes: 0,
+    failToPass: [],
+    passToPass: [],
+    testExitCode: -1,
+    testTimedOut: false,
+    testCommand: '',
+    logTail: '',
+    droppedFiles: [],
+    durations: emptyDurations(),
+  };
+}

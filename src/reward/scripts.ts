@@ -1,0 +1,15 @@
+import { readFileSync } from 'node:fs';
+
+/** The bash programs grading runs, kept as .sh files beside this one (copied into dist/). */
+function script(name: string): string {
+  return readFileSync(new URL(`./scripts/${name}`, import.meta.url), 'utf8');
+}
+
+export const CAPTURE_PATCH_SCRIPT = script('capture-patch.sh');
+export const APPLY_PATCH_SCRIPT = script('apply-patch.sh');
+export const PREPARE_TESTS_SCRIPT = script('prepare-tests.sh');
+export const RUN_TESTS_SCRIPT = script('run-tests.sh');
+
+export function bashArgv(script: string, name: string, args: readonly string[]): string[] {
+  return ['bash', '--noprofile', '--norc', '-c', script, name, ...args];
+}

@@ -1,0 +1,9 @@
+# Restores the files the test patch touches to the base commit (removing those it creates), then
+# applies the test patch. The lists are NUL-separated files. Exit 0 on success.
+# Arguments: the repository directory, the base commit, the test patch, the modified list, the new list.
+cd "$1" || exit 3
+while IFS= read -r -d '' f; do
+  git -c safe.directory='*' checkout -q "$2" -- "$f" || exit 4
+done < "$4"
+while IFS= read -r -d '' f; do rm -rf -- "$f"; done < "$5"
+git -c safe.directory='*' apply --verbose "$3" || exit 5

@@ -1,0 +1,74 @@
+import type Docker from 'dockerode';
+import { InfraError } from '../common/errors.js';
+import type { DockerSandboxProvider } from './docker-sandbox.js';
+
+export interface FileImageSpec {
+  readonly baseImage: string;
+  /** Files written into the container before the script runs (absolute paths). */
+  readonly files: ReadonlyArray<{ path: string; content: Buffer | string; mode?: number }>;
+  /** Bash run as root inside the container, network none; a non-zero exit fails the build. */
+  readonly script: string;
+  readonly scriptArgs?: readonly string[];
+  readonly tag: string;
+  readonly labels: Readonly<Record<string, string>>;
+  readonly workdir: string;
+  readonly timeoutMs?: number;
+}
+
+function splitTag(reference: string): { repo: string; tag: string } {
+  const slash = reference.lastIndexOf('/');
+  const colon = reference.lastIndexOf(':');
+  if (colon > slash) return { repo: reference.slice(0, colon), tag: reference.slice(colon + 1) };
+  return { repo: reference, tag: 'latest' };
+}
+
+/**
+ * Builds an image without a registry or a Dockerfile: a container from the base image gets the
+ * files, runs the script, and is committed. Used for the demo tasks and for `images build`.
+ */
+export async function buildImageFromFiles(provider: DockerSandboxProvider, spec: FileImageSpec): Promise<string> {
+  const sandbox = await provider.create({
+    image: spec.baseImage,
+    workdir: '/',
+    maxLifetimeS: 3600,
+    role: 'grader',
+    episodeId: `image-build-${spec.tag}`,
+    limits: { memoryBytes: 4 * 1024 ** 3, nanoCpus: 2e9, pidsLimit: 4096 },
+  });
+  try {
+    await sandbox.putFiles(spec.files);
+    const result = await sandbox.exec(['bash', '--noprofile', '--norc', '-c', spec.script, 'swe-env-build', ...(spec.scriptArgs ?? [])], {
+      timeoutMs: spec.timeoutMs ?? 30 * 60_000,
+      outputLimitBytes: 256 * 1024,
+    });
+    if (result.timedOut || result.exitCode !== 0) {
+      throw new InfraError(`building ${spec.tag} failed (exit ${result.exitCode}):\n${result.output.toString('utf8').slice(-4000)}`);
+    }
+    const container = provider.docker.getContainer(sandbox.id);
+    const { repo, tag } = splitTag(spec.tag);
+    const changes = [
+      `WORKDIR ${spec.workdir}`,
+      'ENTRYPOINT []',
+      'CMD ["/bin/bash"]',
+      ...Object.entries(spec.labels).map(([k, v]) => `LABEL ${k}=${JSON.stringify(v)}`),
+    ];
+    const committed = (await container.commit({ repo, tag, changes, pause: true })) as { Id?: string; id?: string };
+    return committed.Id ?? committed.id ?? spec.tag;
+  } finally {
+    await sandbox.remove();
+  }
+}
+
+export async function imageLabels(docker: Docker, image: string): Promise<Record<string, string> | undefined> {
+  try {
+    const info = await docker.getImage(image).inspect();
+    return info.Config?.Labels ?? {};
+  } catch {
+    return undefined;
+  }
+}
+
+export async function tagImage(docker: Docker, image: string, reference: string): Promise<void> {
+  const { repo, tag } = splitTag(reference);
+  await docker.getImage(image).tag({ repo, tag });
+}

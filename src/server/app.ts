@@ -1,0 +1,105 @@
+import * as grpc from '@grpc/grpc-js';
+import { ReflectionService } from '@grpc/reflection';
+import { HealthImplementation } from 'grpc-health-check';
+import { createLogger, type Logger } from '../common/logger.js';
+import { Semaphore } from '../common/semaphore.js';
+import { Grader } from '../reward/grader.js';
+import { DockerSandboxProvider } from '../sandbox/docker-sandbox.js';
+import { loadTaskFile } from '../tasks/loader.js';
+import type { Task } from '../tasks/task.js';
+import { TaskStore } from '../tasks/task-store.js';
+import type { ServerConfig } from './config.js';
+import { EpisodeRegistry } from './episode-registry.js';
+import { loadProto } from './proto.js';
+import { SweEnvService } from './service.js';
+
+export const SERVICE_NAME = 'swe_env.v1.SweEnv';
+
+export interface RunningServer {
+  readonly port: number;
+  readonly address: string;
+  readonly config: Readonly<ServerConfig>;
+  readonly tasks: TaskStore;
+  readonly registry: EpisodeRegistry;
+  readonly provider: DockerSandboxProvider;
+  readonly logger: Logger;
+  /** Stops accepting calls, cancels what is still running after the grace period, removes every container. */
+  shutdown(): Promise<void>;
+}
+
+/** Options a trainer-facing server needs so clients' keepalive pings are not refused. */
+const CHANNEL_OPTIONS: grpc.ServerOptions = {
+  'grpc.keepalive_time_ms': 60_000,
+  'grpc.keepalive_timeout_ms': 20_000,
+  'grpc.keepalive_permit_without_calls': 1,
+  'grpc.http2.min_ping_interval_without_data_ms': 5_000,
+  'grpc.http2.max_ping_strikes': 0,
+  'grpc.max_receive_message_length': 64 * 1024 * 1024,
+  'grpc.max_send_message_length': 64 * 1024 * 1024,
+};
+
+export async function loadTasks(config: Readonly<ServerConfig>, logger: Logger): Promise<Task[]> {
+  const tasks: Task[] = [];
+  for (const file of config.taskFiles) {
+    const { tasks: loaded, problems } = await loadTaskFile(file, { imageTemplate: config.imageTemplate });
+    for (const p of problems) logger.warn({ file: p.file, where: p.where, field: p.field }, `skipped task record: ${p.message}`);
+    logger.info({ file, tasks: loaded.length, skipped: problems.length }, 'tasks loaded');
+    tasks.push(...loaded);
+  }
+  return tasks;
+}
+
+export async function startServer(
+  config: Readonly<ServerConfig>,
+  options: { logger?: Logger; tasks?: readonly Task[] } = {},
+): Promise<RunningServer> {
+  const logger = options.logger ?? createLogger(config.logLevel);
+  const tasks = new TaskStore(options.tasks ?? (await loadTasks(config, logger)));
+  const provider = new DockerSandboxProvider(config.serverId, config.dockerSocket ? { socketPath: config.dockerSocket } : {});
+  await provider.ping();
+  const leftovers = await provider.removeServerContainers();
+  if (leftovers > 0) logger.warn({ removed: leftovers, serverId: config.serverId }, 'removed containers left by an earlier run');
+
+  const starts = new Semaphore(config.maxConcurrentStarts);
+  const grader = new Grader(provider, starts, { limits: config.limits, testTimeoutS: config.testTimeoutS, logLimitBytes: config.logLimitBytes }, logger);
+  const registry = new EpisodeRegistry(config, provider, starts, grader, logger);
+  const shutdownController = new AbortController();
+  const service = new SweEnvService({ tasks, registry, grader, logger, shutdown: shutdownController.signal });
+
+  const { definition, proto } = loadProto();
+  const server = new grpc.Server(CHANNEL_OPTIONS);
+  server.addService(proto.swe_env.v1.SweEnv.service, service.handlers() as unknown as grpc.UntypedServiceImplementation);
+  const health = new HealthImplementation({ '': 'SERVING', [SERVICE_NAME]: 'SERVING' });
+  health.addToServer(server);
+  new ReflectionService(definition).addToServer(server);
+
+  const port = await new Promise<number>((resolve, reject) => {
+    server.bindAsync(`${config.host}:${config.port}`, grpc.ServerCredentials.createInsecure(), (error, bound) => {
+      if (error) reject(error);
+      else resolve(bound);
+    });
+  });
+  registry.startSweeper();
+  logger.info({ host: config.host, port, tasks: tasks.size, serverId: config.serverId }, 'swe-env serving');
+
+  let stopping: Promise<void> | undefined;
+  const shutdown = (): Promise<void> => {
+    stopping ??= (async () => {
+      logger.info('shutting down');
+      health.setStatus('', 'NOT_SERVING');
+      health.setStatus(SERVICE_NAME, 'NOT_SERVING');
+      const drained = new Promise<void>((resolve) => server.tryShutdown(() => resolve()));
+      const grace = new Promise<'timeout'>((resolve) => setTimeout(() => resolve('timeout'), config.shutdownGraceS * 1000).unref());
+      if ((await Promise.race([drained, grace])) === 'timeout') {
+        shutdownController.abort(new Error('the server is shutting down'));
+        server.forceShutdown();
+      }
+      await registry.shutdown();
+      await provider.removeServerContainers().catch((error: unknown) => logger.error({ err: error }, 'final cleanup failed'));
+      logger.info('stopped');
+    })();
+    return stopping;
+  };
+
+  return { port, address: `${config.host}:${port}`, config, tasks, registry, provider, logger, shutdown };
+}

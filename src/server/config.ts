@@ -1,0 +1,127 @@
+import { InvalidArgumentError } from '../common/errors.js';
+import type { SandboxLimits } from '../sandbox/sandbox.js';
+import { DEFAULT_IMAGE_TEMPLATE } from '../tasks/image-name.js';
+
+export type TruncationPolicy = 'grade' | 'zero';
+
+export interface EpisodeDefaults {
+  readonly maxSteps: number;
+  readonly commandTimeoutS: number;
+  readonly episodeTimeoutS: number;
+  readonly outputLimitBytes: number;
+  readonly truncation: TruncationPolicy;
+  readonly idleTimeoutS: number;
+}
+
+export interface ServerConfig {
+  readonly host: string;
+  readonly port: number;
+  /** Labels this server's containers; a restarted server with the same id removes its leftovers. */
+  readonly serverId: string;
+  readonly taskFiles: readonly string[];
+  readonly imageTemplate: string;
+  readonly maxEpisodes: number;
+  readonly maxConcurrentStarts: number;
+  readonly limits: SandboxLimits;
+  readonly defaults: EpisodeDefaults;
+  /** Upper bounds on what a client may ask for in EpisodeOptions. */
+  readonly bounds: EpisodeDefaults;
+  readonly testTimeoutS: number;
+  readonly logLimitBytes: number;
+  readonly maxPatchBytes: number;
+  readonly sweepIntervalS: number;
+  /** How long a closed or expired episode is remembered (Close stays idempotent, NOT_FOUND says why). */
+  readonly tombstoneTtlS: number;
+  readonly shutdownGraceS: number;
+  readonly dockerSocket: string | undefined;
+  readonly logLevel: string;
+}
+
+export type ServerConfigInput = Partial<Omit<ServerConfig, 'limits' | 'defaults' | 'bounds'>> & {
+  limits?: Partial<SandboxLimits>;
+  defaults?: Partial<EpisodeDefaults>;
+  bounds?: Partial<EpisodeDefaults>;
+};
+
+const DEFAULTS: Omit<ServerConfig, 'taskFiles' | 'dockerSocket'> = {
+  host: '127.0.0.1',
+  port: 50051,
+  serverId: 'default',
+  imageTemplate: DEFAULT_IMAGE_TEMPLATE,
+  maxEpisodes: 256,
+  maxConcurrentStarts: 8,
+  limits: { memoryBytes: 4 * 1024 ** 3, nanoCpus: 1e9, pidsLimit: 1024 },
+  defaults: {
+    maxSteps: 100,
+    commandTimeoutS: 120,
+    episodeTimeoutS: 3600,
+    outputLimitBytes: 32 * 1024,
+    truncation: 'grade',
+    idleTimeoutS: 1800,
+  },
+  bounds: {
+    maxSteps: 10_000,
+    commandTimeoutS: 3600,
+    episodeTimeoutS: 24 * 3600,
+    outputLimitBytes: 4 * 1024 * 1024,
+    truncation: 'grade',
+    idleTimeoutS: 24 * 3600,
+  },
+  testTimeoutS: 1800,
+  logLimitBytes: 8 * 1024 * 1024,
+  maxPatchBytes: 32 * 1024 * 1024,
+  sweepIntervalS: 10,
+  tombstoneTtlS: 3600,
+  shutdownGraceS: 10,
+  logLevel: 'info',
+};
+
+function positive(name: string, value: number, integer = false): number {
+  if (!Number.isFinite(value) || value <= 0 || (integer && !Number.isInteger(value))) {
+    throw new InvalidArgumentError(`${name} must be a positive ${integer ? 'integer' : 'number'}, got ${value}`);
+  }
+  return value;
+}
+
+function checkEpisodeDefaults(prefix: string, d: EpisodeDefaults): EpisodeDefaults {
+  positive(`${prefix}.maxSteps`, d.maxSteps, true);
+  positive(`${prefix}.commandTimeoutS`, d.commandTimeoutS);
+  positive(`${prefix}.episodeTimeoutS`, d.episodeTimeoutS);
+  positive(`${prefix}.outputLimitBytes`, d.outputLimitBytes, true);
+  positive(`${prefix}.idleTimeoutS`, d.idleTimeoutS);
+  if (d.truncation !== 'grade' && d.truncation !== 'zero') {
+    throw new InvalidArgumentError(`${prefix}.truncation must be 'grade' or 'zero'`);
+  }
+  return Object.freeze({ ...d });
+}
+
+/** Options in, fully defaulted and frozen options out: parsed once, at start. */
+export function compileConfig(input: ServerConfigInput = {}): Readonly<ServerConfig> {
+  const config: ServerConfig = {
+    ...DEFAULTS,
+    ...stripUndefined(input),
+    taskFiles: Object.freeze([...(input.taskFiles ?? [])]),
+    dockerSocket: input.dockerSocket,
+    limits: Object.freeze({ ...DEFAULTS.limits, ...stripUndefined(input.limits ?? {}) }),
+    defaults: checkEpisodeDefaults('defaults', { ...DEFAULTS.defaults, ...stripUndefined(input.defaults ?? {}) }),
+    bounds: checkEpisodeDefaults('bounds', { ...DEFAULTS.bounds, ...stripUndefined(input.bounds ?? {}) }),
+  };
+  if (!Number.isInteger(config.port) || config.port < 0 || config.port > 65535) {
+    throw new InvalidArgumentError(`port must be 0..65535, got ${config.port}`);
+  }
+  positive('maxEpisodes', config.maxEpisodes, true);
+  positive('maxConcurrentStarts', config.maxConcurrentStarts, true);
+  positive('limits.memoryBytes', config.limits.memoryBytes, true);
+  positive('limits.nanoCpus', config.limits.nanoCpus, true);
+  positive('limits.pidsLimit', config.limits.pidsLimit, true);
+  positive('testTimeoutS', config.testTimeoutS);
+  positive('sweepIntervalS', config.sweepIntervalS);
+  if (!/^[a-zA-Z0-9][a-zA-Z0-9_.-]*$/.test(config.serverId)) {
+    throw new InvalidArgumentError(`serverId must be letters, digits, '_', '.', '-', got '${config.serverId}'`);
+  }
+  return Object.freeze(config);
+}
+
+function stripUndefined<T extends object>(value: T): Partial<T> {
+  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as Partial<T>;
+}

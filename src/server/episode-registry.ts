@@ -1,0 +1,244 @@
+import { randomUUID } from 'node:crypto';
+import {
+  AlreadyExistsError,
+  DeadlineExceededError,
+  FailedPreconditionError,
+  InvalidArgumentError,
+  NotFoundError,
+  ResourceExhaustedError,
+  UnavailableError,
+  messageOf,
+} from '../common/errors.js';
+import type { Logger } from '../common/logger.js';
+import { Semaphore } from '../common/semaphore.js';
+import type { Grader } from '../reward/grader.js';
+import type { Sandbox, SandboxProvider } from '../sandbox/sandbox.js';
+import { ShellSession } from '../sandbox/shell-session.js';
+import type { Task } from '../tasks/task.js';
+import type { EpisodeDefaults, ServerConfig } from './config.js';
+import { Episode, type EpisodeSummary } from './episode.js';
+
+export interface ResetInput {
+  readonly task: Task;
+  readonly episodeId: string;
+  readonly seed: number;
+  readonly groupId: string;
+  readonly options: Partial<EpisodeDefaults>;
+}
+
+interface Tombstone {
+  readonly reason: 'closed' | 'expired';
+  readonly detail: string;
+  readonly at: number;
+  readonly taskId: string;
+  readonly summary: EpisodeSummary;
+}
+
+const EPISODE_ID = /^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$/;
+
+/**
+ * The live episodes, the admission bounds (live episodes, concurrent container starts), idle
+ * expiry, and tombstones so that Close stays idempotent and NOT_FOUND can say what happened.
+ */
+export class EpisodeRegistry {
+  private readonly live = new Map<string, { taskId: string; ready: Promise<Episode> }>();
+  private readonly tombstones = new Map<string, Tombstone>();
+  private readonly slots: Semaphore;
+  private sweeper: NodeJS.Timeout | undefined;
+  private shuttingDown = false;
+
+  constructor(
+    private readonly config: Readonly<ServerConfig>,
+    private readonly provider: SandboxProvider,
+    readonly starts: Semaphore,
+    private readonly grader: Grader,
+    private readonly logger: Logger,
+  ) {
+    this.slots = new Semaphore(config.maxEpisodes);
+  }
+
+  get liveCount(): number {
+    return this.live.size;
+  }
+
+  startSweeper(): void {
+    this.sweeper = setInterval(() => {
+      this.sweep().catch((error: unknown) => this.logger.error({ err: error }, 'sweep failed'));
+    }, this.config.sweepIntervalS * 1000);
+    this.sweeper.unref();
+  }
+
+  /** The options a client asked for, bounded by the server's, over the server's defaults. */
+  effectiveOptions(requested: Partial<EpisodeDefaults>): EpisodeDefaults {
+    const d = this.config.defaults;
+    const b = this.config.bounds;
+    const pick = (key: 'maxSteps' | 'commandTimeoutS' | 'episodeTimeoutS' | 'outputLimitBytes' | 'idleTimeoutS'): number => {
+      const value = requested[key];
+      if (value === undefined || value === 0) return d[key];
+      if (!Number.isFinite(value) || value < 0) throw new InvalidArgumentError(`options.${key} must be positive, got ${value}`);
+      if (value > b[key]) throw new InvalidArgumentError(`options.${key} is ${value}, over this server's limit of ${b[key]}`);
+      return value;
+    };
+    return Object.freeze({
+      maxSteps: Math.floor(pick('maxSteps')),
+      commandTimeoutS: pick('commandTimeoutS'),
+      episodeTimeoutS: pick('episodeTimeoutS'),
+      outputLimitBytes: Math.floor(pick('outputLimitBytes')),
+      idleTimeoutS: pick('idleTimeoutS'),
+      truncation: requested.truncation ?? d.truncation,
+    });
+  }
+
+  /** Starts an episode, or returns the one already started under this client-chosen id. */
+  async reset(input: ResetInput, signal?: AbortSignal): Promise<{ episode: Episode; created: boolean }> {
+    if (this.shuttingDown) throw new UnavailableError('the server is shutting down');
+    const id = input.episodeId || randomUUID();
+    if (!EPISODE_ID.test(id)) {
+      throw new InvalidArgumentError(`episode_id must be 1-128 letters, digits, '_', '.', ':' or '-', starting with a letter or digit`);
+    }
+    const existing = this.live.get(id);
+    if (existing) {
+      if (existing.taskId !== input.task.id) {
+        throw new AlreadyExistsError(`episode ${id} already exists for task ${existing.taskId}, not ${input.task.id}`);
+      }
+      return { episode: await existing.ready, created: false };
+    }
+    const tomb = this.tombstones.get(id);
+    if (tomb) throw new FailedPreconditionError(`episode ${id} already ran and was ${tomb.reason}; use a new episode_id`);
+
+    const options = this.effectiveOptions(input.options);
+    const ready = this.start(id, input, options, signal);
+    this.live.set(id, { taskId: input.task.id, ready });
+    try {
+      return { episode: await ready, created: true };
+    } catch (error) {
+      this.live.delete(id);
+      throw error;
+    }
+  }
+
+  private async start(id: string, input: ResetInput, options: EpisodeDefaults, signal?: AbortSignal): Promise<Episode> {
+    await this.acquire(this.slots, signal, () => `the server is full: ${this.config.maxEpisodes} live episodes`);
+    let sandbox: Sandbox | undefined;
+    try {
+      await this.acquire(this.starts, signal, () => `too many container starts under way (${this.config.maxConcurrentStarts})`);
+      try {
+        sandbox = await this.provider.create(
+          {
+            image: input.task.image,
+            workdir: input.task.workdir,
+            // Past the wall clock and an idle spell, nothing can still need this container.
+            maxLifetimeS: options.episodeTimeoutS + options.idleTimeoutS + 300,
+            role: 'episode',
+            episodeId: id,
+            limits: this.config.limits,
+          },
+          signal,
+        );
+      } finally {
+        this.starts.release();
+      }
+      const shell = await ShellSession.start(sandbox, input.task.workdir);
+      return new Episode(id, input.task, options, input.seed, input.groupId, sandbox, shell, {
+        grader: this.grader,
+        logger: this.logger,
+        maxPatchBytes: this.config.maxPatchBytes,
+      });
+    } catch (error) {
+      this.slots.release();
+      await sandbox?.remove().catch(() => undefined);
+      throw error;
+    }
+  }
+
+  private async acquire(semaphore: Semaphore, signal: AbortSignal | undefined, full: () => string): Promise<void> {
+    try {
+      await semaphore.acquire(signal);
+    } catch (error) {
+      if (error instanceof DeadlineExceededError) throw new ResourceExhaustedError(`${full()}; no room before the call's deadline`);
+      throw error;
+    }
+  }
+
+  /** The live episode, or NOT_FOUND saying whether it never existed, was closed or expired. */
+  async get(id: string): Promise<Episode> {
+    const entry = this.live.get(id);
+    if (entry) {
+      const episode = await entry.ready;
+      episode.touch();
+      return episode;
+    }
+    const tomb = this.tombstones.get(id);
+    if (tomb) throw new NotFoundError(`episode ${id} ${tomb.detail}`);
+    throw new NotFoundError(`unknown episode ${id}`);
+  }
+
+  /** Idempotent: a closed (or expired) episode returns its summary again. */
+  async close(id: string): Promise<EpisodeSummary> {
+    const entry = this.live.get(id);
+    if (!entry) {
+      const tomb = this.tombstones.get(id);
+      if (tomb) return tomb.summary;
+      throw new NotFoundError(`unknown episode ${id}`);
+    }
+    const episode = await entry.ready;
+    return this.retire(id, entry, episode, 'closed');
+  }
+
+  private async retire(
+    id: string,
+    entry: { ready: Promise<Episode> },
+    episode: Episode,
+    reason: 'closed' | 'expired',
+  ): Promise<EpisodeSummary> {
+    if (this.live.get(id) !== entry) {
+      // Retired meanwhile by a concurrent Close or the sweeper.
+      const tomb = this.tombstones.get(id);
+      if (tomb) return tomb.summary;
+    }
+    this.live.delete(id);
+    episode.markEnded(reason);
+    const summary = episode.summary();
+    const detail =
+      reason === 'expired'
+        ? `expired: no call for ${episode.options.idleTimeoutS}s, so its container was removed`
+        : 'was closed';
+    this.tombstones.set(id, { reason, detail, at: Date.now(), taskId: episode.task.id, summary });
+    this.slots.release();
+    try {
+      await episode.dispose();
+    } catch (error) {
+      this.logger.error({ err: error, episode: id }, 'dispose failed; the reaper will remove the container');
+    }
+    return summary;
+  }
+
+  /** Expires idle episodes, forgets old tombstones, and removes containers past their expiry label. */
+  async sweep(now = Date.now()): Promise<void> {
+    for (const [id, entry] of [...this.live]) {
+      const episode = await entry.ready.catch(() => undefined);
+      if (!episode || episode.busy) continue;
+      if (now - episode.lastActivityAt >= episode.options.idleTimeoutS * 1000) {
+        this.logger.info({ episode: id }, 'episode expired (idle)');
+        await this.retire(id, entry, episode, 'expired');
+      }
+    }
+    for (const [id, tomb] of [...this.tombstones]) {
+      if (now - tomb.at >= this.config.tombstoneTtlS * 1000) this.tombstones.delete(id);
+    }
+    await this.provider.removeExpired(new Date(now)).catch((error: unknown) => this.logger.warn({ err: messageOf(error) }, 'reaping expired containers failed'));
+  }
+
+  /** Stops admitting, and removes every episode's container. */
+  async shutdown(): Promise<void> {
+    this.shuttingDown = true;
+    if (this.sweeper) clearInterval(this.sweeper);
+    const entries = [...this.live];
+    await Promise.allSettled(
+      entries.map(async ([id, entry]) => {
+        const episode = await entry.ready;
+        await this.retire(id, entry, episode, 'closed');
+      }),
+    );
+  }
+}

@@ -1,0 +1,307 @@
+import { FailedPreconditionError, InfraError, messageOf } from '../common/errors.js';
+import type { Logger } from '../common/logger.js';
+import type { Grader } from '../reward/grader.js';
+import { capturePatch } from '../reward/patch-capture.js';
+import { baseReport, type GradeReport } from '../reward/report.js';
+import type { Sandbox } from '../sandbox/sandbox.js';
+import type { ShellSession } from '../sandbox/shell-session.js';
+import type { Task } from '../tasks/task.js';
+import type { EpisodeDefaults } from './config.js';
+import { parseAction } from './tools.js';
+
+export type StepStatus = 'OK' | 'COMMAND_TIMEOUT' | 'INVALID_ACTION' | 'TRUNCATED_STEPS' | 'TRUNCATED_TIME' | 'INFRA_ERROR';
+export type EndReason = 'submitted' | 'truncated_steps' | 'truncated_time' | 'closed' | 'expired' | 'infra_error';
+
+export interface StepOutcome {
+  readonly stepIndex: number;
+  readonly callId: string;
+  readonly observation: string;
+  readonly reward: number;
+  readonly terminated: boolean;
+  readonly truncated: boolean;
+  readonly status: StepStatus;
+  readonly exitCode: number;
+  readonly info: Readonly<Record<string, unknown>>;
+  readonly report?: GradeReport;
+}
+
+export interface EpisodeSummary {
+  readonly episodeId: string;
+  readonly taskId: string;
+  readonly steps: number;
+  readonly reward: number;
+  readonly terminated: boolean;
+  readonly truncated: boolean;
+  readonly endReason: EndReason | '';
+  readonly durationS: number;
+  readonly report?: GradeReport;
+  readonly seed: number;
+  readonly groupId: string;
+}
+
+export interface EpisodeDeps {
+  readonly grader: Grader;
+  readonly logger: Logger;
+  readonly maxPatchBytes: number;
+}
+
+export interface Action {
+  readonly name: string;
+  readonly argumentsJson: string;
+  readonly callId: string;
+}
+
+/**
+ * One episode: its sandbox, its shell and the record of its steps. Steps are numbered by the
+ * client; a step index that already ran returns the recorded outcome and runs nothing again.
+ */
+export class Episode {
+  readonly createdAt = Date.now();
+  lastActivityAt = Date.now();
+  private readonly outcomes: StepOutcome[] = [];
+  private inflight: { index: number; promise: Promise<StepOutcome> } | undefined;
+  private endReason: EndReason | undefined;
+  private finalReward = 0;
+  private finalReport: GradeReport | undefined;
+  private endedAt: number | undefined;
+  private disposed = false;
+
+  constructor(
+    readonly id: string,
+    readonly task: Task,
+    readonly options: EpisodeDefaults,
+    readonly seed: number,
+    readonly groupId: string,
+    private readonly sandbox: Sandbox,
+    private readonly shell: ShellSession,
+    private readonly deps: EpisodeDeps,
+  ) {}
+
+  get containerId(): string {
+    return this.sandbox.id;
+  }
+
+  get busy(): boolean {
+    return this.inflight !== undefined;
+  }
+
+  get ended(): boolean {
+    return this.endReason !== undefined;
+  }
+
+  touch(): void {
+    this.lastActivityAt = Date.now();
+  }
+
+  step(index: number, action: Action): Promise<StepOutcome> {
+    this.touch();
+    const recorded = this.outcomes[index];
+    if (recorded) return Promise.resolve(recorded);
+    if (this.inflight) {
+      if (this.inflight.index === index) return this.inflight.promise;
+      throw new FailedPreconditionError(`step ${this.inflight.index} of episode ${this.id} is still running; step_index ${index} must wait for it`);
+    }
+    if (index !== this.outcomes.length) {
+      throw new FailedPreconditionError(`episode ${this.id} expects step_index ${this.outcomes.length}, got ${index}`);
+    }
+    if (this.endReason) {
+      throw new FailedPreconditionError(`episode ${this.id} has ended (${this.endReason}) after ${this.outcomes.length} steps; Close it`);
+    }
+    const promise = this.execute(index, action).then((outcome) => {
+      this.outcomes.push(outcome);
+      this.inflight = undefined;
+      this.touch();
+      return outcome;
+    });
+    this.inflight = { index, promise };
+    return promise;
+  }
+
+  private async execute(index: number, action: Action): Promise<StepOutcome> {
+    const base = { stepIndex: index, callId: action.callId };
+    if (Date.now() - this.createdAt >= this.options.episodeTimeoutS * 1000) {
+      return this.truncate(base, 'TRUNCATED_TIME', `The episode's time limit of ${this.options.episodeTimeoutS}s was reached.`);
+    }
+    const parsed = parseAction(action.name, action.argumentsJson);
+    let outcome: StepOutcome;
+    switch (parsed.kind) {
+      case 'invalid':
+        outcome = { ...base, observation: parsed.message, reward: 0, terminated: false, truncated: false, status: 'INVALID_ACTION', exitCode: -1, info: {} };
+        break;
+      case 'submit':
+        return this.finish(base, 'submitted', 'OK', 'Your solution was submitted and graded.');
+      case 'bash':
+        outcome = await this.runBash(base, parsed.command);
+        break;
+    }
+    if (outcome.status === 'INFRA_ERROR') return outcome;
+    if (index + 1 >= this.options.maxSteps) {
+      return this.truncate(base, 'TRUNCATED_STEPS', `${outcome.observation}\n[swe-env] The episode's limit of ${this.options.maxSteps} steps was reached.`, outcome);
+    }
+    return outcome;
+  }
+
+  private async runBash(base: { stepIndex: number; callId: string }, command: string): Promise<StepOutcome> {
+    const remainingMs = this.options.episodeTimeoutS * 1000 - (Date.now() - this.createdAt);
+    const timeoutMs = Math.max(1000, Math.min(this.options.commandTimeoutS * 1000, remainingMs));
+    try {
+      const result = await this.shell.run(command, { timeoutMs, outputLimitBytes: this.options.outputLimitBytes });
+      const notes: string[] = [];
+      if (result.timedOut) notes.push(`[swe-env] The command timed out after ${Math.round(timeoutMs / 100) / 10}s and was killed.`);
+      if (result.shellRestarted) notes.push(`[swe-env] Note: ${result.shellRestarted}.`);
+      const observation = notes.length > 0 ? `${result.output}${result.output.endsWith('\n') || result.output === '' ? '' : '\n'}${notes.join('\n')}` : result.output;
+      return {
+        ...base,
+        observation,
+        reward: 0,
+        terminated: false,
+        truncated: false,
+        status: result.timedOut ? 'COMMAND_TIMEOUT' : 'OK',
+        exitCode: result.exitCode,
+        info: {
+          duration_s: result.durationMs / 1000,
+          output_bytes: result.outputBytes,
+          omitted_bytes: result.omittedBytes,
+          cwd: result.cwd,
+          ...(result.shellRestarted ? { shell_restarted: true } : {}),
+        },
+      };
+    } catch (error) {
+      this.deps.logger.error({ err: error, episode: this.id }, 'bash step failed in the environment');
+      return this.infraFailure(base, error);
+    }
+  }
+
+  private async infraFailure(base: { stepIndex: number; callId: string }, error: unknown): Promise<StepOutcome> {
+    this.end('infra_error', 0, undefined);
+    await this.dispose();
+    return {
+      ...base,
+      observation: `[swe-env] The environment failed: ${messageOf(error)}`,
+      reward: 0,
+      terminated: false,
+      truncated: true,
+      status: 'INFRA_ERROR',
+      exitCode: -1,
+      info: { infra_error: messageOf(error) },
+    };
+  }
+
+  /** Ends the episode on a limit: grades the current state, or scores 0, as the options say. */
+  private async truncate(
+    base: { stepIndex: number; callId: string },
+    status: 'TRUNCATED_STEPS' | 'TRUNCATED_TIME',
+    observation: string,
+    last?: StepOutcome,
+  ): Promise<StepOutcome> {
+    const reason: EndReason = status === 'TRUNCATED_STEPS' ? 'truncated_steps' : 'truncated_time';
+    if (this.options.truncation === 'zero') {
+      this.end(reason, 0, undefined);
+      await this.dispose();
+      return { ...base, observation, reward: 0, terminated: false, truncated: true, status, exitCode: last?.exitCode ?? -1, info: { ...(last?.info ?? {}) } };
+    }
+    return this.finish(base, reason, status, observation, last);
+  }
+
+  /** Grades the repository as it is now and ends the episode. */
+  private async finish(
+    base: { stepIndex: number; callId: string },
+    reason: EndReason,
+    status: StepStatus,
+    observation: string,
+    last?: StepOutcome,
+  ): Promise<StepOutcome> {
+    const report = await this.grade();
+    if (report.infraError) {
+      this.end('infra_error', 0, report);
+      await this.dispose();
+      return {
+        ...base,
+        observation: `${observation}\n[swe-env] Grading failed in the environment: ${report.error}`,
+        reward: 0,
+        terminated: false,
+        truncated: true,
+        status: 'INFRA_ERROR',
+        exitCode: -1,
+        info: { infra_error: report.error },
+        report,
+      };
+    }
+    this.end(reason, report.reward, report);
+    await this.dispose();
+    const submitted = reason === 'submitted';
+    return {
+      ...base,
+      observation,
+      reward: report.reward,
+      terminated: submitted,
+      truncated: !submitted,
+      status,
+      exitCode: last?.exitCode ?? -1,
+      info: { ...(last?.info ?? {}), resolved: report.resolved },
+      report,
+    };
+  }
+
+  private async grade(): Promise<GradeReport> {
+    const captured = await capturePatch(this.sandbox, {
+      workdir: this.task.workdir,
+      baseCommit: this.task.baseCommit,
+      maxPatchBytes: this.deps.maxPatchBytes,
+      timeoutMs: 120_000,
+    }).catch((error: unknown) => ({ ok: false as const, error: messageOf(error), infra: true, durationS: 0 }));
+    if (!captured.ok) {
+      const report = baseReport(this.task.id);
+      report.error = captured.error;
+      report.infraError = captured.infra;
+      report.durations.captureS = captured.durationS;
+      report.durations.totalS = captured.durationS;
+      return report;
+    }
+    // The agent's container is no longer needed: free its memory before the grader starts.
+    await this.dispose();
+    return this.deps.grader.grade(this.task, captured.patch, { episodeId: this.id, captureS: captured.durationS });
+  }
+
+  private end(reason: EndReason, reward: number, report: GradeReport | undefined): void {
+    this.endReason = reason;
+    this.finalReward = reward;
+    this.finalReport = report;
+    this.endedAt = Date.now();
+  }
+
+  /** Marks an episode that did not end by itself (Close, idle expiry). */
+  markEnded(reason: 'closed' | 'expired'): void {
+    if (!this.endReason) this.end(reason, 0, undefined);
+  }
+
+  summary(): EpisodeSummary {
+    const last = this.outcomes.at(-1);
+    return {
+      episodeId: this.id,
+      taskId: this.task.id,
+      steps: this.outcomes.length,
+      reward: this.finalReward,
+      terminated: last?.terminated ?? false,
+      truncated: last?.truncated ?? false,
+      endReason: this.endReason ?? '',
+      durationS: ((this.endedAt ?? Date.now()) - this.createdAt) / 1000,
+      ...(this.finalReport ? { report: this.finalReport } : {}),
+      seed: this.seed,
+      groupId: this.groupId,
+    };
+  }
+
+  /** Idempotent: closes the shell and removes the container. */
+  async dispose(): Promise<void> {
+    if (this.disposed) return;
+    this.disposed = true;
+    await this.shell.close();
+    try {
+      await this.sandbox.remove();
+    } catch (error) {
+      this.deps.logger.warn({ err: error, episode: this.id }, 'cannot remove episode container');
+      throw new InfraError(`cannot remove the container of episode ${this.id}: ${messageOf(error)}`, { cause: error });
+    }
+  }
+}

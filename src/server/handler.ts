@@ -1,0 +1,60 @@
+import type * as grpc from '@grpc/grpc-js';
+import { anySignal, deadlineSignal } from '../common/abort.js';
+import { CancelledError, messageOf, statusOf, SweEnvError } from '../common/errors.js';
+import type { Logger } from '../common/logger.js';
+
+export interface CallContext {
+  /** Fires on the call's deadline, the client's cancel, or server shutdown. */
+  readonly signal: AbortSignal;
+}
+
+/**
+ * Wraps an async unary handler: grpc-js ignores a rejected promise, so without this a throw would
+ * leave the call hanging. Every outcome becomes exactly one callback with a proper status.
+ */
+export function unary<Req, Res>(
+  method: string,
+  logger: Logger,
+  shutdown: AbortSignal,
+  handler: (request: Req, context: CallContext) => Promise<Res>,
+): grpc.handleUnaryCall<Req, Res> {
+  return (call, callback) => {
+    const cancelled = new AbortController();
+    call.on('cancelled', () => cancelled.abort(new CancelledError('the client cancelled the call')));
+    const deadline = call.getDeadline();
+    const deadlineMs = deadline instanceof Date ? deadline.getTime() : Number(deadline);
+    const signal = anySignal([cancelled.signal, deadlineSignal(deadlineMs), shutdown]);
+    const started = Date.now();
+    let answered = false;
+    const answer = (error: grpc.ServiceError | null, response?: Res): void => {
+      if (answered) return;
+      answered = true;
+      try {
+        callback(error, response);
+      } catch (callbackError) {
+        logger.error({ err: callbackError, method }, 'gRPC callback threw');
+      }
+    };
+    let pending: Promise<Res>;
+    try {
+      pending = handler(call.request, { signal });
+    } catch (error) {
+      pending = Promise.reject(error instanceof Error ? error : new Error(String(error)));
+    }
+    pending.then(
+      (response) => {
+        logger.debug({ method, ms: Date.now() - started }, 'call ok');
+        answer(null, response);
+      },
+      (error: unknown) => {
+        const code = statusOf(error);
+        if (error instanceof SweEnvError && error.kind !== 'internal' && error.kind !== 'infra') {
+          logger.info({ method, code, msg: messageOf(error) }, 'call failed');
+        } else {
+          logger.error({ method, err: error }, 'call failed');
+        }
+        answer({ name: 'Error', message: messageOf(error), code, details: messageOf(error) } as grpc.ServiceError);
+      },
+    );
+  };
+}

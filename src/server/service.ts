@@ -1,0 +1,143 @@
+import { InvalidArgumentError } from '../common/errors.js';
+import type { Logger } from '../common/logger.js';
+import type { CloseRequest__Output } from '../generated/swe_env/v1/CloseRequest.js';
+import type { CloseResponse } from '../generated/swe_env/v1/CloseResponse.js';
+import type { EpisodeOptions__Output } from '../generated/swe_env/v1/EpisodeOptions.js';
+import type { EvaluateRequest__Output } from '../generated/swe_env/v1/EvaluateRequest.js';
+import type { EvaluateResponse } from '../generated/swe_env/v1/EvaluateResponse.js';
+import type { GetTaskRequest__Output } from '../generated/swe_env/v1/GetTaskRequest.js';
+import type { ListTasksRequest__Output } from '../generated/swe_env/v1/ListTasksRequest.js';
+import type { ListTasksResponse } from '../generated/swe_env/v1/ListTasksResponse.js';
+import type { ResetRequest__Output } from '../generated/swe_env/v1/ResetRequest.js';
+import type { ResetResponse } from '../generated/swe_env/v1/ResetResponse.js';
+import type { StepRequest__Output } from '../generated/swe_env/v1/StepRequest.js';
+import type { StepResponse } from '../generated/swe_env/v1/StepResponse.js';
+import type { SweEnvHandlers } from '../generated/swe_env/v1/SweEnv.js';
+import type { Task as TaskProto } from '../generated/swe_env/v1/Task.js';
+import type { Grader } from '../reward/grader.js';
+import { renderPrompt } from '../tasks/prompt.js';
+import type { TaskStore } from '../tasks/task-store.js';
+import type { EpisodeDefaults } from './config.js';
+import { optionsToProto, reportToProto, stepToProto, summaryToProto, taskSummaryToProto, taskToProto } from './convert.js';
+import type { EpisodeRegistry } from './episode-registry.js';
+import { unary, type CallContext } from './handler.js';
+import { toStruct as struct } from './struct.js';
+import { TOOLS, openAiToolJson } from './tools.js';
+
+export interface ServiceDeps {
+  readonly tasks: TaskStore;
+  readonly registry: EpisodeRegistry;
+  readonly grader: Grader;
+  readonly logger: Logger;
+  readonly shutdown: AbortSignal;
+}
+
+const MAX_PAGE = 1000;
+
+function requestedOptions(options: EpisodeOptions__Output | null): Partial<EpisodeDefaults> {
+  if (!options) return {};
+  const truncation =
+    options.truncation === 'TRUNCATION_POLICY_ZERO' ? 'zero' : options.truncation === 'TRUNCATION_POLICY_GRADE' ? 'grade' : undefined;
+  return {
+    maxSteps: options.maxSteps,
+    commandTimeoutS: options.commandTimeoutS,
+    episodeTimeoutS: options.episodeTimeoutS,
+    outputLimitBytes: options.outputLimitBytes,
+    idleTimeoutS: options.idleTimeoutS,
+    ...(truncation ? { truncation } : {}),
+  };
+}
+
+export class SweEnvService {
+  constructor(private readonly deps: ServiceDeps) {}
+
+  async listTasks(request: ListTasksRequest__Output): Promise<ListTasksResponse> {
+    const pageSize = request.pageSize === 0 ? 100 : request.pageSize;
+    if (pageSize < 0 || pageSize > MAX_PAGE) throw new InvalidArgumentError(`page_size must be 1..${MAX_PAGE}`);
+    const offset = request.pageToken === '' ? 0 : Number(request.pageToken);
+    if (!Number.isInteger(offset) || offset < 0) throw new InvalidArgumentError(`page_token '${request.pageToken}' is not one this server gave out`);
+    const all = this.deps.tasks.list(request.dataset ? { dataset: request.dataset } : {});
+    const page = all.slice(offset, offset + pageSize);
+    const next = offset + page.length;
+    return { tasks: page.map(taskSummaryToProto), nextPageToken: next < all.length ? String(next) : '', totalSize: all.length };
+  }
+
+  async getTask(request: GetTaskRequest__Output): Promise<TaskProto> {
+    return taskToProto(this.deps.tasks.get(request.taskId));
+  }
+
+  async reset(request: ResetRequest__Output, context: CallContext): Promise<ResetResponse> {
+    if (!request.taskId) throw new InvalidArgumentError('task_id is required');
+    const task = this.deps.tasks.get(request.taskId);
+    const { episode } = await this.deps.registry.reset(
+      { task, episodeId: request.episodeId, seed: request.seed, groupId: request.groupId, options: requestedOptions(request.options) },
+      context.signal,
+    );
+    return {
+      episodeId: episode.id,
+      observation: renderPrompt(task),
+      tools: TOOLS.map((tool) => ({
+        type: 'function',
+        name: tool.name,
+        description: tool.description,
+        parametersJson: JSON.stringify(tool.parameters),
+        openaiJson: openAiToolJson(tool),
+      })),
+      info: struct({
+        task_id: task.id,
+        instance_id: task.id,
+        dataset: task.dataset,
+        repo: task.repo,
+        base_commit: task.baseCommit,
+        version: task.version,
+        problem_statement: task.problemStatement,
+        hints_text: task.hintsText,
+        created_at: task.createdAt,
+        workdir: task.workdir,
+        image: task.image,
+        seed: episode.seed,
+        group_id: episode.groupId,
+      }),
+      options: optionsToProto(episode.options),
+    };
+  }
+
+  async step(request: StepRequest__Output): Promise<StepResponse> {
+    if (!request.episodeId) throw new InvalidArgumentError('episode_id is required');
+    if (request.stepIndex < 0) throw new InvalidArgumentError('step_index must not be negative');
+    if (!request.action) throw new InvalidArgumentError('action is required');
+    const episode = await this.deps.registry.get(request.episodeId);
+    // The step is not tied to this call's signal: once started it runs to its own timeout and is
+    // recorded, so a client retrying after a lost response gets the result instead of a re-run.
+    const outcome = await episode.step(request.stepIndex, {
+      name: request.action.name,
+      argumentsJson: request.action.argumentsJson,
+      callId: request.action.callId,
+    });
+    return stepToProto(outcome);
+  }
+
+  async close(request: CloseRequest__Output): Promise<CloseResponse> {
+    if (!request.episodeId) throw new InvalidArgumentError('episode_id is required');
+    return { summary: summaryToProto(await this.deps.registry.close(request.episodeId)) };
+  }
+
+  async evaluate(request: EvaluateRequest__Output): Promise<EvaluateResponse> {
+    if (!request.taskId) throw new InvalidArgumentError('task_id is required');
+    const task = this.deps.tasks.get(request.taskId);
+    const report = await this.deps.grader.grade(task, Buffer.from(request.patch, 'utf8'));
+    return { report: reportToProto(report) };
+  }
+
+  handlers(): SweEnvHandlers {
+    const { logger, shutdown } = this.deps;
+    return {
+      ListTasks: unary('ListTasks', logger, shutdown, (r: ListTasksRequest__Output) => this.listTasks(r)),
+      GetTask: unary('GetTask', logger, shutdown, (r: GetTaskRequest__Output) => this.getTask(r)),
+      Reset: unary('Reset', logger, shutdown, (r: ResetRequest__Output, c) => this.reset(r, c)),
+      Step: unary('Step', logger, shutdown, (r: StepRequest__Output) => this.step(r)),
+      Close: unary('Close', logger, shutdown, (r: CloseRequest__Output) => this.close(r)),
+      Evaluate: unary('Evaluate', logger, shutdown, (r: EvaluateRequest__Output) => this.evaluate(r)),
+    };
+  }
+}

@@ -1,0 +1,76 @@
+/**
+ * The two tools of an episode, their OpenAI function schemas (flat string arguments, which is what
+ * verl's schema type accepts), and the parsing of a model's tool call into an action or a message
+ * the model can read.
+ */
+export type ParsedAction =
+  | { readonly kind: 'bash'; readonly command: string }
+  | { readonly kind: 'submit' }
+  | { readonly kind: 'invalid'; readonly message: string };
+
+export interface ToolDefinition {
+  readonly name: string;
+  readonly description: string;
+  readonly parameters: {
+    readonly type: 'object';
+    readonly properties: Readonly<Record<string, { type: 'string'; description: string }>>;
+    readonly required: readonly string[];
+  };
+}
+
+export const TOOLS: readonly ToolDefinition[] = Object.freeze<ToolDefinition[]>([
+  {
+    name: 'bash',
+    description:
+      'Run a bash command in the repository. The working directory and exported variables persist between calls. ' +
+      'Standard input is empty, there is no network, and output is truncated when it is very long.',
+    parameters: {
+      type: 'object',
+      properties: { command: { type: 'string', description: 'The bash command to run.' } },
+      required: ['command'],
+    },
+  },
+  {
+    name: 'submit_solution',
+    description: 'Finish the episode: your changes to the repository are graded with hidden tests.',
+    parameters: { type: 'object', properties: {}, required: [] },
+  },
+]);
+
+const ACCEPTED = 'Accepted tool calls: bash with arguments {"command": "<string>"}, or submit_solution with arguments {}.';
+
+export function openAiToolJson(tool: ToolDefinition): string {
+  return JSON.stringify({ type: 'function', function: tool });
+}
+
+export function parseAction(name: string, argumentsJson: string): ParsedAction {
+  const invalid = (what: string): ParsedAction => ({ kind: 'invalid', message: `Invalid tool call: ${what}. ${ACCEPTED}` });
+  let args: unknown = {};
+  if (argumentsJson.trim() !== '') {
+    try {
+      args = JSON.parse(argumentsJson);
+    } catch (error) {
+      return invalid(`the arguments of '${name}' are not valid JSON (${(error as Error).message})`);
+    }
+  }
+  if (typeof args !== 'object' || args === null || Array.isArray(args)) {
+    return invalid(`the arguments of '${name}' must be a JSON object`);
+  }
+  const record = args as Record<string, unknown>;
+  switch (name) {
+    case 'bash': {
+      const command = record['command'];
+      if (command === undefined) return invalid(`bash needs the argument "command"`);
+      if (typeof command !== 'string') return invalid(`the "command" argument of bash must be a string, got ${typeof command}`);
+      if (command.trim() === '') return invalid('the "command" argument of bash is empty');
+      if (command.includes('\0')) return invalid('the "command" argument of bash contains a NUL character');
+      const extra = Object.keys(record).filter((k) => k !== 'command');
+      if (extra.length > 0) return invalid(`bash takes only "command", not ${extra.map((k) => `"${k}"`).join(', ')}`);
+      return { kind: 'bash', command };
+    }
+    case 'submit_solution':
+      return { kind: 'submit' };
+    default:
+      return invalid(name === '' ? 'no tool name was given' : `there is no tool named '${name}'`);
+  }
+}

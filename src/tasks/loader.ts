@@ -1,0 +1,140 @@
+import { readFile } from 'node:fs/promises';
+import { basename } from 'node:path';
+import { DEFAULT_IMAGE_TEMPLATE, imageName } from './image-name.js';
+import type { Task } from './task.js';
+
+export interface RecordProblem {
+  readonly file: string;
+  /** 1-based line for JSONL, or the 0-based index in a JSON array prefixed with '#'. */
+  readonly where: string;
+  readonly field: string;
+  readonly message: string;
+}
+
+export interface LoadResult {
+  readonly tasks: Task[];
+  readonly problems: RecordProblem[];
+}
+
+export interface LoadOptions {
+  readonly imageTemplate?: string;
+  readonly dataset?: string;
+  readonly workdir?: string;
+}
+
+/** Loads SWE-bench records from a JSON array or JSONL file. Bad records are reported, not fatal. */
+export async function loadTaskFile(file: string, options: LoadOptions = {}): Promise<LoadResult> {
+  const text = await readFile(file, 'utf8');
+  const dataset = options.dataset ?? basename(file).replace(/\.(jsonl?|json)$/i, '');
+  const entries = parseEntries(text, file);
+  const tasks: Task[] = [];
+  const problems: RecordProblem[] = [...entries.problems];
+  const seen = new Set<string>();
+  for (const { where, value } of entries.records) {
+    const result = normaliseRecord(value, { ...options, dataset });
+    if ('problem' in result) {
+      problems.push({ file, where, ...result.problem });
+      continue;
+    }
+    if (seen.has(result.task.id)) {
+      problems.push({ file, where, field: 'instance_id', message: `duplicate instance_id ${result.task.id}` });
+      continue;
+    }
+    seen.add(result.task.id);
+    tasks.push(result.task);
+  }
+  return { tasks, problems };
+}
+
+function parseEntries(text: string, file: string): { records: Array<{ where: string; value: unknown }>; problems: RecordProblem[] } {
+  const trimmed = text.trimStart();
+  if (trimmed.startsWith('[')) {
+    let array: unknown;
+    try {
+      array = JSON.parse(trimmed);
+    } catch (error) {
+      return { records: [], problems: [{ file, where: 'file', field: '', message: `not valid JSON: ${String(error)}` }] };
+    }
+    return { records: (array as unknown[]).map((value, i) => ({ where: `#${i}`, value })), problems: [] };
+  }
+  const records: Array<{ where: string; value: unknown }> = [];
+  const problems: RecordProblem[] = [];
+  text.split('\n').forEach((line, i) => {
+    if (line.trim() === '') return;
+    try {
+      records.push({ where: `line ${i + 1}`, value: JSON.parse(line) });
+    } catch (error) {
+      problems.push({ file, where: `line ${i + 1}`, field: '', message: `not valid JSON: ${String(error)}` });
+    }
+  });
+  return { records, problems };
+}
+
+type Normalised = { task: Task } | { problem: { field: string; message: string } };
+
+function normaliseRecord(value: unknown, options: LoadOptions & { dataset: string }): Normalised {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    return { problem: { field: '', message: 'a record must be a JSON object' } };
+  }
+  const r = value as Record<string, unknown>;
+  const required = ['instance_id', 'repo', 'base_commit', 'problem_statement', 'test_patch'] as const;
+  for (const field of required) {
+    if (typeof r[field] !== 'string' || (r[field] as string).trim() === '') {
+      return { problem: { field, message: `missing or not a non-empty string` } };
+    }
+  }
+  const failToPass = testList(r['FAIL_TO_PASS']);
+  if ('error' in failToPass) return { problem: { field: 'FAIL_TO_PASS', message: failToPass.error } };
+  const passToPass = testList(r['PASS_TO_PASS']);
+  if ('error' in passToPass) return { problem: { field: 'PASS_TO_PASS', message: passToPass.error } };
+  if (failToPass.list.length === 0) {
+    return { problem: { field: 'FAIL_TO_PASS', message: 'empty: a task needs at least one failing test to fix' } };
+  }
+  const id = r['instance_id'] as string;
+  const repo = r['repo'] as string;
+  const version = r['version'] === undefined || r['version'] === null ? '' : String(r['version']);
+  const template = options.imageTemplate ?? DEFAULT_IMAGE_TEMPLATE;
+  const image = typeof r['image_name'] === 'string' && r['image_name'] !== '' ? r['image_name'] : imageName(template, { id, repo, version });
+  const testCmd = typeof r['test_cmd'] === 'string' && r['test_cmd'] !== '' ? r['test_cmd'] : undefined;
+  const task: Task = {
+    id,
+    dataset: options.dataset,
+    repo,
+    baseCommit: r['base_commit'] as string,
+    version,
+    problemStatement: r['problem_statement'] as string,
+    hintsText: stringOr(r['hints_text']),
+    createdAt: stringOr(r['created_at']),
+    environmentSetupCommit: stringOr(r['environment_setup_commit']),
+    goldPatch: stringOr(r['patch']),
+    testPatch: r['test_patch'] as string,
+    failToPass: failToPass.list,
+    passToPass: passToPass.list,
+    image,
+    workdir: typeof r['workdir'] === 'string' && r['workdir'] !== '' ? r['workdir'] : (options.workdir ?? '/testbed'),
+    ...(testCmd !== undefined ? { testCmd } : {}),
+  };
+  return { task: Object.freeze(task) };
+}
+
+function stringOr(value: unknown): string {
+  return typeof value === 'string' ? value : '';
+}
+
+/** FAIL_TO_PASS / PASS_TO_PASS come as lists or, from Hugging Face exports, as JSON-encoded strings. */
+export function testList(value: unknown): { list: string[] } | { error: string } {
+  if (value === undefined || value === null) return { list: [] };
+  let parsed: unknown = value;
+  if (typeof value === 'string') {
+    if (value.trim() === '') return { list: [] };
+    try {
+      parsed = JSON.parse(value);
+    } catch {
+      return { error: 'a string that is not a JSON-encoded list' };
+    }
+  }
+  if (!Array.isArray(parsed) || !parsed.every((t) => typeof t === 'string')) {
+    return { error: 'must be a list of test names (or a JSON string of one)' };
+  }
+  return { list: parsed };
+}

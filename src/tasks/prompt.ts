@@ -1,0 +1,20 @@
+import type { Task } from './task.js';
+
+/** The first observation of an episode: the issue and how to work on it. */
+export function renderPrompt(task: Task): string {
+  return [
+    `You are working in the repository ${task.repo}, checked out at ${task.workdir} (commit ${task.baseCommit.slice(0, 12)}).`,
+    '',
+    'Resolve the following issue by editing the source code:',
+    '',
+    '<issue>',
+    task.problemStatement.trim(),
+    '</issue>',
+    '',
+    'You have two tools:',
+    '- bash: runs a shell command in the repository; the working directory and exported variables persist between calls, there is no network and commands cannot read input.',
+    '- submit_solution: ends the episode and grades your changes with hidden tests.',
+    '',
+    'Make the smallest change that fixes the issue; do not modify the existing tests. Call submit_solution when you are done.',
+  ].join('\n');
+}

@@ -1,0 +1,31 @@
+import { NotFoundError } from '../common/errors.js';
+import type { Task } from './task.js';
+
+/** The loaded tasks, in load order, looked up by id. */
+export class TaskStore {
+  private readonly byId = new Map<string, Task>();
+  private readonly ordered: Task[] = [];
+
+  constructor(tasks: Iterable<Task>) {
+    for (const task of tasks) {
+      if (this.byId.has(task.id)) continue;
+      this.byId.set(task.id, task);
+      this.ordered.push(task);
+    }
+  }
+
+  get size(): number {
+    return this.ordered.length;
+  }
+
+  get(id: string): Task {
+    const task = this.byId.get(id);
+    if (!task) throw new NotFoundError(`unknown task_id '${id}' (${this.size} tasks loaded; ListTasks shows them)`);
+    return task;
+  }
+
+  list(filter: { dataset?: string } = {}): readonly Task[] {
+    if (!filter.dataset) return this.ordered;
+    return this.ordered.filter((t) => t.dataset === filter.dataset);
+  }
+}

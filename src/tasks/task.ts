@@ -1,0 +1,22 @@
+/** A task as the server uses it, normalised from a SWE-bench style record. */
+export interface Task {
+  readonly id: string;
+  readonly dataset: string;
+  readonly repo: string;
+  readonly baseCommit: string;
+  readonly version: string;
+  readonly problemStatement: string;
+  readonly hintsText: string;
+  readonly createdAt: string;
+  readonly environmentSetupCommit: string;
+  /** The gold patch: never shown to the agent. */
+  readonly goldPatch: string;
+  /** Adds the tests that decide the reward: never shown to the agent. */
+  readonly testPatch: string;
+  readonly failToPass: readonly string[];
+  readonly passToPass: readonly string[];
+  readonly image: string;
+  readonly workdir: string;
+  /** A per-record test command, replacing the one of the repo/version spec. */
+  readonly testCmd?: string;
+}

@@ -1,0 +1,21 @@
+from intervals import Interval, merge, total_length
+
+
+def test_merge_overlapping():
+    assert merge([Interval(1, 3), Interval(2, 5)]) == [Interval(1, 5)]
+
+
+def test_merge_sorts():
+    assert merge([Interval(5, 6), Interval(1, 2)]) == [Interval(1, 2), Interval(5, 6)]
+
+
+def test_total_length_disjoint():
+    assert total_length([Interval(0, 1), Interval(2, 4)]) == 3
+
+
+def test_merge_touching():
+    assert merge([Interval(1, 2), Interval(2, 3)]) == [Interval(1, 3)]
+
+
+def test_merge_chain_of_touching():
+    assert merge([Interval(3, 4), Interval(1, 2), Interval(2, 3)]) == [Interval(1, 4)]

@@ -1,0 +1,44 @@
+import pytest
+
+from minicalc import ParseError, evaluate
+
+
+def test_addition():
+    assert evaluate("1 + 2") == 3
+
+
+def test_precedence():
+    assert evaluate("2 + 3 * 4") == 14
+
+
+def test_parentheses():
+    assert evaluate("2 * (3 + 4)") == 14
+
+
+def test_simple_power():
+    assert evaluate("2 ^ 10") == 1024
+
+
+def test_float_division():
+    assert evaluate("7 / 2") == 3.5
+
+
+def test_unbalanced_parenthesis():
+    with pytest.raises(ParseError):
+        evaluate("(1 + 2")
+
+
+def test_unary_minus():
+    assert evaluate("-3 + 5") == 2
+
+
+def test_unary_minus_after_operator():
+    assert evaluate("4 * -2") == -8
+
+
+def test_double_negation():
+    assert evaluate("--7") == 7
+
+
+def test_negated_group():
+    assert evaluate("-(1 + 2)") == -3
