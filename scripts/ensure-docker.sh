@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# Makes sure a Docker engine answers: installs Debian's docker.io and starts dockerd when none does.
+# Sandboxes use network none, so the daemon runs without a bridge or iptables rules.
+here=$(cd "$(dirname "$0")" && pwd)
+. "$here/lib.sh"
+
+engine_answers() { timeout 10 docker info >/dev/null 2>&1; }
+
+if command -v docker >/dev/null 2>&1 && engine_answers; then
+  exit 0
+fi
+if ! command -v dockerd >/dev/null 2>&1; then
+  apt_install docker.io
+fi
+if ! engine_answers; then
+  log "starting dockerd (log: /var/log/swe-env-dockerd.log)"
+  nohup dockerd --bridge=none --iptables=false >>/var/log/swe-env-dockerd.log 2>&1 &
+  for _ in $(seq 1 60); do
+    engine_answers && break
+    sleep 1
+  done
+fi
+if ! engine_answers; then
+  log "the Docker engine did not come up; last lines of its log:"
+  tail -n 20 /var/log/swe-env-dockerd.log >&2 || true
+  exit 1
+fi
+log "Docker engine ready"

@@ -1,0 +1,45 @@
+import { randomUUID } from 'node:crypto';
+import { join } from 'node:path';
+import { pino } from 'pino';
+import { SweEnvClient } from '../../src/client/client.js';
+import { packageRoot } from '../../src/common/paths.js';
+import { startServer, type RunningServer } from '../../src/server/app.js';
+import { compileConfig, type ServerConfigInput } from '../../src/server/config.js';
+
+export const DEMO_TASKS = join(packageRoot(), 'tasks', 'demo', 'tasks.jsonl');
+
+export interface TestServer {
+  readonly server: RunningServer;
+  readonly client: SweEnvClient;
+  stop(): Promise<void>;
+}
+
+/** A real server on a random loopback port with its own server id, and a real gRPC client. */
+export async function startTestServer(overrides: ServerConfigInput = {}): Promise<TestServer> {
+  const config = compileConfig({
+    host: '127.0.0.1',
+    port: 0,
+    serverId: `test-${randomUUID().slice(0, 8)}`,
+    taskFiles: [DEMO_TASKS],
+    limits: { memoryBytes: 1024 ** 3, nanoCpus: 1e9, pidsLimit: 512 },
+    sweepIntervalS: 1,
+    shutdownGraceS: 2,
+    testTimeoutS: 300,
+    ...overrides,
+  });
+  const server = await startServer(config, { logger: pino({ level: process.env['SWE_ENV_TEST_LOG'] ?? 'silent' }) });
+  const client = new SweEnvClient(server.address);
+  return {
+    server,
+    client,
+    stop: async () => {
+      client.dispose();
+      await server.shutdown();
+    },
+  };
+}
+
+/** The task's gold patch applied through bash, as a model would. */
+export function applyPatchCommand(patch: string): string {
+  return `cat > /tmp/fix.patch <<'SWE_ENV_EOF'\n${patch}SWE_ENV_EOF\ngit apply /tmp/fix.patch && rm /tmp/fix.patch && git status --short`;
+}
