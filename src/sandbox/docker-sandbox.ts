@@ -130,6 +130,16 @@ export class DockerSandboxProvider implements SandboxProvider {
     return this.removeAll(infos.filter((info) => isExpired(info.Labels, now)));
   }
 
+  /** Whether a container of this engine is running (false when it is gone). */
+  async isRunningId(id: string): Promise<boolean> {
+    try {
+      return (await this.docker.getContainer(id).inspect()).State.Running;
+    } catch (error) {
+      if (statusCodeOf(error) === 404) return false;
+      throw new InfraError(`cannot inspect container ${id.slice(0, 12)}: ${String(error)}`, { cause: error });
+    }
+  }
+
   async listContainers(filter: { episodeId?: string } = {}): Promise<string[]> {
     const labels = [`${LABEL_SERVER}=${this.serverId}`];
     if (filter.episodeId !== undefined) labels.push(`${LABEL_EPISODE}=${filter.episodeId}`);
@@ -176,14 +186,14 @@ class DockerSandbox implements Sandbox {
         WorkingDir: options.workdir ?? this.spec.workdir,
         Env: envList(options.env),
       });
-      stream = (await exec.start({ hijack: true, stdin: hasStdin })) as Duplex;
+      stream = (await exec.start({ hijack: true, stdin: hasStdin }));
     } catch (error) {
       throw new InfraError(`cannot exec in sandbox ${this.id.slice(0, 12)}: ${String(error)}`, { cause: error });
     }
     const sink = new CappedOutput(options.outputLimitBytes ?? DEFAULT_EXEC_OUTPUT_LIMIT);
     const errSink = new CappedOutput(options.separateStderr ? 64 * 1024 : 2);
     const writer = capturingWritable(sink);
-    this.container.modem.demuxStream(stream, writer, options.separateStderr ? capturingWritable(errSink) : writer);
+    demux(this.container, stream, writer, options.separateStderr ? capturingWritable(errSink) : writer);
     if (hasStdin) stream.end(options.stdin);
 
     const timedOut = await waitForEnd(stream, options.timeoutMs, options.signal);
@@ -214,9 +224,9 @@ class DockerSandbox implements Sandbox {
         WorkingDir: options.workdir ?? this.spec.workdir,
         Env: envList(options.env),
       });
-      const stream = (await exec.start({ hijack: true, stdin: true })) as Duplex;
+      const stream = (await exec.start({ hijack: true, stdin: true }));
       const output = new PassThrough();
-      this.container.modem.demuxStream(stream, output, output);
+      demux(this.container, stream, output, output);
       stream.on('end', () => output.end());
       stream.on('close', () => output.end());
       stream.on('error', (error) => output.destroy(error));
@@ -278,6 +288,11 @@ class DockerSandbox implements Sandbox {
     await removeContainer(this.container);
     this.removed = true;
   }
+}
+
+/** docker-modem's demultiplexer of the 8-byte-header stdout/stderr framing (untyped in @types/dockerode). */
+function demux(container: Docker.Container, stream: Duplex, stdout: Writable, stderr: Writable): void {
+  (container.modem as { demuxStream(s: Duplex, out: Writable, err: Writable): void }).demuxStream(stream, stdout, stderr);
 }
 
 /** Resolves true when the timeout (or abort) came first, false when the stream ended. */

@@ -68,7 +68,7 @@ export async function startServer(
 
   const { definition, proto } = loadProto();
   const server = new grpc.Server(CHANNEL_OPTIONS);
-  server.addService(proto.swe_env.v1.SweEnv.service, service.handlers() as unknown as grpc.UntypedServiceImplementation);
+  server.addService(proto.swe_env.v1.SweEnv.service, service.handlers());
   const health = new HealthImplementation({ '': 'SERVING', [SERVICE_NAME]: 'SERVING' });
   health.addToServer(server);
   new ReflectionService(definition).addToServer(server);

@@ -23,7 +23,10 @@ export function unary<Req, Res>(
     call.on('cancelled', () => cancelled.abort(new CancelledError('the client cancelled the call')));
     const deadline = call.getDeadline();
     const deadlineMs = deadline instanceof Date ? deadline.getTime() : Number(deadline);
-    const signal = anySignal([cancelled.signal, deadlineSignal(deadlineMs), shutdown]);
+    // Give up a little before the client does, so it gets our status (RESOURCE_EXHAUSTED...) rather
+    // than a bare DEADLINE_EXCEEDED.
+    const margin = Math.min(500, Math.max(0, (deadlineMs - Date.now()) * 0.1));
+    const signal = anySignal([cancelled.signal, deadlineSignal(deadlineMs - margin), shutdown]);
     const started = Date.now();
     let answered = false;
     const answer = (error: grpc.ServiceError | null, response?: Res): void => {

@@ -23,6 +23,6 @@ function toValue(value: unknown): Value {
       if (Array.isArray(value)) return { listValue: { values: value.map(toValue) } };
       return { structValue: toStruct(value as Record<string, unknown>) };
     default:
-      return { stringValue: String(value) };
+      return { stringValue: typeof value === 'bigint' || typeof value === 'symbol' ? value.toString() : '' };
   }
 }

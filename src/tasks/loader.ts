@@ -79,7 +79,7 @@ function normaliseRecord(value: unknown, options: LoadOptions & { dataset: strin
   const r = value as Record<string, unknown>;
   const required = ['instance_id', 'repo', 'base_commit', 'problem_statement', 'test_patch'] as const;
   for (const field of required) {
-    if (typeof r[field] !== 'string' || (r[field] as string).trim() === '') {
+    if (typeof r[field] !== 'string' || (r[field]).trim() === '') {
       return { problem: { field, message: `missing or not a non-empty string` } };
     }
   }
@@ -92,7 +92,8 @@ function normaliseRecord(value: unknown, options: LoadOptions & { dataset: strin
   }
   const id = r['instance_id'] as string;
   const repo = r['repo'] as string;
-  const version = r['version'] === undefined || r['version'] === null ? '' : String(r['version']);
+  const rawVersion = r['version'];
+  const version = typeof rawVersion === 'string' || typeof rawVersion === 'number' ? String(rawVersion) : '';
   const template = options.imageTemplate ?? DEFAULT_IMAGE_TEMPLATE;
   const image = typeof r['image_name'] === 'string' && r['image_name'] !== '' ? r['image_name'] : imageName(template, { id, repo, version });
   const testCmd = typeof r['test_cmd'] === 'string' && r['test_cmd'] !== '' ? r['test_cmd'] : undefined;

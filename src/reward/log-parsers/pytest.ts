@@ -52,7 +52,7 @@ export function parseSummaryLine(line: string): { name: string; status: TestStat
 
 /** `path::name STATUS [ 42%]` lines of `pytest -v`. */
 function parseVerboseLine(line: string): { name: string; status: TestStatus } | undefined {
-  const match = /^(\S.*::.+?) (PASSED|FAILED|ERROR|SKIPPED|XFAIL|XPASS)(?: \[\s*\d+%\])?\s*$/.exec(line);
+  const match = /^(\S.*::.+?) (PASSED|FAILED|ERROR|SKIPPED|XFAIL|XPASS)(?:\s+\[\s*\d+%\])?\s*$/.exec(line);
   if (!match) return undefined;
   return { name: match[1]!, status: match[2] as TestStatus };
 }

@@ -1,0 +1,89 @@
+import { status as GrpcStatus } from '@grpc/grpc-js';
+import * as grpc from '@grpc/grpc-js';
+import * as protoLoader from '@grpc/proto-loader';
+import { protoPath as healthProtoPath } from 'grpc-health-check';
+import { afterAll, describe, expect, it } from 'vitest';
+import { DockerSandboxProvider } from '../../src/sandbox/docker-sandbox.js';
+import { startTestServer, type TestServer } from '../helpers/server.js';
+import { BASE_IMAGE, testSpec } from '../helpers/docker.js';
+
+const servers: TestServer[] = [];
+
+afterAll(async () => {
+  for (const s of servers) {
+    await s.stop();
+    expect(await s.server.provider.listContainers()).toEqual([]);
+  }
+});
+
+describe('admission control', () => {
+  it('answers RESOURCE_EXHAUSTED when the server is full until the deadline, and admits again after a Close', async () => {
+    const t = await startTestServer({ maxEpisodes: 1 });
+    servers.push(t);
+    const first = await t.client.reset({ taskId: 'swe-env-demo__textkit-1' });
+    const started = Date.now();
+    const error = await t.client.reset({ taskId: 'swe-env-demo__textkit-1' }, { timeoutS: 1.5 }).then(
+      () => undefined,
+      (e: unknown) => e as grpc.ServiceError,
+    );
+    expect(error?.code).toBe(GrpcStatus.RESOURCE_EXHAUSTED);
+    expect(error?.details).toMatch(/server is full: 1 live episodes/);
+    expect(Date.now() - started).toBeGreaterThan(1000);
+
+    // A waiting Reset is admitted as soon as a slot frees.
+    const waiting = t.client.reset({ taskId: 'swe-env-demo__textkit-1' }, { timeoutS: 30 });
+    await new Promise((r) => setTimeout(r, 300));
+    await t.client.close(first.episodeId);
+    const second = await waiting;
+    expect(second.episodeId).not.toBe(first.episodeId);
+    await t.client.close(second.episodeId);
+  });
+});
+
+describe('start-up and shutdown', () => {
+  it('removes containers a crashed predecessor with the same server id left behind', async () => {
+    const serverId = `test-reaper-${Date.now()}`;
+    const crashed = new DockerSandboxProvider(serverId);
+    const leftover = await crashed.create(testSpec({ image: BASE_IMAGE }));
+    expect(await crashed.isRunningId(leftover.id)).toBe(true);
+    const t = await startTestServer({ serverId });
+    servers.push(t);
+    expect(await crashed.listContainers()).toEqual([]);
+  });
+
+  it('reaps containers past their expiry label whichever server made them', async () => {
+    const other = new DockerSandboxProvider(`test-expired-${Date.now()}`);
+    const box = await other.create(testSpec({ image: BASE_IMAGE, maxLifetimeS: 600 }));
+    try {
+      expect(await other.removeExpired(new Date(Date.now() + 601_000))).toBeGreaterThanOrEqual(1);
+      expect(await other.listContainers()).toEqual([]);
+    } finally {
+      await box.remove();
+    }
+  });
+
+  it('serves grpc.health.v1 and removes every episode container on shutdown', async () => {
+    const t = await startTestServer();
+    const definition = protoLoader.loadSync(healthProtoPath, { enums: String });
+    const health = grpc.loadPackageDefinition(definition) as unknown as {
+      grpc: { health: { v1: { Health: new (address: string, credentials: grpc.ChannelCredentials) => grpc.Client & { check: unknown } } } };
+    };
+    const client = new health.grpc.health.v1.Health(t.server.address, grpc.credentials.createInsecure());
+    const answer = await new Promise<{ status: string }>((resolve, reject) =>
+      (client.check as (req: object, cb: (e: Error | null, r: { status: string }) => void) => void).call(
+        client,
+        { service: 'swe_env.v1.SweEnv' },
+        (e, r) => (e ? reject(e) : resolve(r)),
+      ),
+    );
+    expect(answer.status).toBe('SERVING');
+    client.close();
+
+    const a = await t.client.reset({ taskId: 'swe-env-demo__intervals-1' });
+    const b = await t.client.reset({ taskId: 'swe-env-demo__intervals-2' });
+    expect(await t.server.provider.listContainers()).toHaveLength(2);
+    await t.stop();
+    expect(await t.server.provider.listContainers()).toEqual([]);
+    expect([a.episodeId, b.episodeId]).toHaveLength(2);
+  });
+});

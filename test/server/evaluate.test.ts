@@ -1,0 +1,61 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadTaskFile } from '../../src/tasks/loader.js';
+import { DEMO_TASKS, startTestServer, type TestServer } from '../helpers/server.js';
+
+let t: TestServer;
+
+beforeAll(async () => {
+  t = await startTestServer();
+});
+
+afterAll(async () => {
+  await t?.stop();
+  expect(await t.server.provider.listContainers()).toEqual([]);
+});
+
+const { tasks } = await loadTaskFile(DEMO_TASKS);
+
+describe('Evaluate on every demo task (the dataset is sound)', () => {
+  it('has at least 8 tasks over at least 3 repositories', () => {
+    expect(tasks.length).toBeGreaterThanOrEqual(8);
+    expect(new Set(tasks.map((x) => x.repo)).size).toBeGreaterThanOrEqual(3);
+  });
+
+  for (const task of tasks) {
+    it(`${task.id}: gold patch scores 1, empty patch scores 0`, async () => {
+      const gold = (await t.client.evaluate(task.id, task.goldPatch)).report!;
+      expect(gold.error).toBe('');
+      expect(gold.patchApplyMethod).toBe('git apply');
+      expect(gold.reward).toBe(1);
+      expect(gold.resolution).toBe('RESOLUTION_FULL');
+      const empty = (await t.client.evaluate(task.id, '')).report!;
+      expect(empty.reward).toBe(0);
+      expect(empty.infraError).toBe(false);
+      expect(empty.failToPass.some((r) => r.status !== 'TEST_STATUS_PASSED')).toBe(true);
+    });
+  }
+
+  it('reports a patch that does not apply, with reward 0 and no infra error', async () => {
+    const task = tasks[0]!;
+    const bogus = 'diff --git a/nope.py b/nope.py\n--- a/nope.py\n+++ b/nope.py\n@@ -1,1 +1,1 @@\n-x = 1\n+x = 2\n';
+    const report = (await t.client.evaluate(task.id, bogus)).report!;
+    expect(report.patchApplied).toBe(false);
+    expect(report.reward).toBe(0);
+    expect(report.infraError).toBe(false);
+    expect(report.error).toMatch(/does not apply/);
+  });
+
+  it('reports a missing image as an infrastructure error, not as reward 0 alone', async () => {
+    const task = tasks[0]!;
+    const broken = await (async () => {
+      const { Grader } = await import('../../src/reward/grader.js');
+      const { Semaphore } = await import('../../src/common/semaphore.js');
+      const { pino } = await import('pino');
+      const grader = new Grader(t.server.provider, new Semaphore(1), { limits: t.server.config.limits, testTimeoutS: 60, logLimitBytes: 1 << 20 }, pino({ level: 'silent' }));
+      return grader.grade({ ...task, image: 'swe-env-test/no-such-image:none' }, Buffer.from(task.goldPatch));
+    })();
+    expect(broken.infraError).toBe(true);
+    expect(broken.reward).toBe(0);
+    expect(broken.error).toMatch(/no-such-image/);
+  });
+});

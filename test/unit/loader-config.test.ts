@@ -1,0 +1,67 @@
+import { mkdtemp, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { compileConfig } from '../../src/server/config.js';
+import { imageName, SWE_GYM_TEMPLATE, SWEBENCH_NAMESPACE_TEMPLATE } from '../../src/tasks/image-name.js';
+import { loadTaskFile, testList } from '../../src/tasks/loader.js';
+
+const record = (over: Record<string, unknown> = {}) => ({
+  instance_id: 'django__django-11099',
+  repo: 'django/django',
+  base_commit: 'abc',
+  problem_statement: 'p',
+  test_patch: 'diff --git a/t.py b/t.py\n',
+  version: '3.0',
+  FAIL_TO_PASS: '["t1"]',
+  PASS_TO_PASS: ['t2'],
+  ...over,
+});
+
+describe('loadTaskFile', () => {
+  it('loads JSONL and JSON arrays, decodes JSON-encoded test lists, reports bad records by line and field', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'swe-env-test-'));
+    const jsonl = join(dir, 'tasks.jsonl');
+    await writeFile(jsonl, [JSON.stringify(record()), '{not json', JSON.stringify(record({ instance_id: 'x', FAIL_TO_PASS: 'nope' })), ''].join('\n'));
+    const result = await loadTaskFile(jsonl);
+    expect(result.tasks).toHaveLength(1);
+    expect(result.tasks[0]).toMatchObject({ failToPass: ['t1'], passToPass: ['t2'], version: '3.0', image: 'sweb.eval.x86_64.django__django-11099:latest', workdir: '/testbed' });
+    expect(result.problems.map((p) => `${p.where} ${p.field}`)).toEqual(['line 2 ', 'line 3 FAIL_TO_PASS']);
+
+    const json = join(dir, 'tasks.json');
+    await writeFile(json, JSON.stringify([record({ image_name: 'custom:1' }), record({ instance_id: 'django__django-2', base_commit: '' })]));
+    const arr = await loadTaskFile(json);
+    expect(arr.tasks.map((t) => t.image)).toEqual(['custom:1']);
+    expect(arr.problems[0]).toMatchObject({ where: '#1', field: 'base_commit' });
+  });
+
+  it('decodes test lists', () => {
+    expect(testList('["a", "b"]')).toEqual({ list: ['a', 'b'] });
+    expect(testList(['a'])).toEqual({ list: ['a'] });
+    expect(testList(undefined)).toEqual({ list: [] });
+    expect(testList('[1]')).toHaveProperty('error');
+  });
+});
+
+describe('imageName', () => {
+  it('renders the SWE-bench and SWE-Gym forms', () => {
+    const r = { id: 'getmoto__moto-5406', repo: 'getmoto/moto', version: '4.0' };
+    expect(imageName(SWEBENCH_NAMESPACE_TEMPLATE, r)).toBe('swebench/sweb.eval.x86_64.getmoto_1776_moto-5406:latest');
+    expect(imageName(SWE_GYM_TEMPLATE, r)).toBe('xingyaoww/sweb.eval.x86_64.getmoto_s_moto-5406:latest');
+  });
+});
+
+describe('compileConfig', () => {
+  it('fills defaults and freezes', () => {
+    const c = compileConfig({ port: 0 });
+    expect(Object.isFrozen(c)).toBe(true);
+    expect(Object.isFrozen(c.defaults)).toBe(true);
+    expect(c.defaults.maxSteps).toBe(100);
+  });
+
+  it('rejects nonsense', () => {
+    expect(() => compileConfig({ maxEpisodes: 0 })).toThrow(/maxEpisodes/);
+    expect(() => compileConfig({ serverId: 'a b' })).toThrow(/serverId/);
+    expect(() => compileConfig({ defaults: { commandTimeoutS: -1 } })).toThrow(/commandTimeoutS/);
+  });
+});
