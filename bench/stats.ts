@@ -1,0 +1,16 @@
+/** Percentiles of a sample of durations in milliseconds. */
+export function percentile(samples: readonly number[], p: number): number {
+  const sorted = [...samples].sort((a, b) => a - b);
+  const index = Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1));
+  return sorted[index] ?? NaN;
+}
+
+export function describe(name: string, samples: readonly number[]): { name: string; n: number; p50: number; p95: number; mean: number } {
+  const mean = samples.reduce((a, b) => a + b, 0) / samples.length;
+  return { name, n: samples.length, p50: percentile(samples, 50), p95: percentile(samples, 95), mean };
+}
+
+export function printRow(row: ReturnType<typeof describe>): void {
+  const f = (x: number): string => x.toFixed(2).padStart(9);
+  process.stdout.write(`${row.name.padEnd(44)} n=${String(row.n).padStart(4)}  p50=${f(row.p50)} ms  p95=${f(row.p95)} ms  mean=${f(row.mean)} ms\n`);
+}
