@@ -13,6 +13,10 @@ import { buildDemoImages } from '../tasks/demo/demo-images.js';
 import { readDemoSources } from '../tasks/demo/demo-sources.js';
 import { makeDemoDataset } from '../tasks/demo/make-dataset.js';
 import { loadTaskFile } from '../tasks/loader.js';
+import { evaluatePrediction, loadPredictions, validateTask, validationTable, writeEvalReports } from '../reward/batch.js';
+import { buildTaskImages } from '../tasks/image-build.js';
+import type { Task } from '../tasks/task.js';
+import { mapPool, Progress } from './progress.js';
 import { runShell } from './shell.js';
 
 const DEMO_DIR = join(packageRoot(), 'tasks', 'demo');
@@ -119,6 +123,82 @@ images
     process.stdout.write(`${built.length} demo task images ready\n`);
   });
 
+images
+  .command('build')
+  .description('build each task\'s image from a local git repository (offline): /testbed at base_commit, no later history')
+  .requiredOption('--tasks <file>', 'task file, repeatable', collect)
+  .requiredOption('--repo <dir>', 'git repository (bare or not) holding the base commits')
+  .option('--base <image>', 'base image', DEFAULT_BASE_IMAGE)
+  .option('--install <cmd>', 'install step for tasks whose record has none')
+  .option('--image-template <t>', 'image name per task')
+  .option('--concurrency <n>', 'images built at once', number, 2)
+  .option('--force', 'rebuild even when up to date')
+  .action(async (o: { tasks: string[]; repo: string; base: string; install?: string; imageTemplate?: string; concurrency: number; force?: boolean }) => {
+    const logger = createLogger('warn');
+    const tasks = await loadAll(o.tasks, o.imageTemplate);
+    const progress = new Progress(tasks.length, 'images');
+    const results = await buildTaskImages({
+      provider: new DockerSandboxProvider('image-build'),
+      tasks,
+      repoDir: o.repo,
+      baseImage: o.base,
+      concurrency: o.concurrency,
+      logger,
+      ...(o.install ? { install: o.install } : {}),
+      ...(o.force ? { force: true } : {}),
+      onProgress: (r) => progress.tick(`${r.status} ${r.taskId}`),
+    });
+    for (const r of results) process.stdout.write(`${r.status.padEnd(11)} ${r.image}${r.error ? `  ${r.error.split('\n')[0]}` : ''}\n`);
+    if (results.some((r) => r.status === 'failed')) process.exitCode = 1;
+  });
+
+program
+  .command('eval')
+  .description('grade SWE-bench predictions and write a report in the harness\'s shape')
+  .requiredOption('--tasks <file>', 'task file, repeatable', collect)
+  .requiredOption('--predictions <file>', 'predictions (instance_id, model_patch, model_name_or_path): JSON or JSONL')
+  .option('--out <dir>', 'report directory', 'evaluation_results')
+  .option('--run-id <id>', 'name of this run', 'swe-env')
+  .option('--concurrency <n>', 'gradings at once', number, 2)
+  .option('--test-timeout <s>', 'limit on each test run', number, 1800)
+  .option('--image-template <t>', 'image name per task')
+  .action(async (o: { tasks: string[]; predictions: string; out: string; runId: string; concurrency: number; testTimeout: number; imageTemplate?: string }) => {
+    const tasks = await loadAll(o.tasks, o.imageTemplate);
+    const byId = new Map(tasks.map((t) => [t.id, t]));
+    const predictions = await loadPredictions(o.predictions);
+    const grader = offlineGrader(o.concurrency, o.testTimeout);
+    const progress = new Progress(predictions.length, 'graded');
+    const outcomes = await mapPool(predictions, o.concurrency, async (p) => {
+      const outcome = await evaluatePrediction(grader, byId, p);
+      progress.tick(`${p.instanceId} ${outcome.error ? 'error' : outcome.report?.resolved ? 'resolved' : 'unresolved'}`);
+      return outcome;
+    });
+    const { file, summary } = await writeEvalReports(o.out, o.runId, tasks.length, outcomes);
+    process.stdout.write(
+      `resolved ${summary.resolved_instances}, unresolved ${summary.unresolved_instances}, errors ${summary.error_instances} of ${summary.submitted_instances} submitted; report: ${file}\n`,
+    );
+  });
+
+program
+  .command('validate')
+  .description('check every task: the gold patch must score 1 and the empty patch 0')
+  .requiredOption('--tasks <file>', 'task file, repeatable', collect)
+  .option('--concurrency <n>', 'tasks at once', number, 2)
+  .option('--test-timeout <s>', 'limit on each test run', number, 1800)
+  .option('--image-template <t>', 'image name per task')
+  .action(async (o: { tasks: string[]; concurrency: number; testTimeout: number; imageTemplate?: string }) => {
+    const tasks = await loadAll(o.tasks, o.imageTemplate);
+    const grader = offlineGrader(o.concurrency, o.testTimeout);
+    const progress = new Progress(tasks.length, 'validated');
+    const rows = await mapPool(tasks, o.concurrency, async (task) => {
+      const row = await validateTask(grader, task);
+      progress.tick(`${task.id} ${row.ok ? 'ok' : 'FAILS'}`);
+      return row;
+    });
+    process.stdout.write(`${validationTable(rows)}\n`);
+    if (rows.some((r) => !r.ok)) process.exitCode = 1;
+  });
+
 program
   .command('make-demo-dataset')
   .description('(developers) regenerate tasks/demo/tasks.jsonl from tasks/demo sources')
@@ -130,6 +210,22 @@ program
     const n = await makeDemoDataset({ demoDir: DEMO_DIR, outFile: DEMO_TASKS, baseImage: o.base, provider, grader, logger });
     process.stdout.write(`wrote ${n} tasks to ${DEMO_TASKS}\n`);
   });
+
+async function loadAll(files: readonly string[], imageTemplate?: string): Promise<Task[]> {
+  const tasks: Task[] = [];
+  for (const file of files) {
+    const loaded = await loadTaskFile(file, imageTemplate ? { imageTemplate } : {});
+    for (const p of loaded.problems) process.stderr.write(`skipped: ${p.file} ${p.where} ${p.field}: ${p.message}\n`);
+    tasks.push(...loaded.tasks);
+  }
+  return tasks;
+}
+
+function offlineGrader(concurrency: number, testTimeoutS: number): Grader {
+  const logger = createLogger('warn');
+  const provider = new DockerSandboxProvider(`offline-${process.pid}`);
+  return new Grader(provider, new Semaphore(Math.max(1, concurrency)), { limits: compileConfig().limits, testTimeoutS, logLimitBytes: 8 * 1024 * 1024 }, logger);
+}
 
 program.parseAsync(process.argv).catch((error: unknown) => {
   process.stderr.write(`swe-env: ${messageOf(error)}\n`);

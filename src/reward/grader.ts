@@ -3,10 +3,11 @@ import type { Logger } from '../common/logger.js';
 import type { Semaphore } from '../common/semaphore.js';
 import { messageOf } from '../common/errors.js';
 import type { Sandbox, SandboxLimits, SandboxProvider } from '../sandbox/sandbox.js';
-import { repoSpec } from '../tasks/repo-specs.js';
+import { djangoModule, repoSpec } from '../tasks/repo-specs.js';
 import type { Task } from '../tasks/task.js';
 import { diffFiles, testDirectives } from './diff-files.js';
 import { parseTestLog } from './log-parsers/index.js';
+import { filterAgentPatch } from './patch-filter.js';
 import type { TestStatus } from './test-status.js';
 import { baseReport, type GradeReport } from './report.js';
 import { APPLY_PATCH_SCRIPT, PREPARE_TESTS_SCRIPT, RUN_TESTS_SCRIPT, bashArgv } from './scripts.js';
@@ -28,12 +29,25 @@ function seconds(fromMs: number): number {
   return Math.round((Date.now() - fromMs)) / 1000;
 }
 
-/** The test command for a task: the record's override, else the repo spec's with the test files. */
+/** The test files to run: the test patch's (SWE-bench), or those the listed tests live in (SWE-smith). */
+export function testFiles(task: Task): string[] {
+  if (task.testPatch.trim() !== '') return testDirectives(task.testPatch);
+  const files = [...task.failToPass, ...task.passToPass].map((name) => name.split('::')[0]!).filter((f) => f.endsWith('.py'));
+  return [...new Set(files)];
+}
+
+/** The test command for a task: the record's override, else the repo spec's with its directives. */
 export function testCommand(task: Task): string {
   if (task.testCmd) return task.testCmd;
   const spec = repoSpec(task.repo, task.version);
-  const directives = testDirectives(task.testPatch).map(shellQuote);
-  return [spec.testCmd, ...directives].join(' ');
+  if (spec.directives === 'mypy_k') {
+    // SWE-Gym runs mypy's data-driven cases by name.
+    const names = [...new Set([...task.failToPass, ...task.passToPass].map((n) => n.split('::').at(-1)!))];
+    return `${spec.testCmd} -k ${shellQuote(names.join(' or '))}`;
+  }
+  const files = testFiles(task);
+  const directives = spec.directives === 'django_modules' ? files.map(djangoModule) : files;
+  return [spec.testCmd, ...directives.map(shellQuote)].join(' ');
 }
 
 export function shellQuote(word: string): string {
@@ -64,13 +78,16 @@ export class Grader {
    */
   async runTests(
     task: Task,
-    patch: Buffer,
+    rawPatch: Buffer,
     options: { episodeId?: string; captureS?: number } = {},
   ): Promise<{ report: GradeReport; statuses: ReadonlyMap<string, TestStatus> }> {
     let statuses: ReadonlyMap<string, TestStatus> = new Map();
     const started = Date.now();
     const report = baseReport(task.id);
     report.durations.captureS = options.captureS ?? 0;
+    const filtered = filterAgentPatch(rawPatch);
+    const patch = filtered.patch;
+    report.droppedFiles = filtered.dropped;
     report.patchBytes = patch.length;
     report.patchEmpty = patch.toString('utf8').trim() === '';
     report.testCommand = testCommand(task);

@@ -13,3 +13,4 @@ export const RUN_TESTS_SCRIPT = script('run-tests.sh');
 export function bashArgv(script: string, name: string, args: readonly string[]): string[] {
   return ['bash', '--noprofile', '--norc', '-c', script, name, ...args];
 }
+export const GIT_HYGIENE_SCRIPT = script('git-hygiene.sh');

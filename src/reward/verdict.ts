@@ -16,8 +16,17 @@ export interface Verdict {
   readonly rejection?: string;
 }
 
+/**
+ * A listed test's status. Dataset names were made by SWE-bench's parser, which cuts ids at the
+ * first space ("t[a b]" became "t[a"); such a name matches the full ids it is a cut of, and counts
+ * as passed only if every one of them passed.
+ */
 function statusOf(results: TestStatusMap, name: string): ListedStatus {
-  return results.get(name) ?? 'MISSING';
+  const exact = results.get(name);
+  if (exact) return exact;
+  const cuts = [...results].filter(([full]) => full.includes(' ') && full.split(/\s/)[0] === name).map(([, s]) => s);
+  if (cuts.length === 0) return 'MISSING';
+  return cuts.every((s) => s === cuts[0]) ? cuts[0]! : 'FAILED';
 }
 
 /**

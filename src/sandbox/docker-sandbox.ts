@@ -1,7 +1,7 @@
 import Docker from 'dockerode';
 import { PassThrough, Writable, type Duplex } from 'node:stream';
 import { pack as tarPack } from 'tar-stream';
-import { InfraError } from '../common/errors.js';
+import { InfraError, messageOf } from '../common/errors.js';
 import { abortReason } from '../common/abort.js';
 import { CappedOutput } from './output-buffer.js';
 import { LABEL_EPISODE, LABEL_MANAGED, LABEL_SERVER, isExpired, sandboxLabels } from './labels.js';
@@ -64,39 +64,65 @@ export class DockerSandboxProvider implements SandboxProvider {
     }
   }
 
+  /**
+   * Pulls an image that is not present, when a registry answers. Without one (this project's usual
+   * machine) the error names the image and how to build it.
+   */
+  async ensureImage(image: string): Promise<void> {
+    if (await this.imageExists(image)) return;
+    try {
+      const stream = await this.docker.pull(image);
+      await new Promise<void>((resolve, reject) => {
+        this.docker.modem.followProgress(stream, (error: Error | null) => (error ? reject(error) : resolve()));
+      });
+    } catch (error) {
+      throw new InfraError(
+        `image ${image} is not on this Docker engine and could not be pulled (${messageOf(error).split('\n')[0]}); build it with \`swe-env images build\` or \`swe-env images build-demo\``,
+        { cause: error },
+      );
+    }
+  }
+
   async create(spec: SandboxSpec, signal?: AbortSignal): Promise<Sandbox> {
     if (signal?.aborted) throw abortReason(signal);
     const expiresAt = new Date(Date.now() + spec.maxLifetimeS * 1000);
+    const options: Docker.ContainerCreateOptions = {
+      Image: spec.image,
+      // PID 1 (docker-init) runs a sleep that ends the container after its maximum life, even if
+      // this server is killed; AutoRemove then deletes it.
+      Entrypoint: ['sleep'],
+      Cmd: [String(Math.ceil(spec.maxLifetimeS))],
+      WorkingDir: spec.workdir,
+      Env: envList(spec.env),
+      Labels: sandboxLabels({ serverId: this.serverId, episodeId: spec.episodeId, role: spec.role, expiresAt }),
+      NetworkDisabled: true,
+      StopTimeout: 1,
+      HostConfig: {
+        AutoRemove: true,
+        Init: true,
+        NetworkMode: 'none',
+        Memory: spec.limits.memoryBytes,
+        MemorySwap: spec.limits.memoryBytes,
+        NanoCpus: spec.limits.nanoCpus,
+        PidsLimit: spec.limits.pidsLimit,
+        SecurityOpt: ['no-new-privileges'],
+        CapDrop: ['NET_RAW', 'MKNOD', 'AUDIT_WRITE', 'SYS_CHROOT'],
+      },
+    };
     let container: Docker.Container;
     try {
-      container = await this.docker.createContainer({
-        Image: spec.image,
-        // PID 1 (docker-init) runs a sleep that ends the container after its maximum life, even if
-        // this server is killed; AutoRemove then deletes it.
-        Entrypoint: ['sleep'],
-        Cmd: [String(Math.ceil(spec.maxLifetimeS))],
-        WorkingDir: spec.workdir,
-        Env: envList(spec.env),
-        Labels: sandboxLabels({ serverId: this.serverId, episodeId: spec.episodeId, role: spec.role, expiresAt }),
-        NetworkDisabled: true,
-        StopTimeout: 1,
-        HostConfig: {
-          AutoRemove: true,
-          Init: true,
-          NetworkMode: 'none',
-          Memory: spec.limits.memoryBytes,
-          MemorySwap: spec.limits.memoryBytes,
-          NanoCpus: spec.limits.nanoCpus,
-          PidsLimit: spec.limits.pidsLimit,
-          SecurityOpt: ['no-new-privileges'],
-          CapDrop: ['NET_RAW', 'MKNOD', 'AUDIT_WRITE', 'SYS_CHROOT'],
-        },
-      });
+      container = await this.docker.createContainer(options);
     } catch (error) {
-      if (statusCodeOf(error) === 404) {
-        throw new InfraError(`image ${spec.image} is not present on the Docker engine (build it first; see README)`, { cause: error });
+      if (statusCodeOf(error) !== 404) {
+        throw new InfraError(`cannot create a container from ${spec.image}: ${String(error)}`, { cause: error });
       }
-      throw new InfraError(`cannot create a container from ${spec.image}: ${String(error)}`, { cause: error });
+      // Only a missing image costs a look-up: the usual Reset path stays one create and one start.
+      await this.ensureImage(spec.image);
+      try {
+        container = await this.docker.createContainer(options);
+      } catch (retryError) {
+        throw new InfraError(`cannot create a container from ${spec.image}: ${String(retryError)}`, { cause: retryError });
+      }
     }
     const sandbox = new DockerSandbox(container, spec);
     try {
@@ -258,10 +284,14 @@ class DockerSandbox implements Sandbox {
     pack.finalize();
     const chunks: Buffer[] = [];
     for await (const chunk of pack) chunks.push(chunk as Buffer);
+    await this.putArchive(Buffer.concat(chunks), '/');
+  }
+
+  async putArchive(archive: Buffer | NodeJS.ReadableStream, path: string): Promise<void> {
     try {
-      await this.container.putArchive(Buffer.concat(chunks), { path: '/' });
+      await this.container.putArchive(archive, { path });
     } catch (error) {
-      throw new InfraError(`cannot copy files into sandbox ${this.id.slice(0, 12)}: ${String(error)}`, { cause: error });
+      throw new InfraError(`cannot copy an archive into sandbox ${this.id.slice(0, 12)}: ${String(error)}`, { cause: error });
     }
   }
 

@@ -6,6 +6,8 @@ export interface FileImageSpec {
   readonly baseImage: string;
   /** Files written into the container before the script runs (absolute paths). */
   readonly files: ReadonlyArray<{ path: string; content: Buffer | string; mode?: number }>;
+  /** A tar archive extracted at `archive.path` before the files are written. */
+  readonly archive?: { readonly data: Buffer | NodeJS.ReadableStream; readonly path: string };
   /** Bash run as root inside the container, network none; a non-zero exit fails the build. */
   readonly script: string;
   readonly scriptArgs?: readonly string[];
@@ -32,11 +34,12 @@ export async function buildImageFromFiles(provider: DockerSandboxProvider, spec:
     workdir: '/',
     maxLifetimeS: 3600,
     role: 'grader',
-    episodeId: `image-build-${spec.tag}`,
+    episodeId: `image-build-${spec.tag.replace(/[^A-Za-z0-9_.-]/g, '_')}`,
     limits: { memoryBytes: 4 * 1024 ** 3, nanoCpus: 2e9, pidsLimit: 4096 },
   });
   try {
-    await sandbox.putFiles(spec.files);
+    if (spec.archive) await sandbox.putArchive(spec.archive.data, spec.archive.path);
+    if (spec.files.length > 0) await sandbox.putFiles(spec.files);
     const result = await sandbox.exec(['bash', '--noprofile', '--norc', '-c', spec.script, 'swe-env-build', ...(spec.scriptArgs ?? [])], {
       timeoutMs: spec.timeoutMs ?? 30 * 60_000,
       outputLimitBytes: 256 * 1024,

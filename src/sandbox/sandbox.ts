@@ -63,6 +63,8 @@ export interface Sandbox {
   attach(argv: readonly string[], options?: { workdir?: string; env?: Readonly<Record<string, string>> }): Promise<AttachedProcess>;
   /** Writes files into the container (paths absolute). */
   putFiles(files: ReadonlyArray<{ path: string; content: Buffer | string; mode?: number }>): Promise<void>;
+  /** Extracts a tar archive into the container at `path`. */
+  putArchive(archive: Buffer | NodeJS.ReadableStream, path: string): Promise<void>;
   /** Temporarily raises the pids limit, to get a helper in when a fork bomb filled the table. */
   raisePidsLimit(extra: number): Promise<() => Promise<void>>;
   isRunning(): Promise<boolean>;

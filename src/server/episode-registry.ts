@@ -11,6 +11,7 @@ import {
 } from '../common/errors.js';
 import type { Logger } from '../common/logger.js';
 import { Semaphore } from '../common/semaphore.js';
+import { enforceGitHygiene } from '../reward/git-hygiene.js';
 import type { Grader } from '../reward/grader.js';
 import type { Sandbox, SandboxProvider } from '../sandbox/sandbox.js';
 import { ShellSession } from '../sandbox/shell-session.js';
@@ -138,8 +139,13 @@ export class EpisodeRegistry {
       } finally {
         this.starts.release();
       }
-      const shell = await ShellSession.start(sandbox, input.task.workdir);
-      return new Episode(id, input.task, options, input.seed, input.groupId, sandbox, shell, {
+      const box = sandbox;
+      const [hygiene, shell] = await Promise.all([
+        enforceGitHygiene(box, input.task.workdir, input.task.baseCommit),
+        ShellSession.start(box, input.task.workdir),
+      ]);
+      if (hygiene.removed.length > 0) this.logger.warn({ episode: id, task: input.task.id, removed: hygiene.removed }, 'removed refs past the base commit');
+      return new Episode(id, input.task, options, input.seed, input.groupId, sandbox, shell, hygiene.head, {
         grader: this.grader,
         logger: this.logger,
         maxPatchBytes: this.config.maxPatchBytes,

@@ -74,6 +74,8 @@ export class Episode {
     readonly groupId: string,
     private readonly sandbox: Sandbox,
     private readonly shell: ShellSession,
+    /** HEAD of the pristine repository at reset (base_commit, or the image's commit on top of it). */
+    private readonly pristineHead: string,
     private readonly deps: EpisodeDeps,
   ) {}
 
@@ -246,7 +248,7 @@ export class Episode {
   private async grade(): Promise<GradeReport> {
     const captured = await capturePatch(this.sandbox, {
       workdir: this.task.workdir,
-      baseCommit: this.task.baseCommit,
+      baseCommit: this.pristineHead,
       maxPatchBytes: this.deps.maxPatchBytes,
       timeoutMs: 120_000,
     }).catch((error: unknown) => ({ ok: false as const, error: messageOf(error), infra: true, durationS: 0 }));

@@ -1,4 +1,6 @@
 import { readFile } from 'node:fs/promises';
+import { asyncBufferFromFile, parquetReadObjects } from 'hyparquet';
+import { reverseDiff } from '../reward/reverse-diff.js';
 import { basename } from 'node:path';
 import { DEFAULT_IMAGE_TEMPLATE, imageName } from './image-name.js';
 import type { Task } from './task.js';
@@ -16,17 +18,23 @@ export interface LoadResult {
   readonly problems: RecordProblem[];
 }
 
+export type RecordFormat = 'auto' | 'swe-bench' | 'swe-smith';
+
 export interface LoadOptions {
   readonly imageTemplate?: string;
+  /** auto: a record without test_patch is SWE-smith's (its patch introduces the bug). */
+  readonly format?: RecordFormat;
   readonly dataset?: string;
   readonly workdir?: string;
 }
 
-/** Loads SWE-bench records from a JSON array or JSONL file. Bad records are reported, not fatal. */
+/**
+ * Loads SWE-bench, SWE-Gym or SWE-smith records from a JSON array, JSONL or parquet file (the
+ * Hugging Face exports). Bad records are reported with file, place and field; the good ones load.
+ */
 export async function loadTaskFile(file: string, options: LoadOptions = {}): Promise<LoadResult> {
-  const text = await readFile(file, 'utf8');
-  const dataset = options.dataset ?? basename(file).replace(/\.(jsonl?|json)$/i, '');
-  const entries = parseEntries(text, file);
+  const dataset = options.dataset ?? basename(file).replace(/\.(jsonl?|json|parquet)$/i, '');
+  const entries = /\.parquet$/i.test(file) ? await parquetEntries(file) : parseEntries(await readFile(file, 'utf8'), file);
   const tasks: Task[] = [];
   const problems: RecordProblem[] = [...entries.problems];
   const seen = new Set<string>();
@@ -44,6 +52,24 @@ export async function loadTaskFile(file: string, options: LoadOptions = {}): Pro
     tasks.push(result.task);
   }
   return { tasks, problems };
+}
+
+async function parquetEntries(file: string): Promise<{ records: Array<{ where: string; value: unknown }>; problems: RecordProblem[] }> {
+  try {
+    const rows = await parquetReadObjects({ file: await asyncBufferFromFile(file) });
+    return { records: rows.map((value, i) => ({ where: `row ${i}`, value: jsonSafe(value) })), problems: [] };
+  } catch (error) {
+    return { records: [], problems: [{ file, where: 'file', field: '', message: `not a readable parquet file: ${String(error)}` }] };
+  }
+}
+
+/** Parquet gives BigInt for int64 columns and arrays for list columns: make them JSON-like. */
+function jsonSafe(value: unknown): unknown {
+  if (typeof value === 'bigint') return Number(value);
+  if (Array.isArray(value)) return value.map(jsonSafe);
+  if (value instanceof Date) return value.toISOString();
+  if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, jsonSafe(v)]));
+  return value;
 }
 
 function parseEntries(text: string, file: string): { records: Array<{ where: string; value: unknown }>; problems: RecordProblem[] } {
@@ -77,6 +103,8 @@ function normaliseRecord(value: unknown, options: LoadOptions & { dataset: strin
     return { problem: { field: '', message: 'a record must be a JSON object' } };
   }
   const r = value as Record<string, unknown>;
+  const smith = options.format === 'swe-smith' || ((options.format ?? 'auto') === 'auto' && r['test_patch'] === undefined);
+  if (smith) return normaliseSmithRecord(r, options);
   const required = ['instance_id', 'repo', 'base_commit', 'problem_statement', 'test_patch'] as const;
   for (const field of required) {
     if (typeof r[field] !== 'string' || (r[field]).trim() === '') {
@@ -114,6 +142,57 @@ function normaliseRecord(value: unknown, options: LoadOptions & { dataset: strin
     image,
     workdir: typeof r['workdir'] === 'string' && r['workdir'] !== '' ? r['workdir'] : (options.workdir ?? '/testbed'),
     ...(testCmd !== undefined ? { testCmd } : {}),
+    ...(typeof r['install'] === 'string' && r['install'] !== '' ? { install: r['install'] } : {}),
+  };
+  return { task: Object.freeze(task) };
+}
+
+/**
+ * SWE-smith: `patch` introduces the bug into the repository at the commit named after the dot of
+ * `repo` ("swesmith/owner__name.<commit>") or in `base_commit`; the tests are already there.
+ */
+function normaliseSmithRecord(r: Record<string, unknown>, options: LoadOptions & { dataset: string }): Normalised {
+  for (const field of ['instance_id', 'repo', 'patch'] as const) {
+    if (typeof r[field] !== 'string' || (r[field] as string).trim() === '') return { problem: { field, message: 'missing or not a non-empty string' } };
+  }
+  const failToPass = testList(r['FAIL_TO_PASS']);
+  if ('error' in failToPass) return { problem: { field: 'FAIL_TO_PASS', message: failToPass.error } };
+  const passToPass = testList(r['PASS_TO_PASS']);
+  if ('error' in passToPass) return { problem: { field: 'PASS_TO_PASS', message: passToPass.error } };
+  if (failToPass.list.length === 0) return { problem: { field: 'FAIL_TO_PASS', message: 'empty: a task needs at least one failing test to fix' } };
+  const repo = r['repo'] as string;
+  const fromName = /\.([0-9a-f]{7,40})$/.exec(repo)?.[1];
+  const baseCommit = typeof r['base_commit'] === 'string' && r['base_commit'] !== '' ? r['base_commit'] : fromName;
+  if (!baseCommit) return { problem: { field: 'base_commit', message: 'missing, and the repo name does not end in .<commit>' } };
+  const bugPatch = r['patch'] as string;
+  let goldPatch: string;
+  try {
+    goldPatch = reverseDiff(bugPatch);
+  } catch (error) {
+    return { problem: { field: 'patch', message: `cannot be reversed into a fix: ${(error as Error).message}` } };
+  }
+  const id = r['instance_id'] as string;
+  const version = typeof r['version'] === 'string' ? r['version'] : '';
+  const image = typeof r['image_name'] === 'string' && r['image_name'] !== '' ? r['image_name'] : imageName(options.imageTemplate ?? DEFAULT_IMAGE_TEMPLATE, { id, repo, version });
+  const task: Task = {
+    id,
+    dataset: options.dataset,
+    repo,
+    baseCommit,
+    version,
+    problemStatement: stringOr(r['problem_statement']),
+    hintsText: stringOr(r['hints_text']),
+    createdAt: stringOr(r['created_at']),
+    environmentSetupCommit: baseCommit,
+    goldPatch,
+    testPatch: '',
+    failToPass: failToPass.list,
+    passToPass: passToPass.list,
+    image,
+    workdir: typeof r['workdir'] === 'string' && r['workdir'] !== '' ? r['workdir'] : (options.workdir ?? '/testbed'),
+    bugPatch,
+    ...(typeof r['test_cmd'] === 'string' && r['test_cmd'] !== '' ? { testCmd: r['test_cmd'] } : {}),
+    ...(typeof r['install'] === 'string' && r['install'] !== '' ? { install: r['install'] } : {}),
   };
   return { task: Object.freeze(task) };
 }

@@ -19,4 +19,11 @@ export interface Task {
   readonly workdir: string;
   /** A per-record test command, replacing the one of the repo/version spec. */
   readonly testCmd?: string;
+  /** A per-record install step for `images build`. */
+  readonly install?: string;
+  /**
+   * SWE-smith: the patch that introduces the bug. `images build` applies and commits it on top of
+   * base_commit; the gold patch is its reverse and there is no test patch.
+   */
+  readonly bugPatch?: string;
 }

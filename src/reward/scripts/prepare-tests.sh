@@ -6,4 +6,6 @@ while IFS= read -r -d '' f; do
   git -c safe.directory='*' checkout -q "$2" -- "$f" || exit 4
 done < "$4"
 while IFS= read -r -d '' f; do rm -rf -- "$f"; done < "$5"
-git -c safe.directory='*' apply --verbose "$3" || exit 5
+if [ -s "$3" ]; then
+  git -c safe.directory='*' apply --verbose "$3" || exit 5
+fi

@@ -1,0 +1,70 @@
+import { diffFiles } from './diff-files.js';
+
+/**
+ * The split SWE-bench makes between a fix and its tests, applied to the agent's change before
+ * grading: edits to test files, to pytest's configuration and to interpreter start-up hooks are
+ * dropped (and listed in the report), so a model cannot pass by rewriting what judges it.
+ */
+const TEST_DIRS = new Set(['test', 'tests', 'testing', 'e2e']);
+const ALWAYS_DROPPED = new Set(['conftest.py', 'pytest.ini', '.pytest.ini', 'tox.ini', 'sitecustomize.py', 'usercustomize.py']);
+const SHARED_CONFIG = new Set(['setup.cfg', 'pyproject.toml']);
+const PYTEST_CONFIG_LINE = /pytest|addopts|plugins|python_files|python_functions|python_classes|testpaths|xfail_strict/i;
+
+export function isTestPath(path: string): boolean {
+  const parts = path.split('/');
+  const base = parts.at(-1) ?? '';
+  if (ALWAYS_DROPPED.has(base)) return true;
+  if (parts.slice(0, -1).some((dir) => TEST_DIRS.has(dir))) return true;
+  return /^test_.*\.py$/.test(base) || /_tests?\.py$/.test(base) || base === 'tests.py';
+}
+
+/** A change to setup.cfg / pyproject.toml that touches pytest's settings. */
+function touchesPytestConfig(path: string, chunk: string): boolean {
+  const base = path.split('/').at(-1) ?? '';
+  if (!SHARED_CONFIG.has(base)) return false;
+  return chunk
+    .split('\n')
+    .some((line) => (line.startsWith('+') || line.startsWith('-')) && !line.startsWith('+++') && !line.startsWith('---') && PYTEST_CONFIG_LINE.test(line));
+}
+
+/** Splits a git diff into one chunk per file, keeping the bytes as they are (latin1 maps 1:1). */
+export function splitDiff(diff: Buffer): string[] {
+  const text = diff.toString('latin1');
+  const chunks: string[] = [];
+  let start = text.startsWith('diff --git ') ? 0 : text.indexOf('\ndiff --git ') + 1;
+  if (start <= 0 && !text.startsWith('diff --git ')) return text.trim() === '' ? [] : [text];
+  while (start < text.length) {
+    const next = text.indexOf('\ndiff --git ', start);
+    const end = next < 0 ? text.length : next + 1;
+    chunks.push(text.slice(start, end));
+    start = end;
+  }
+  return chunks;
+}
+
+export interface FilteredPatch {
+  readonly patch: Buffer;
+  /** Paths whose changes were left out, with why. */
+  readonly dropped: string[];
+}
+
+export function filterAgentPatch(diff: Buffer): FilteredPatch {
+  const kept: string[] = [];
+  const dropped: string[] = [];
+  for (const chunk of splitDiff(diff)) {
+    const file = diffFiles(Buffer.from(chunk, 'latin1').toString('utf8'))[0];
+    if (!file) {
+      kept.push(chunk);
+      continue;
+    }
+    const paths = [file.path, file.oldPath];
+    if (paths.some(isTestPath)) {
+      dropped.push(`${file.path} (test file)`);
+    } else if (touchesPytestConfig(file.path, chunk)) {
+      dropped.push(`${file.path} (pytest configuration)`);
+    } else {
+      kept.push(chunk);
+    }
+  }
+  return { patch: Buffer.from(kept.join(''), 'latin1'), dropped };
+}

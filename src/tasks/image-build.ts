@@ -1,0 +1,148 @@
+import { execFile } from 'node:child_process';
+import { createReadStream } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { promisify } from 'node:util';
+import { messageOf } from '../common/errors.js';
+import type { Logger } from '../common/logger.js';
+import type { DockerSandboxProvider } from '../sandbox/docker-sandbox.js';
+import { buildImageFromFiles, imageLabels } from '../sandbox/image-builder.js';
+import type { Task } from './task.js';
+
+const run = promisify(execFile);
+
+export const LABEL_BUILD_HASH = 'swe-env.build-hash';
+
+/**
+ * In the image: the SWE-smith bug committed when there is one, the install step, and a final commit
+ * as the SWE-bench harness makes (`-a` keeps the install's edits to tracked files out of the
+ * agent's diff). Arguments: the install command, 1 when /swe_env/build/bug.patch is to be applied.
+ */
+const IMAGE_SCRIPT = `
+set -euo pipefail
+cd /testbed
+git config --global --add safe.directory '*'
+export GIT_AUTHOR_NAME=swe-env GIT_AUTHOR_EMAIL=swe-env@invalid GIT_COMMITTER_NAME=swe-env GIT_COMMITTER_EMAIL=swe-env@invalid
+if [ "$2" = 1 ]; then
+  git apply /swe_env/build/bug.patch
+  git add -A
+  git commit -q -m 'swe-env: introduce the task bug (SWE-smith patch)'
+fi
+if [ -n "$1" ]; then bash -c "$1"; fi
+git commit --allow-empty -qam 'swe-env: task image'
+git reflog expire --expire=now --all
+rm -rf /swe_env/build
+`;
+
+export interface ImageBuildResult {
+  readonly taskId: string;
+  readonly image: string;
+  readonly status: 'built' | 'up-to-date' | 'failed';
+  readonly error?: string;
+  readonly durationS: number;
+}
+
+export interface ImageBuildOptions {
+  readonly provider: DockerSandboxProvider;
+  readonly tasks: readonly Task[];
+  /** A local git repository, bare or not, holding every task's base commit. */
+  readonly repoDir: string;
+  readonly baseImage: string;
+  /** Install step for tasks whose record has none. */
+  readonly install?: string;
+  readonly force?: boolean;
+  readonly concurrency: number;
+  readonly logger: Logger;
+  readonly onProgress?: (result: ImageBuildResult) => void;
+}
+
+async function git(cwd: string, args: string[]): Promise<string> {
+  const { stdout } = await run('git', ['-c', 'advice.detachedHead=false', ...args], { cwd, maxBuffer: 64 * 1024 * 1024 });
+  return stdout;
+}
+
+/**
+ * A copy of the repository with base_commit checked out on `main` and nothing after it: other
+ * refs, remotes and reflogs deleted and unreachable objects pruned, so no later commit exists.
+ */
+async function snapshotAtBase(repoDir: string, baseCommit: string, into: string): Promise<void> {
+  await run('git', ['clone', '-q', '--no-local', '--no-checkout', resolve(repoDir), into], { maxBuffer: 64 * 1024 * 1024 });
+  await git(into, ['checkout', '-q', '--detach', baseCommit]);
+  await git(into, ['checkout', '-q', '-B', 'main']);
+  await git(into, ['remote', 'remove', 'origin']).catch(() => '');
+  const refs = (await git(into, ['for-each-ref', '--format=%(refname)'])).split('\n').filter((r) => r !== '' && r !== 'refs/heads/main');
+  for (const ref of refs) await git(into, ['update-ref', '-d', ref]);
+  await git(into, ['reflog', 'expire', '--expire=now', '--all']);
+  await git(into, ['gc', '-q', '--prune=now']);
+}
+
+/** A tar file of parent/name (a file rather than a pipe: docker-modem loses a pipe whose writer already exited). */
+async function tarDirectory(parent: string, name: string): Promise<NodeJS.ReadableStream> {
+  const file = join(parent, `${name}.tar`);
+  await run('tar', ['-C', parent, '-cf', file, name]);
+  return createReadStream(file);
+}
+
+async function buildOne(options: ImageBuildOptions, task: Task, baseId: string): Promise<ImageBuildResult> {
+  const started = Date.now();
+  const install = task.install ?? options.install ?? '';
+  const hash = createHash('sha256')
+    .update([baseId, task.baseCommit, task.bugPatch ?? '', install, task.workdir, IMAGE_SCRIPT].join('\0'))
+    .digest('hex')
+    .slice(0, 24);
+  const done = (status: ImageBuildResult['status'], error?: string): ImageBuildResult => ({
+    taskId: task.id,
+    image: task.image,
+    status,
+    ...(error ? { error } : {}),
+    durationS: (Date.now() - started) / 1000,
+  });
+  if (!options.force && (await imageLabels(options.provider.docker, task.image))?.[LABEL_BUILD_HASH] === hash) return done('up-to-date');
+  const scratch = await mkdtemp(join(tmpdir(), 'swe-env-image-'));
+  try {
+    const name = task.workdir.split('/').filter(Boolean).at(-1) ?? 'testbed';
+    await snapshotAtBase(options.repoDir, task.baseCommit, join(scratch, name));
+    const parentDir = task.workdir.split('/').slice(0, -1).join('/') || '/';
+    await buildImageFromFiles(options.provider, {
+      baseImage: options.baseImage,
+      archive: { data: await tarDirectory(scratch, name), path: parentDir },
+      files: task.bugPatch ? [{ path: '/swe_env/build/bug.patch', content: task.bugPatch }] : [],
+      script: IMAGE_SCRIPT.replaceAll('/testbed', task.workdir),
+      scriptArgs: [install, task.bugPatch ? '1' : '0'],
+      tag: task.image,
+      workdir: task.workdir,
+      labels: {
+        [LABEL_BUILD_HASH]: hash,
+        'swe-env.task': task.id,
+        'swe-env.base-commit': task.baseCommit,
+        'swe-env.source-repo': resolve(options.repoDir),
+        'swe-env.base-image': options.baseImage,
+      },
+    });
+    return done('built');
+  } catch (error) {
+    options.logger.error({ task: task.id, err: messageOf(error) }, 'image build failed');
+    return done('failed', messageOf(error));
+  } finally {
+    await rm(scratch, { recursive: true, force: true });
+  }
+}
+
+/** Builds each task's image from a local repository snapshot; up-to-date images are skipped. */
+export async function buildTaskImages(options: ImageBuildOptions): Promise<ImageBuildResult[]> {
+  const baseId = (await options.provider.docker.getImage(options.baseImage).inspect()).Id;
+  const results: ImageBuildResult[] = [];
+  let next = 0;
+  const worker = async (): Promise<void> => {
+    while (next < options.tasks.length) {
+      const task = options.tasks[next++]!;
+      const result = await buildOne(options, task, baseId);
+      results.push(result);
+      options.onProgress?.(result);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.max(1, options.concurrency) }, worker));
+  return results;
+}
