@@ -153,7 +153,7 @@ function normaliseRecord(value: unknown, options: LoadOptions & { dataset: strin
  */
 function normaliseSmithRecord(r: Record<string, unknown>, options: LoadOptions & { dataset: string }): Normalised {
   for (const field of ['instance_id', 'repo', 'patch'] as const) {
-    if (typeof r[field] !== 'string' || (r[field] as string).trim() === '') return { problem: { field, message: 'missing or not a non-empty string' } };
+    if (typeof r[field] !== 'string' || (r[field]).trim() === '') return { problem: { field, message: 'missing or not a non-empty string' } };
   }
   const failToPass = testList(r['FAIL_TO_PASS']);
   if ('error' in failToPass) return { problem: { field: 'FAIL_TO_PASS', message: failToPass.error } };

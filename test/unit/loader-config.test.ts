@@ -65,3 +65,33 @@ describe('compileConfig', () => {
     expect(() => compileConfig({ defaults: { commandTimeoutS: -1 } })).toThrow(/commandTimeoutS/);
   });
 });
+
+describe('parquet and SWE-smith records', () => {
+  it('loads a parquet file as Hugging Face publishes it, and SWE-smith records with the bug patch reversed into the gold', async () => {
+    const { parquetWriteFile } = await import('hyparquet-writer');
+    const dir = await mkdtemp(join(tmpdir(), 'swe-env-pq-'));
+    const file = join(dir, 'test-00000-of-00001.parquet');
+    const rows = [record(), record({ instance_id: 'django__django-2', FAIL_TO_PASS: '["t9"]' })];
+    const columns = Object.keys(rows[0]!).map((name) => ({
+      name,
+      data: rows.map((r) => {
+        const v = (r as Record<string, unknown>)[name];
+        return typeof v === 'string' ? v : JSON.stringify(v);
+      }),
+      type: 'STRING' as const,
+    }));
+    parquetWriteFile({ filename: file, columnData: columns });
+    const loaded = await loadTaskFile(file);
+    expect(loaded.problems).toEqual([]);
+    expect(loaded.tasks.map((t) => t.id)).toEqual(['django__django-11099', 'django__django-2']);
+    expect(loaded.tasks[1]!.failToPass).toEqual(['t9']);
+    expect(loaded.tasks[0]!.dataset).toBe('test-00000-of-00001');
+
+    const smithFile = join(dir, 'smith.json');
+    const bug = 'diff --git a/m.py b/m.py\n--- a/m.py\n+++ b/m.py\n@@ -1 +1 @@\n-good\n+bad\n';
+    await writeFile(smithFile, JSON.stringify([{ instance_id: 'o__r.abc1234.func_pm__x', repo: 'swesmith/o__r.abc1234', patch: bug, FAIL_TO_PASS: ['t.py::a'], PASS_TO_PASS: [], image_name: 'jyangballin/swesmith.x86_64.o_1776_r.abc1234' }]));
+    const smith = await loadTaskFile(smithFile);
+    expect(smith.tasks[0]).toMatchObject({ baseCommit: 'abc1234', testPatch: '', bugPatch: bug, image: 'jyangballin/swesmith.x86_64.o_1776_r.abc1234' });
+    expect(smith.tasks[0]!.goldPatch).toContain('-bad\n+good');
+  });
+});

@@ -1,0 +1,104 @@
+import { execFile } from 'node:child_process';
+import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { describe, expect, it } from 'vitest';
+import { filterAgentPatch, isTestPath } from '../../src/reward/patch-filter.js';
+import { reverseDiff } from '../../src/reward/reverse-diff.js';
+import { decideVerdict } from '../../src/reward/verdict.js';
+import { djangoModule, repoSpec } from '../../src/tasks/repo-specs.js';
+import { testCommand } from '../../src/reward/grader.js';
+import type { Task } from '../../src/tasks/task.js';
+
+const run = promisify(execFile);
+
+const chunk = (path: string, body = '@@ -1 +1 @@\n-a\n+b\n') => `diff --git a/${path} b/${path}\n--- a/${path}\n+++ b/${path}\n${body}`;
+
+describe('filterAgentPatch', () => {
+  it('drops test files, conftest.py, pytest.ini/tox.ini and pytest settings in setup.cfg / pyproject.toml', () => {
+    const diff = [
+      chunk('src/pkg/mod.py'),
+      chunk('tests/test_mod.py'),
+      chunk('pkg/conftest.py'),
+      chunk('pytest.ini'),
+      chunk('setup.cfg', '@@ -1 +1,2 @@\n [tool:pytest]\n+addopts = -p evil\n'),
+      chunk('pyproject.toml', '@@ -1 +1 @@\n-version = "1"\n+version = "2"\n'),
+      chunk('src/test_helpers_not_a_test.txt'),
+    ].join('');
+    const { patch, dropped } = filterAgentPatch(Buffer.from(diff));
+    expect(dropped).toEqual(['tests/test_mod.py (test file)', 'pkg/conftest.py (test file)', 'pytest.ini (test file)', 'setup.cfg (pytest configuration)']);
+    const kept = patch.toString();
+    expect(kept).toContain('src/pkg/mod.py');
+    expect(kept).toContain('pyproject.toml');
+    expect(kept).toContain('src/test_helpers_not_a_test.txt');
+    expect(kept).not.toContain('tests/test_mod.py');
+  });
+
+  it('keeps non-UTF-8 bytes of kept files intact', () => {
+    const raw = Buffer.concat([Buffer.from(chunk('a.py', '@@ -1 +1 @@\n-')), Buffer.from([0xff, 0xfe]), Buffer.from('\n+b\n')]);
+    expect(filterAgentPatch(raw).patch.equals(raw)).toBe(true);
+  });
+
+  it('classifies test paths as SWE-bench splits patch and test_patch', () => {
+    for (const p of ['tests/a.py', 'pkg/testing/x.py', 'test_a.py', 'pkg/a_test.py', 'pkg/tests.py', 'e2e/run.py']) expect(isTestPath(p)).toBe(true);
+    for (const p of ['src/latest.py', 'pkg/contest.py', 'pytest_plugin.py', 'src/_pytest/main.py']) expect(isTestPath(p)).toBe(false);
+  });
+});
+
+describe('reverseDiff', () => {
+  it('undoes a real git diff (modify, create, delete, no newline at end)', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'swe-env-rev-'));
+    const g = (...args: string[]) => run('git', ['-c', 'user.name=t', '-c', 'user.email=t@t', ...args], { cwd: dir });
+    await g('init', '-q');
+    await writeFile(join(dir, 'a.py'), 'one\ntwo\nthree\n');
+    await writeFile(join(dir, 'gone.py'), 'bye\n');
+    await writeFile(join(dir, 'nonl.txt'), 'x');
+    await g('add', '-A');
+    await g('commit', '-qm', 'a');
+    await writeFile(join(dir, 'a.py'), 'one\n2\nthree\nfour\n');
+    await writeFile(join(dir, 'new.py'), 'hello\n');
+    await writeFile(join(dir, 'nonl.txt'), 'y');
+    await run('rm', [join(dir, 'gone.py')]);
+    await g('add', '-A');
+    const forward = (await g('diff', '--cached')).stdout;
+    await g('commit', '-qm', 'b');
+    await writeFile(join(dir, 'rev.patch'), reverseDiff(forward));
+    await g('apply', 'rev.patch');
+    await run('rm', [join(dir, 'rev.patch')]);
+    expect(await readFile(join(dir, 'a.py'), 'utf8')).toBe('one\ntwo\nthree\n');
+    expect(await readFile(join(dir, 'gone.py'), 'utf8')).toBe('bye\n');
+    expect(await readFile(join(dir, 'nonl.txt'), 'utf8')).toBe('x');
+    await expect(readFile(join(dir, 'new.py'))).rejects.toThrow();
+  });
+});
+
+describe('repo specs and test commands', () => {
+  const task = (over: Partial<Task>): Task => ({
+    id: 'x', dataset: 'd', repo: 'r/r', baseCommit: 'b', version: '1', problemStatement: '', hintsText: '', createdAt: '',
+    environmentSetupCommit: '', goldPatch: '', testPatch: 'diff --git a/tests/forms/test_a.py b/tests/forms/test_a.py\n',
+    failToPass: ['t'], passToPass: [], image: 'i', workdir: '/testbed', ...over,
+  });
+
+  it('uses the harness commands per repo', () => {
+    expect(testCommand(task({ repo: 'django/django' }))).toBe('./tests/runtests.py --verbosity 2 --settings=test_sqlite --parallel 1 forms.test_a');
+    expect(testCommand(task({ repo: 'getmoto/moto' }))).toBe('pytest -n0 -rA tests/forms/test_a.py');
+    expect(testCommand(task({ repo: 'astropy/astropy' }))).toBe('pytest -rA -vv -o console_output_style=classic --tb=no tests/forms/test_a.py');
+    expect(testCommand(task({ repo: 'python/mypy', failToPass: ['mypy/test/testcheck.py::TypeCheckSuite::check-x.test::testFoo'] }))).toBe("pytest -rA -k testFoo");
+    expect(testCommand(task({ testCmd: 'make test' }))).toBe('make test');
+    expect(testCommand(task({ testPatch: '', failToPass: ['tests/a.py::t1', 'tests/b.py::t2'], passToPass: ['tests/a.py::t3'] }))).toBe('pytest -rA tests/a.py tests/b.py');
+    expect(repoSpec('swesmith/getmoto__moto.694ce1f4', '').testCmd).toBe('pytest -n0 -rA');
+    expect(repoSpec('DJANGO/Django', '').parser).toBe('django');
+    expect(djangoModule('tests/admin_views/tests.py')).toBe('admin_views.tests');
+  });
+
+  it('matches dataset names SWE-bench cut at the first space', () => {
+    const results = new Map([
+      ['t.py::test_p[a b]', 'PASSED' as const],
+      ['t.py::test_p[a c]', 'PASSED' as const],
+    ]);
+    expect(decideVerdict({ results, failToPass: ['t.py::test_p[a'], passToPass: [], exitCode: 0 }).resolved).toBe(true);
+    results.set('t.py::test_p[a d]', 'FAILED' as never);
+    expect(decideVerdict({ results, failToPass: ['t.py::test_p[a'], passToPass: [], exitCode: 1 }).resolved).toBe(false);
+  });
+});
