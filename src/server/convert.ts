@@ -6,6 +6,7 @@ import type { Task as TaskProto } from '../generated/swe_env/v1/Task.js';
 import type { TaskSummary } from '../generated/swe_env/v1/TaskSummary.js';
 import type { EffectiveOptions } from '../generated/swe_env/v1/EffectiveOptions.js';
 import type { GradeReport } from '../reward/report.js';
+import { renderPrompt } from '../tasks/prompt.js';
 import type { Task } from '../tasks/task.js';
 import type { EpisodeDefaults } from './config.js';
 import type { EpisodeSummary, StepOutcome } from './episode.js';
@@ -54,6 +55,7 @@ export function taskToProto(task: Task): TaskProto {
     workdir: task.workdir,
     failToPassCount: task.failToPass.length,
     passToPassCount: task.passToPass.length,
+    prompt: renderPrompt(task),
   };
 }
 

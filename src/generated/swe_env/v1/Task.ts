@@ -14,6 +14,7 @@ export interface Task {
   'workdir'?: (string);
   'failToPassCount'?: (number);
   'passToPassCount'?: (number);
+  'prompt'?: (string);
 }
 
 export interface Task__Output {
@@ -29,4 +30,5 @@ export interface Task__Output {
   'workdir': (string);
   'failToPassCount': (number);
   'passToPassCount': (number);
+  'prompt': (string);
 }

@@ -1,0 +1,78 @@
+"""Starts a real swe-env server (the Node CLI, built by `npm test`'s set-up) on a free loopback port."""
+from __future__ import annotations
+
+import json
+import os
+import re
+import subprocess
+import sys
+import uuid
+from pathlib import Path
+from typing import Dict, Iterator
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+ROOT = Path(__file__).resolve().parents[3]
+CLI = ROOT / "dist" / "src" / "cli" / "main.js"
+DEMO_TASKS = ROOT / "tasks" / "demo" / "tasks.jsonl"
+
+
+class Server:
+    def __init__(self, extra_args: tuple = ()) -> None:
+        if not CLI.exists():
+            raise RuntimeError(f"{CLI} is missing: run `npm run build` (npm test does)")
+        self.server_id = f"pytest-{uuid.uuid4().hex[:8]}"
+        self.proc = subprocess.Popen(
+            ["node", str(CLI), "serve", "--port", "0", "--server-id", self.server_id, "--tasks", str(DEMO_TASKS), "--log-level", "warn", *extra_args],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.DEVNULL,
+            text=True,
+        )
+        line = self.proc.stdout.readline() if self.proc.stdout else ""
+        match = re.search(r"listening on (\S+)", line)
+        if not match:
+            self.proc.kill()
+            raise RuntimeError(f"the server did not start: {line!r}")
+        self.address = match.group(1)
+
+    def containers(self) -> list:
+        out = subprocess.run(
+            ["docker", "ps", "-aq", "--filter", f"label=swe-env.server={self.server_id}"], capture_output=True, text=True, check=True
+        )
+        return out.stdout.split()
+
+    def stop(self) -> None:
+        self.proc.terminate()
+        try:
+            self.proc.wait(timeout=60)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+        leftovers = self.containers()
+        for cid in leftovers:
+            subprocess.run(["docker", "rm", "-f", cid], capture_output=True)
+        assert leftovers == [], f"the server left containers behind: {leftovers}"
+
+
+@pytest.fixture(scope="session")
+def server() -> Iterator[Server]:
+    s = Server()
+    try:
+        yield s
+    finally:
+        s.stop()
+
+
+@pytest.fixture(scope="session")
+def demo_tasks() -> Dict[str, dict]:
+    tasks = {}
+    for line in DEMO_TASKS.read_text().splitlines():
+        if line.strip():
+            record = json.loads(line)
+            tasks[record["instance_id"]] = record
+    return tasks
+
+
+def gold_command(patch: str) -> str:
+    return f"cat > /tmp/fix.patch <<'SWE_ENV_EOF'\n{patch}SWE_ENV_EOF\ngit apply /tmp/fix.patch"
