@@ -1,4 +1,4 @@
-import { FailedPreconditionError, InfraError, messageOf } from '../common/errors.js';
+import { FailedPreconditionError, messageOf } from '../common/errors.js';
 import type { Logger } from '../common/logger.js';
 import type { Grader } from '../reward/grader.js';
 import { capturePatch } from '../reward/patch-capture.js';
@@ -8,6 +8,9 @@ import type { ShellSession } from '../sandbox/shell-session.js';
 import type { Task } from '../tasks/task.js';
 import type { EpisodeDefaults } from './config.js';
 import { parseAction } from './tools.js';
+
+/** Outcomes kept for retries: a client retries the step it has no answer for, the latest. */
+export const RETAINED_OUTCOMES = 2;
 
 export type StepStatus = 'OK' | 'COMMAND_TIMEOUT' | 'INVALID_ACTION' | 'TRUNCATED_STEPS' | 'TRUNCATED_TIME' | 'INFRA_ERROR';
 export type EndReason = 'submitted' | 'truncated_steps' | 'truncated_time' | 'closed' | 'expired' | 'infra_error';
@@ -58,7 +61,9 @@ export interface Action {
 export class Episode {
   readonly createdAt = Date.now();
   lastActivityAt = Date.now();
-  private readonly outcomes: StepOutcome[] = [];
+  /** Steps executed so far; only the last RETAINED outcomes are kept (a retry targets the latest). */
+  private stepCount = 0;
+  private readonly recent: StepOutcome[] = [];
   private inflight: { index: number; promise: Promise<StepOutcome> } | undefined;
   private endReason: EndReason | undefined;
   private finalReward = 0;
@@ -95,26 +100,43 @@ export class Episode {
     this.lastActivityAt = Date.now();
   }
 
+  private record(outcome: StepOutcome): void {
+    this.stepCount += 1;
+    this.recent.push(outcome);
+    if (this.recent.length > RETAINED_OUTCOMES) this.recent.shift();
+  }
+
   step(index: number, action: Action): Promise<StepOutcome> {
     this.touch();
-    const recorded = this.outcomes[index];
-    if (recorded) return Promise.resolve(recorded);
+    if (index < this.stepCount) {
+      const recorded = this.recent.find((o) => o.stepIndex === index);
+      if (recorded) return Promise.resolve(recorded);
+      throw new FailedPreconditionError(
+        `step ${index} of episode ${this.id} already ran; only the results of the last ${RETAINED_OUTCOMES} steps are kept (next is ${this.stepCount})`,
+      );
+    }
     if (this.inflight) {
       if (this.inflight.index === index) return this.inflight.promise;
       throw new FailedPreconditionError(`step ${this.inflight.index} of episode ${this.id} is still running; step_index ${index} must wait for it`);
     }
-    if (index !== this.outcomes.length) {
-      throw new FailedPreconditionError(`episode ${this.id} expects step_index ${this.outcomes.length}, got ${index}`);
+    if (index !== this.stepCount) {
+      throw new FailedPreconditionError(`episode ${this.id} expects step_index ${this.stepCount}, got ${index}`);
     }
     if (this.endReason) {
-      throw new FailedPreconditionError(`episode ${this.id} has ended (${this.endReason}) after ${this.outcomes.length} steps; Close it`);
+      throw new FailedPreconditionError(`episode ${this.id} has ended (${this.endReason}) after ${this.stepCount} steps; Close it`);
     }
-    const promise = this.execute(index, action).then((outcome) => {
-      this.outcomes.push(outcome);
-      this.inflight = undefined;
-      this.touch();
-      return outcome;
-    });
+    const promise = this.execute(index, action)
+      .catch((error: unknown) => {
+        // Whatever failed, the step gets a recorded outcome: the environment's failure, never a hang.
+        this.deps.logger.error({ err: error, episode: this.id, step: index }, 'step failed in the environment');
+        return this.infraFailure({ stepIndex: index, callId: action.callId }, error);
+      })
+      .then((outcome) => {
+        this.record(outcome);
+        this.inflight = undefined;
+        this.touch();
+        return outcome;
+      });
     this.inflight = { index, promise };
     return promise;
   }
@@ -278,11 +300,11 @@ export class Episode {
   }
 
   summary(): EpisodeSummary {
-    const last = this.outcomes.at(-1);
+    const last = this.recent.at(-1);
     return {
       episodeId: this.id,
       taskId: this.task.id,
-      steps: this.outcomes.length,
+      steps: this.stepCount,
       reward: this.finalReward,
       terminated: last?.terminated ?? false,
       truncated: last?.truncated ?? false,
@@ -294,7 +316,10 @@ export class Episode {
     };
   }
 
-  /** Idempotent: closes the shell and removes the container. */
+  /**
+   * Idempotent: closes the shell and removes the container. A failed removal is logged, not thrown:
+   * the container's expiry label and its self-ending PID 1 still bound its life.
+   */
   async dispose(): Promise<void> {
     if (this.disposed) return;
     this.disposed = true;
@@ -302,8 +327,7 @@ export class Episode {
     try {
       await this.sandbox.remove();
     } catch (error) {
-      this.deps.logger.warn({ err: error, episode: this.id }, 'cannot remove episode container');
-      throw new InfraError(`cannot remove the container of episode ${this.id}: ${messageOf(error)}`, { cause: error });
+      this.deps.logger.error({ err: error, episode: this.id }, 'cannot remove episode container; the reaper will');
     }
   }
 }

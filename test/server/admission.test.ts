@@ -53,9 +53,11 @@ describe('start-up and shutdown', () => {
 
   it('reaps containers past their expiry label whichever server made them', async () => {
     const other = new DockerSandboxProvider(`test-expired-${Date.now()}`);
-    const box = await other.create(testSpec({ image: BASE_IMAGE, maxLifetimeS: 600 }));
+    // Expires in 30 s; every other test's container lives 600 s or more, so "now + 40 s" reaps only this one.
+    const box = await other.create(testSpec({ image: BASE_IMAGE, maxLifetimeS: 30 }));
     try {
-      expect(await other.removeExpired(new Date(Date.now() + 601_000))).toBeGreaterThanOrEqual(1);
+      expect(await other.listContainers()).toHaveLength(1);
+      expect(await other.removeExpired(new Date(Date.now() + 40_000))).toBeGreaterThanOrEqual(1);
       expect(await other.listContainers()).toEqual([]);
     } finally {
       await box.remove();

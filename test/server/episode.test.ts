@@ -224,6 +224,10 @@ describe('invalid actions and protocol errors', () => {
     expect(check.observation.trim()).toBe('1');
   });
 
+  it('keeps only the latest results: an old index is FAILED_PRECONDITION, not a re-run', async () => {
+    await expectGrpcError(t.client.bash(episodeId, 0, 'true'), GrpcStatus.FAILED_PRECONDITION, /already ran; only the results of the last 2 steps/);
+  });
+
   it('rejects a step_index ahead of the next one', async () => {
     await expectGrpcError(t.client.bash(episodeId, 9, 'true'), GrpcStatus.FAILED_PRECONDITION, /expects step_index 6/);
   });
