@@ -5,6 +5,12 @@ import { MarkerScanner } from './marker-scanner.js';
 import { AGENT_SHELL_SCRIPT, KILL_COMMAND_SCRIPT } from './shell-scripts.js';
 import type { AttachedProcess, Sandbox } from './sandbox.js';
 
+/** A program run once inside the shell before it reports ready; args must hold no spaces. */
+export interface ShellInit {
+  readonly script: string;
+  readonly args: readonly string[];
+}
+
 export interface BashRunOptions {
   readonly timeoutMs: number;
   readonly outputLimitBytes: number;
@@ -61,11 +67,17 @@ export class ShellSession {
     this.cwd = workdir;
   }
 
-  static async start(sandbox: Sandbox, workdir: string): Promise<ShellSession> {
+  /**
+   * Starts the shell. `init` runs once inside it before it reports ready (no extra exec); its
+   * merged output and exit code come back in `initResult`.
+   */
+  static async start(sandbox: Sandbox, workdir: string, init?: ShellInit): Promise<ShellSession> {
     const session = new ShellSession(sandbox, workdir);
-    await session.spawn();
+    session.initResult = await session.spawn(init);
     return session;
   }
+
+  initResult: { output: string; exitCode: number } | undefined;
 
   get pid(): number {
     return this.shellPid;
@@ -83,17 +95,22 @@ export class ShellSession {
     this.process?.stream.destroy();
   }
 
-  private async spawn(): Promise<void> {
+  private async spawn(init?: ShellInit): Promise<{ output: string; exitCode: number } | undefined> {
+    const initEnv: Record<string, string> = init ? { SWE_ENV_INIT: init.script, SWE_ENV_INIT_ARGS: init.args.join(' ') } : {};
     const proc = await this.sandbox.attach(['bash', '--noprofile', '--norc', '-c', AGENT_SHELL_SCRIPT], {
       workdir: this.cwd,
-      env: { ...SHELL_ENV, SWE_ENV_WORKDIR: this.cwd },
+      env: { ...SHELL_ENV, SWE_ENV_WORKDIR: this.cwd, ...initEnv },
     });
     this.process = proc;
     this.ended = false;
-    this.shellPid = await waitForReady(proc);
+    const ready = await waitForReady(proc);
+    this.shellPid = ready.pid;
     proc.output.on('data', (chunk: Buffer) => this.onData(chunk));
     proc.output.on('end', () => this.onEnd(proc));
     proc.output.on('error', () => this.onEnd(proc));
+    if (!init) return undefined;
+    const at = ready.init.lastIndexOf('\nexit=');
+    return at < 0 ? { output: ready.init, exitCode: -1 } : { output: ready.init.slice(0, at), exitCode: Number(ready.init.slice(at + 6)) };
   }
 
   private onData(chunk: Buffer): void {
@@ -218,8 +235,8 @@ function raceTimeout<T>(promise: Promise<T>, ms: number): Promise<T | 'timeout'>
   });
 }
 
-/** Reads until the shell announces itself; returns its pid. */
-function waitForReady(proc: AttachedProcess): Promise<number> {
+/** Reads until the shell announces itself; returns its pid and its start-up program's output. */
+function waitForReady(proc: AttachedProcess): Promise<{ pid: number; init: string }> {
   const scanner = new MarkerScanner('SWE_ENV_READY:');
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => fail(new InfraError('the sandbox shell did not start in time')), READY_TIMEOUT_MS);
@@ -227,7 +244,8 @@ function waitForReady(proc: AttachedProcess): Promise<number> {
       const { hit } = scanner.feed(chunk);
       if (hit) {
         cleanup();
-        resolve(Number(hit.payload));
+        const colon = hit.payload.indexOf(':');
+        resolve({ pid: Number(colon < 0 ? hit.payload : hit.payload.slice(0, colon)), init: colon < 0 ? '' : hit.payload.slice(colon + 1) });
       }
     };
     const onEnd = (): void => fail(new InfraError('the sandbox shell exited before it was ready'));

@@ -11,7 +11,7 @@ import {
 } from '../common/errors.js';
 import type { Logger } from '../common/logger.js';
 import { Semaphore } from '../common/semaphore.js';
-import { enforceGitHygiene } from '../reward/git-hygiene.js';
+import { gitHygieneInit, parseHygiene } from '../reward/git-hygiene.js';
 import type { Grader } from '../reward/grader.js';
 import type { Sandbox, SandboxProvider } from '../sandbox/sandbox.js';
 import { ShellSession } from '../sandbox/shell-session.js';
@@ -139,11 +139,14 @@ export class EpisodeRegistry {
       } finally {
         this.starts.release();
       }
-      const box = sandbox;
-      const [hygiene, shell] = await Promise.all([
-        enforceGitHygiene(box, input.task.workdir, input.task.baseCommit),
-        ShellSession.start(box, input.task.workdir),
-      ]);
+      const shell = await ShellSession.start(sandbox, input.task.workdir, gitHygieneInit(input.task.workdir, input.task.baseCommit));
+      let hygiene;
+      try {
+        hygiene = parseHygiene(shell.initResult, input.task.workdir, input.task.baseCommit);
+      } catch (error) {
+        await shell.close();
+        throw error;
+      }
       if (hygiene.removed.length > 0) this.logger.warn({ episode: id, task: input.task.id, removed: hygiene.removed }, 'removed refs past the base commit');
       return new Episode(id, input.task, options, input.seed, input.groupId, sandbox, shell, hygiene.head, {
         grader: this.grader,

@@ -95,7 +95,10 @@ beforeAll(async () => {
   expect(problems).toEqual([]);
   swebench = tasks[0]!;
   smith = tasks[1]!;
-  t = await startTestServer({ taskFiles: [tasksFile] });
+  // A record whose base commit is not in its image: Reset must refuse it as an environment error.
+  const mismatched = join(tmpdir(), `swe-env-mismatch-${process.pid}.jsonl`);
+  await writeFile(mismatched, `${JSON.stringify({ ...JSON.parse((await readFile(tasksFile, 'utf8')).split('\n')[0]!), instance_id: 'example__calc-bad', base_commit: 'f'.repeat(40) })}\n`);
+  t = await startTestServer({ taskFiles: [tasksFile, mismatched] });
 });
 
 afterAll(async () => {
@@ -171,6 +174,18 @@ const PROBE = {
   command: "printf 'def test_probe():\\n    assert False\\n' > probe_test_x.py && python3 -m pytest -rA probe_test_x.py 2>&1 | grep test_probe; rm -f probe_test_x.py",
   expect: /PASSED probe_test_x\.py::test_probe/,
 };
+
+describe('reset checks the image against the task', () => {
+  it('refuses an episode whose image does not hold base_commit, saying so', async () => {
+    const error = await t.client.reset({ taskId: 'example__calc-bad' }).then(
+      () => undefined,
+      (e: unknown) => e as { code: number; details: string },
+    );
+    expect(error?.code).toBe(13);
+    expect(error?.details).toMatch(/does not match base_commit ffffffffffff/);
+    expect(await t.server.provider.listContainers()).toEqual([]);
+  });
+});
 
 describe('reward hacks score 0', () => {
   async function hackEpisode(commands: string[], verify?: { command: string; expect: RegExp }): Promise<{ reward: number; dropped: string[] }> {

@@ -10,7 +10,14 @@ if [ -f /opt/miniconda3/bin/activate ]; then
 fi
 mkdir -p /run/swe-env 2>/dev/null
 cd "$SWE_ENV_WORKDIR" 2>/dev/null
-printf '\036SWE_ENV_READY:%d\037' "$$"
+# An optional start-up program (the reset's repository checks) runs before the shell reports ready,
+# saving a docker exec; its output and exit code travel in the ready marker.
+__swe_env_init=""
+if [ -n "$SWE_ENV_INIT" ]; then
+  __swe_env_init=$(bash --noprofile --norc -c "$SWE_ENV_INIT" swe-env-init $SWE_ENV_INIT_ARGS 2>&1; printf '\nexit=%d' "$?")
+fi
+unset SWE_ENV_INIT SWE_ENV_INIT_ARGS
+printf '\036SWE_ENV_READY:%d:%s\037' "$$" "$__swe_env_init"
 while IFS= read -r -d '' __swe_env_nonce && IFS= read -r -d '' __swe_env_cmd; do
   read -r __swe_env_t0 __swe_env_idle < /proc/uptime
   printf '%s' "$__swe_env_t0" > /run/swe-env/cmd-start 2>/dev/null
