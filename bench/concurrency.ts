@@ -11,12 +11,8 @@ import { SweEnvClient } from '../src/client/client.js';
 import { packageRoot } from '../src/common/paths.js';
 import { startServer } from '../src/server/app.js';
 import { compileConfig } from '../src/server/config.js';
-import { describe, printRow } from './stats.js';
+import { arg, describe, printRow, runMain } from './stats.js';
 
-function arg(name: string, fallback: number): number {
-  const i = process.argv.indexOf(`--${name}`);
-  return i >= 0 ? Number(process.argv[i + 1]) : fallback;
-}
 
 function rssMiB(): number {
   (globalThis as { gc?: () => void }).gc?.();
@@ -96,7 +92,4 @@ async function main(): Promise<void> {
   }
 }
 
-main().catch((error: unknown) => {
-  process.stderr.write(`${String(error)}\n`);
-  process.exit(1);
-});
+runMain(main);

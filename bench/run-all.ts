@@ -14,14 +14,10 @@ import { SweEnvClient } from '../src/client/client.js';
 import { packageRoot } from '../src/common/paths.js';
 import { startServer } from '../src/server/app.js';
 import { compileConfig } from '../src/server/config.js';
-import { describe, printRow } from './stats.js';
+import { arg, describe, printRow, runMain } from './stats.js';
 
 const run = promisify(execFile);
 
-function arg(name: string, fallback: number): number {
-  const i = process.argv.indexOf(`--${name}`);
-  return i >= 0 ? Number(process.argv[i + 1]) : fallback;
-}
 
 async function timed<T>(fn: () => Promise<T>): Promise<[number, T]> {
   const start = process.hrtime.bigint();
@@ -96,7 +92,4 @@ async function main(): Promise<void> {
   }
 }
 
-main().catch((error: unknown) => {
-  process.stderr.write(`${String(error)}\n`);
-  process.exit(1);
-});
+runMain(main);

@@ -14,3 +14,17 @@ export function printRow(row: ReturnType<typeof describe>): void {
   const f = (x: number): string => x.toFixed(2).padStart(9);
   process.stdout.write(`${row.name.padEnd(44)} n=${String(row.n).padStart(4)}  p50=${f(row.p50)} ms  p95=${f(row.p95)} ms  mean=${f(row.mean)} ms\n`);
 }
+
+/** `--name value` from the command line, or the fallback. */
+export function arg(name: string, fallback: number): number {
+  const i = process.argv.indexOf(`--${name}`);
+  return i >= 0 ? Number(process.argv[i + 1]) : fallback;
+}
+
+/** Runs a benchmark's main, exiting non-zero with the error on failure. */
+export function runMain(main: () => Promise<void>): void {
+  main().catch((error: unknown) => {
+    process.stderr.write(`${String(error)}\n`);
+    process.exit(1);
+  });
+}

@@ -1,4 +1,4 @@
-import { createInterface } from 'node:readline/promises';
+import { createInterface } from 'node:readline';
 import { SweEnvClient } from '../client/client.js';
 import type { GradeReport__Output } from '../generated/swe_env/v1/GradeReport.js';
 
@@ -27,21 +27,17 @@ export async function runShell(address: string, taskId: string): Promise<void> {
   const reset = await client.reset({ taskId }, { timeoutS: 300 });
   const episodeId = reset.episodeId;
   process.stdout.write(`${reset.observation}\n\n[episode ${episodeId}] ${HELP}\n`);
-  const rl = createInterface({ input: process.stdin, output: process.stdout, terminal: process.stdin.isTTY });
+  const rl = createInterface({ input: process.stdin, output: process.stdout, terminal: process.stdin.isTTY, prompt: '$ ' });
   let step = 0;
   try {
-    for (;;) {
-      let line: string;
-      try {
-        line = await rl.question('$ ');
-      } catch {
-        break; // stdin closed
-      }
+    rl.prompt();
+    // Async iteration keeps lines that arrive before they are asked for (piped input, scripts).
+    for await (const line of rl) {
       const command = line.trim();
-      if (command === '') continue;
       if (command === ':quit' || command === ':q') break;
-      if (command === ':help') {
-        process.stdout.write(`${HELP}\n`);
+      if (command === ':help') process.stdout.write(`${HELP}\n`);
+      if (command === '' || command === ':help') {
+        rl.prompt();
         continue;
       }
       const response = command === ':submit' ? await client.submit(episodeId, step) : await client.bash(episodeId, step, line);
@@ -55,6 +51,7 @@ export async function runShell(address: string, taskId: string): Promise<void> {
         process.stdout.write(`[episode ended: reward ${response.reward}]\n`);
         break;
       }
+      rl.prompt();
     }
   } finally {
     rl.close();

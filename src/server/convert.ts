@@ -5,6 +5,7 @@ import type { StepResponse } from '../generated/swe_env/v1/StepResponse.js';
 import type { Task as TaskProto } from '../generated/swe_env/v1/Task.js';
 import type { TaskSummary } from '../generated/swe_env/v1/TaskSummary.js';
 import type { EffectiveOptions } from '../generated/swe_env/v1/EffectiveOptions.js';
+import type { EpisodeOptions__Output } from '../generated/swe_env/v1/EpisodeOptions.js';
 import type { GradeReport } from '../reward/report.js';
 import { renderPrompt } from '../tasks/prompt.js';
 import type { Task } from '../tasks/task.js';
@@ -61,6 +62,21 @@ export function taskToProto(task: Task): TaskProto {
 
 export function taskSummaryToProto(task: Task): TaskSummary {
   return { taskId: task.id, dataset: task.dataset, repo: task.repo, version: task.version, image: task.image };
+}
+
+/** The options a client asked for; zero fields mean "the server's default". */
+export function optionsFromProto(options: EpisodeOptions__Output | null): Partial<EpisodeDefaults> {
+  if (!options) return {};
+  const truncation =
+    options.truncation === 'TRUNCATION_POLICY_ZERO' ? 'zero' : options.truncation === 'TRUNCATION_POLICY_GRADE' ? 'grade' : undefined;
+  return {
+    maxSteps: options.maxSteps,
+    commandTimeoutS: options.commandTimeoutS,
+    episodeTimeoutS: options.episodeTimeoutS,
+    outputLimitBytes: options.outputLimitBytes,
+    idleTimeoutS: options.idleTimeoutS,
+    ...(truncation ? { truncation } : {}),
+  };
 }
 
 export function optionsToProto(options: EpisodeDefaults): EffectiveOptions {

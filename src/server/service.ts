@@ -2,7 +2,6 @@ import { InvalidArgumentError } from '../common/errors.js';
 import type { Logger } from '../common/logger.js';
 import type { CloseRequest__Output } from '../generated/swe_env/v1/CloseRequest.js';
 import type { CloseResponse } from '../generated/swe_env/v1/CloseResponse.js';
-import type { EpisodeOptions__Output } from '../generated/swe_env/v1/EpisodeOptions.js';
 import type { EvaluateRequest__Output } from '../generated/swe_env/v1/EvaluateRequest.js';
 import type { EvaluateResponse } from '../generated/swe_env/v1/EvaluateResponse.js';
 import type { GetTaskRequest__Output } from '../generated/swe_env/v1/GetTaskRequest.js';
@@ -17,8 +16,7 @@ import type { Task as TaskProto } from '../generated/swe_env/v1/Task.js';
 import type { Grader } from '../reward/grader.js';
 import { renderPrompt } from '../tasks/prompt.js';
 import type { TaskStore } from '../tasks/task-store.js';
-import type { EpisodeDefaults } from './config.js';
-import { optionsToProto, reportToProto, stepToProto, summaryToProto, taskSummaryToProto, taskToProto } from './convert.js';
+import { optionsFromProto, optionsToProto, reportToProto, stepToProto, summaryToProto, taskSummaryToProto, taskToProto } from './convert.js';
 import type { EpisodeRegistry } from './episode-registry.js';
 import { unary, type CallContext } from './handler.js';
 import { toStruct as struct } from './struct.js';
@@ -33,20 +31,6 @@ export interface ServiceDeps {
 }
 
 const MAX_PAGE = 1000;
-
-function requestedOptions(options: EpisodeOptions__Output | null): Partial<EpisodeDefaults> {
-  if (!options) return {};
-  const truncation =
-    options.truncation === 'TRUNCATION_POLICY_ZERO' ? 'zero' : options.truncation === 'TRUNCATION_POLICY_GRADE' ? 'grade' : undefined;
-  return {
-    maxSteps: options.maxSteps,
-    commandTimeoutS: options.commandTimeoutS,
-    episodeTimeoutS: options.episodeTimeoutS,
-    outputLimitBytes: options.outputLimitBytes,
-    idleTimeoutS: options.idleTimeoutS,
-    ...(truncation ? { truncation } : {}),
-  };
-}
 
 export class SweEnvService {
   constructor(private readonly deps: ServiceDeps) {}
@@ -70,7 +54,7 @@ export class SweEnvService {
     if (!request.taskId) throw new InvalidArgumentError('task_id is required');
     const task = this.deps.tasks.get(request.taskId);
     const { episode } = await this.deps.registry.reset(
-      { task, episodeId: request.episodeId, seed: request.seed, groupId: request.groupId, options: requestedOptions(request.options) },
+      { task, episodeId: request.episodeId, seed: request.seed, groupId: request.groupId, options: optionsFromProto(request.options) },
       context.signal,
     );
     return {

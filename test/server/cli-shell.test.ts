@@ -1,0 +1,50 @@
+import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { packageRoot } from '../../src/common/paths.js';
+import { startTestServer, type TestServer } from '../helpers/server.js';
+
+const CLI = join(packageRoot(), 'dist', 'src', 'cli', 'main.js');
+let t: TestServer;
+
+beforeAll(async () => {
+  expect(existsSync(CLI), `${CLI} is missing: run npm run build (npm test does)`).toBe(true);
+  t = await startTestServer();
+});
+
+afterAll(async () => {
+  await t?.stop();
+  expect(await t.server.provider.listContainers()).toEqual([]);
+});
+
+function shell(taskId: string, input: string): Promise<{ code: number | null; out: string }> {
+  return new Promise((resolve) => {
+    const child = spawn('node', [CLI, 'shell', taskId, '--server', t.server.address], { stdio: ['pipe', 'pipe', 'pipe'] });
+    let out = '';
+    child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (out += d.toString()));
+    child.on('close', (code) => resolve({ code, out }));
+    child.stdin.end(input);
+  });
+}
+
+describe('swe-env shell (a researcher stepping an episode by hand)', () => {
+  it('runs typed commands, shows the report on :submit, and closes the episode', async () => {
+    const { code, out } = await shell('swe-env-demo__intervals-2', 'cd intervals && pwd\necho "exit code next"; false\n:submit\n');
+    expect(code).toBe(0);
+    expect(out).toContain('merge() does not merge intervals that touch');
+    expect(out).toContain('/testbed/intervals');
+    expect(out).toContain('[status OK, exit 1]');
+    expect(out).toMatch(/resolved: false +reward: 0/);
+    expect(out).toMatch(/FAILED +tests\/test_ops\.py::test_merge_touching/);
+    expect(out).toContain('[closed after 3 steps, reward 0]');
+    expect(await t.server.provider.listContainers()).toEqual([]);
+  });
+
+  it(':quit closes the episode without grading', async () => {
+    const { out } = await shell('swe-env-demo__intervals-2', 'true\n:quit\n');
+    expect(out).toContain('[closed after 1 steps, reward 0]');
+    expect(await t.server.provider.listContainers()).toEqual([]);
+  });
+});
