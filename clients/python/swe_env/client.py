@@ -129,6 +129,8 @@ class AsyncSweEnvClient:
         self._stubs: Dict[Tuple[int, str], pb_grpc.SweEnvStub] = {}
         self._episode_address: Dict[str, str] = {}
         self._round_robin = itertools.cycle(range(len(self.addresses)))
+        #: How many calls were retried (for metrics and tests).
+        self.retry_count = 0
 
     # --- channels -------------------------------------------------------------------------------
 
@@ -158,6 +160,7 @@ class AsyncSweEnvClient:
                 if not retry or error.code() not in RETRYABLE or attempt >= self.retries:
                     raise from_rpc_error(error) from None
             attempt += 1
+            self.retry_count += 1
             await asyncio.sleep(min(5.0, self.backoff_s * (2 ** (attempt - 1))))
 
     # --- calls ----------------------------------------------------------------------------------

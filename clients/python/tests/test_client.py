@@ -123,6 +123,10 @@ class DroppingProxy:
                 except OSError:
                     pass
 
+    def close(self) -> None:
+        self.listener.close()
+        self.drop_all()
+
     def drop_all(self) -> None:
         with self.lock:
             for s in self.sockets:
@@ -144,13 +148,17 @@ def test_a_step_retried_after_the_connection_drops_runs_once(server):
         await asyncio.sleep(0.8)
         proxy.drop_all()  # mid-call: the client sees UNAVAILABLE and retries the same step_index
         result = await step
+        assert client.retry_count >= 1  # the drop did interrupt the call
         assert result.observation.strip() == "1"
         check = await client.step(r.episode_id, 1, "bash", {"command": "wc -l < /tmp/once"})
         assert check.observation.strip() == "1"
         await client.close(r.episode_id)
         await client.aclose()
 
-    asyncio.run(main())
+    try:
+        asyncio.run(main())
+    finally:
+        proxy.close()
 
 
 def test_group_ids_keep_a_grpo_group_on_one_server():
