@@ -1,0 +1,51 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { SweEnvClient } from '../../src/client/client.js';
+import { packageRoot } from '../../src/common/paths.js';
+import { DockerSandboxProvider } from '../../src/sandbox/docker-sandbox.js';
+
+const CLI = join(packageRoot(), 'dist', 'src', 'cli', 'main.js');
+const serverId = `test-crash-${randomUUID().slice(0, 8)}`;
+const provider = new DockerSandboxProvider(serverId);
+const children: ChildProcess[] = [];
+
+function serve(): Promise<{ child: ChildProcess; address: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn('node', [CLI, 'serve', '--port', '0', '--server-id', serverId, '--log-level', 'warn'], { stdio: ['ignore', 'pipe', 'ignore'] });
+    children.push(child);
+    child.stdout!.once('data', (d: Buffer) => {
+      const match = /listening on (\S+)/.exec(d.toString());
+      if (match) resolve({ child, address: match[1]! });
+      else reject(new Error(`unexpected output: ${d.toString()}`));
+    });
+    child.once('exit', (code) => reject(new Error(`server exited with ${code}`)));
+  });
+}
+
+afterAll(async () => {
+  for (const c of children) c.kill('SIGKILL');
+  await provider.removeServerContainers();
+});
+
+describe('a server killed with SIGKILL', () => {
+  it('leaves containers that its restart (same server id) removes: 0 leaked', async () => {
+    const first = await serve();
+    const client = new SweEnvClient(first.address);
+    for (let i = 0; i < 3; i++) {
+      const r = await client.reset({ taskId: 'swe-env-demo__textkit-1' });
+      await client.bash(r.episodeId, 0, 'sleep 300 &');
+    }
+    client.dispose();
+    expect(await provider.listContainers()).toHaveLength(3);
+    first.child.kill('SIGKILL');
+    await new Promise((r) => first.child.once('exit', r));
+    expect(await provider.listContainers()).toHaveLength(3);
+
+    const second = await serve();
+    expect(await provider.listContainers()).toEqual([]);
+    second.child.kill('SIGTERM');
+    await new Promise((r) => second.child.once('exit', r));
+  });
+});
