@@ -15,7 +15,7 @@ function serve(): Promise<{ child: ChildProcess; address: string }> {
   return new Promise((resolve, reject) => {
     const child = spawn('node', [CLI, 'serve', '--port', '0', '--server-id', serverId, '--log-level', 'warn'], { stdio: ['ignore', 'pipe', 'ignore'] });
     children.push(child);
-    child.stdout!.once('data', (d: Buffer) => {
+    child.stdout.once('data', (d: Buffer) => {
       const match = /listening on (\S+)/.exec(d.toString());
       if (match) resolve({ child, address: match[1]! });
       else reject(new Error(`unexpected output: ${d.toString()}`));
