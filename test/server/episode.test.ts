@@ -178,6 +178,16 @@ describe('bash semantics through gRPC', () => {
     expect(after - before).toBeLessThan(50 * 1024 * 1024);
   });
 
+  it('contains a memory hog: the process is killed, the episode goes on', async () => {
+    // The test server's sandboxes have 1 GiB; this asks for 2.
+    const r = await bash(`python3 -c "a = bytearray(2 * 1024 ** 3); print('survived')"`);
+    expect(r.exitCode).toBe(137);
+    expect(r.observation).toMatch(/Killed/);
+    expect(r.observation).not.toMatch(/^survived$/m);
+    const next = await bash('echo still-here');
+    expect(next.observation).toBe('still-here\n');
+  });
+
   it('reports the exit code and decodes invalid UTF-8 with replacement characters', async () => {
     const r = await bash("printf 'ok \\377\\376 end\\n'; exit 3");
     expect(r.exitCode).toBe(3);
@@ -286,6 +296,19 @@ describe('lifecycle', () => {
     expect(second.reward).toBe(1);
     await expectGrpcError(t.client.bash(reset.episodeId, 2, 'true'), GrpcStatus.FAILED_PRECONDITION, /has ended/);
     await t.client.close(reset.episodeId);
+  });
+
+  it('truncates on the episode wall clock: the command gets what time is left, the next step is TRUNCATED_TIME', async () => {
+    const reset = await t.client.reset({ taskId: 'swe-env-demo__textkit-3', options: { episodeTimeoutS: 2, commandTimeoutS: 60 } });
+    const slow = await t.client.bash(reset.episodeId, 0, 'sleep 30');
+    expect(slow.status).toBe('STEP_STATUS_COMMAND_TIMEOUT');
+    const late = await t.client.bash(reset.episodeId, 1, 'echo too-late');
+    expect(late.status).toBe('STEP_STATUS_TRUNCATED_TIME');
+    expect(late.truncated).toBe(true);
+    expect(late.observation).not.toContain('too-late');
+    expect(late.report?.resolved).toBe(false);
+    const closed = await t.client.close(reset.episodeId);
+    expect(closed.summary!.endReason).toBe('truncated_time');
   });
 
   it('with truncation ZERO, a truncated episode scores 0 without grading', async () => {
