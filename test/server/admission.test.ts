@@ -2,7 +2,9 @@ import { status as GrpcStatus } from '@grpc/grpc-js';
 import * as grpc from '@grpc/grpc-js';
 import * as protoLoader from '@grpc/proto-loader';
 import { protoPath as healthProtoPath } from 'grpc-health-check';
+import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { packageRoot } from '../../src/common/paths.js';
 import { DockerSandboxProvider } from '../../src/sandbox/docker-sandbox.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { BASE_IMAGE, testSpec } from '../helpers/docker.js';
@@ -80,6 +82,25 @@ describe('start-up and shutdown', () => {
     );
     expect(answer.status).toBe('SERVING');
     client.close();
+
+    // Server reflection (what grpcurl uses): the service and its file descriptor are discoverable.
+    const reflectionProto = join(packageRoot(), 'node_modules/@grpc/reflection/build/proto/grpc/reflection/v1/reflection.proto');
+    const reflection = grpc.loadPackageDefinition(protoLoader.loadSync(reflectionProto, { keepCase: true })) as unknown as {
+      grpc: { reflection: { v1: { ServerReflection: new (address: string, credentials: grpc.ChannelCredentials) => grpc.Client } } };
+    };
+    const rc = new reflection.grpc.reflection.v1.ServerReflection(t.server.address, grpc.credentials.createInsecure());
+    type ReflectionReply = { list_services_response?: { service: Array<{ name: string }> } };
+    const services = await new Promise<string[]>((resolve, reject) => {
+      const stream = (rc as unknown as Record<string, () => grpc.ClientDuplexStream<object, ReflectionReply>>)['ServerReflectionInfo']!.call(rc);
+      stream.on('data', (m: ReflectionReply) => {
+        resolve((m.list_services_response?.service ?? []).map((x) => x.name));
+        stream.end();
+      });
+      stream.on('error', reject);
+      stream.write({ list_services: '' });
+    });
+    rc.close();
+    expect(services).toContain('swe_env.v1.SweEnv');
 
     const a = await t.client.reset({ taskId: 'swe-env-demo__intervals-1' });
     const b = await t.client.reset({ taskId: 'swe-env-demo__intervals-2' });

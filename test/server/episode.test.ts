@@ -328,6 +328,19 @@ describe('lifecycle', () => {
     expect(await t.server.provider.listContainers({ episodeId: reset.episodeId })).toEqual([]);
   });
 
+  it('reports a sandbox that died under the episode as INFRA_ERROR, never as a plain 0', async () => {
+    const reset = await t.client.reset({ taskId: 'swe-env-demo__minicalc-1' });
+    const episode = await t.server.registry.get(reset.episodeId);
+    await t.server.provider.docker.getContainer(episode.containerId).remove({ force: true });
+    const r = await t.client.bash(reset.episodeId, 0, 'echo hi');
+    expect(r.status).toBe('STEP_STATUS_INFRA_ERROR');
+    expect(r.truncated).toBe(true);
+    expect(r.observation).toMatch(/environment failed/);
+    expect(SweEnvClient.structToObject(r.info)['infra_error']).toBeTruthy();
+    const closed = await t.client.close(reset.episodeId);
+    expect(closed.summary!.endReason).toBe('infra_error');
+  });
+
   it('lists and describes tasks without revealing tests or patches', async () => {
     const page = await t.client.listTasks({ pageSize: 4 });
     expect(page.totalSize).toBe(9);
