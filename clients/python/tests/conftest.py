@@ -76,3 +76,4 @@ def demo_tasks() -> Dict[str, dict]:
 
 def gold_command(patch: str) -> str:
     return f"cat > /tmp/fix.patch <<'SWE_ENV_EOF'\n{patch}SWE_ENV_EOF\ngit apply /tmp/fix.patch"
+

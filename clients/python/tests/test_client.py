@@ -124,6 +124,10 @@ class DroppingProxy:
                     pass
 
     def close(self) -> None:
+        try:
+            self.listener.shutdown(socket.SHUT_RDWR)  # wakes the blocked accept()
+        except OSError:
+            pass
         self.listener.close()
         self.drop_all()
 
