@@ -4,6 +4,7 @@ import { pack as tarPack } from 'tar-stream';
 import { InfraError, messageOf } from '../common/errors.js';
 import { abortReason } from '../common/abort.js';
 import { CappedOutput } from './output-buffer.js';
+import { KEEPER_SCRIPT } from './shell-scripts.js';
 import { LABEL_EPISODE, LABEL_MANAGED, LABEL_SERVER, isExpired, sandboxLabels } from './labels.js';
 import type {
   AttachedProcess,
@@ -88,10 +89,10 @@ export class DockerSandboxProvider implements SandboxProvider {
     const expiresAt = new Date(Date.now() + spec.maxLifetimeS * 1000);
     const options: Docker.ContainerCreateOptions = {
       Image: spec.image,
-      // PID 1 (docker-init) runs a sleep that ends the container after its maximum life, even if
-      // this server is killed; AutoRemove then deletes it.
-      Entrypoint: ['sleep'],
-      Cmd: [String(Math.ceil(spec.maxLifetimeS))],
+      // PID 1 is the keeper: it outlives anything a command can do inside, and ends the container
+      // after its maximum life even if this server is killed; AutoRemove then deletes it.
+      Entrypoint: ['bash'],
+      Cmd: ['--noprofile', '--norc', '-c', KEEPER_SCRIPT, 'swe-env-keeper', String(Math.ceil(spec.maxLifetimeS))],
       WorkingDir: spec.workdir,
       Env: envList(spec.env),
       Labels: sandboxLabels({ serverId: this.serverId, episodeId: spec.episodeId, role: spec.role, expiresAt }),
@@ -99,7 +100,6 @@ export class DockerSandboxProvider implements SandboxProvider {
       StopTimeout: 1,
       HostConfig: {
         AutoRemove: true,
-        Init: true,
         NetworkMode: 'none',
         Memory: spec.limits.memoryBytes,
         MemorySwap: spec.limits.memoryBytes,

@@ -7,3 +7,4 @@ function script(name: string): string {
 
 export const AGENT_SHELL_SCRIPT = script('agent-shell.sh');
 export const KILL_COMMAND_SCRIPT = script('kill-command.sh');
+export const KEEPER_SCRIPT = script('keeper.sh');

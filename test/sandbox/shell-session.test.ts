@@ -86,3 +86,23 @@ describe('ShellSession against a real container', () => {
     expect(Number(next.output.split('\n')[1])).toBeLessThan(10);
   }, 60_000);
 });
+
+describe('the sandbox survives what a command does inside it', () => {
+  it('`kill -9 -1`, `kill 1` and killing every sleep leave the sandbox running; orphans are reaped', async () => {
+    const box = await provider.create(testSpec({ workdir: '/tmp', maxLifetimeS: 300 }));
+    try {
+      const sh = await ShellSession.start(box, '/tmp');
+      await sh.run('kill -TERM 1; kill -KILL 1; pkill -9 sleep; kill -9 -1', opts);
+      expect(await box.isRunning()).toBe(true);
+      const next = await sh.run('echo alive', opts);
+      expect(next.output).toBe('alive\n');
+      // An orphan that exits must not stay a zombie.
+      await sh.run('(sleep 0.2 &) ; sleep 1', opts);
+      const zombies = await sh.run("ps -eo stat= | grep -c '^Z' || true", opts);
+      expect(zombies.output.trim()).toBe('0');
+      await sh.close();
+    } finally {
+      await box.remove();
+    }
+  });
+});
