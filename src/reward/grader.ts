@@ -7,7 +7,7 @@ import { djangoModule, repoSpec } from '../tasks/repo-specs.js';
 import type { Task } from '../tasks/task.js';
 import { diffFiles, testDirectives } from './diff-files.js';
 import { parseTestLog } from './log-parsers/index.js';
-import { filterAgentPatch } from './patch-filter.js';
+import { filterAgentPatch, testCommandPaths } from './patch-filter.js';
 import type { TestStatus } from './test-status.js';
 import { baseReport, type GradeReport } from './report.js';
 import { APPLY_PATCH_SCRIPT, PREPARE_TESTS_SCRIPT, RUN_TESTS_SCRIPT, bashArgv } from './scripts.js';
@@ -85,12 +85,12 @@ export class Grader {
     const started = Date.now();
     const report = baseReport(task.id);
     report.durations.captureS = options.captureS ?? 0;
-    const filtered = filterAgentPatch(rawPatch);
+    report.testCommand = testCommand(task);
+    const filtered = filterAgentPatch(rawPatch, { protectedPaths: testCommandPaths(report.testCommand) });
     const patch = filtered.patch;
     report.droppedFiles = filtered.dropped;
     report.patchBytes = patch.length;
     report.patchEmpty = patch.toString('utf8').trim() === '';
-    report.testCommand = testCommand(task);
     let sandbox: Sandbox | undefined;
     try {
       const startedContainer = Date.now();

@@ -48,9 +48,21 @@ export interface FilteredPatch {
   readonly dropped: string[];
 }
 
-export function filterAgentPatch(diff: Buffer): FilteredPatch {
+/**
+ * Repository files the test command runs (sympy's `bin/test`, Django's `./tests/runtests.py`): an
+ * agent that rewrote them could print any result it liked.
+ */
+export function testCommandPaths(testCmd: string): string[] {
+  return testCmd
+    .split(/\s+/)
+    .filter((word) => /^(\.\/)?[\w.-]+(\/[\w.-]+)+$/.test(word))
+    .map((word) => word.replace(/^\.\//, ''));
+}
+
+export function filterAgentPatch(diff: Buffer, options: { protectedPaths?: readonly string[] } = {}): FilteredPatch {
   const kept: string[] = [];
   const dropped: string[] = [];
+  const protectedPaths = new Set(options.protectedPaths ?? []);
   for (const chunk of splitDiff(diff)) {
     const file = diffFiles(Buffer.from(chunk, 'latin1').toString('utf8'))[0];
     if (!file) {
@@ -60,6 +72,8 @@ export function filterAgentPatch(diff: Buffer): FilteredPatch {
     const paths = [file.path, file.oldPath];
     if (paths.some(isTestPath)) {
       dropped.push(`${file.path} (test file)`);
+    } else if (paths.some((p) => protectedPaths.has(p))) {
+      dropped.push(`${file.path} (run by the test command)`);
     } else if (touchesPytestConfig(file.path, chunk)) {
       dropped.push(`${file.path} (pytest configuration)`);
     } else {

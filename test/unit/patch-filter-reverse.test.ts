@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
-import { filterAgentPatch, isTestPath } from '../../src/reward/patch-filter.js';
+import { filterAgentPatch, isTestPath, testCommandPaths } from '../../src/reward/patch-filter.js';
 import { reverseDiff } from '../../src/reward/reverse-diff.js';
 import { decideVerdict } from '../../src/reward/verdict.js';
 import { djangoModule, repoSpec } from '../../src/tasks/repo-specs.js';
@@ -33,6 +33,16 @@ describe('filterAgentPatch', () => {
     expect(kept).toContain('pyproject.toml');
     expect(kept).toContain('src/test_helpers_not_a_test.txt');
     expect(kept).not.toContain('tests/test_mod.py');
+  });
+
+  it('drops edits to the files the test command runs (sympy bin/test, Django runtests.py)', () => {
+    expect(testCommandPaths("PYTHONWARNINGS='ignore::UserWarning' bin/test -C --verbose sympy/core/tests/test_basic.py")).toEqual([
+      'bin/test',
+      'sympy/core/tests/test_basic.py',
+    ]);
+    expect(testCommandPaths('./tests/runtests.py --verbosity 2 admin_views.tests')).toEqual(['tests/runtests.py']);
+    const { dropped } = filterAgentPatch(Buffer.from(chunk('bin/test') + chunk('sympy/core/basic.py')), { protectedPaths: ['bin/test'] });
+    expect(dropped).toEqual(['bin/test (run by the test command)']);
   });
 
   it('keeps non-UTF-8 bytes of kept files intact', () => {
