@@ -86,7 +86,10 @@ export class Grader {
     const report = baseReport(task.id);
     report.durations.captureS = options.captureS ?? 0;
     report.testCommand = testCommand(task);
-    const filtered = filterAgentPatch(rawPatch, { protectedPaths: testCommandPaths(report.testCommand) });
+    const filtered = filterAgentPatch(rawPatch, {
+      protectedPaths: testCommandPaths(report.testCommand),
+      allowedPaths: diffFiles(task.goldPatch).map((f) => f.path),
+    });
     const patch = filtered.patch;
     report.droppedFiles = filtered.dropped;
     report.patchBytes = patch.length;

@@ -59,10 +59,19 @@ export function testCommandPaths(testCmd: string): string[] {
     .map((word) => word.replace(/^\.\//, ''));
 }
 
-export function filterAgentPatch(diff: Buffer, options: { protectedPaths?: readonly string[] } = {}): FilteredPatch {
+/**
+ * `protectedPaths`: dropped whatever they are (files the test command runs). `allowedPaths`: never
+ * dropped (the files the task's own fix changes: a dataset may put a real fix under a test-like
+ * path, e.g. django/test/ or a SWE-smith bug in a package's testing helpers).
+ */
+export function filterAgentPatch(
+  diff: Buffer,
+  options: { protectedPaths?: readonly string[]; allowedPaths?: readonly string[] } = {},
+): FilteredPatch {
   const kept: string[] = [];
   const dropped: string[] = [];
   const protectedPaths = new Set(options.protectedPaths ?? []);
+  const allowedPaths = new Set(options.allowedPaths ?? []);
   for (const chunk of splitDiff(diff)) {
     const file = diffFiles(Buffer.from(chunk, 'latin1').toString('utf8'))[0];
     if (!file) {
@@ -70,7 +79,9 @@ export function filterAgentPatch(diff: Buffer, options: { protectedPaths?: reado
       continue;
     }
     const paths = [file.path, file.oldPath];
-    if (paths.some(isTestPath)) {
+    if (paths.every((p) => allowedPaths.has(p))) {
+      kept.push(chunk);
+    } else if (paths.some(isTestPath)) {
       dropped.push(`${file.path} (test file)`);
     } else if (paths.some((p) => protectedPaths.has(p))) {
       dropped.push(`${file.path} (run by the test command)`);

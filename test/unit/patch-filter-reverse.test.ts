@@ -45,6 +45,13 @@ describe('filterAgentPatch', () => {
     expect(dropped).toEqual(['bin/test (run by the test command)']);
   });
 
+  it('never drops a file the task\'s own fix changes, even under a test-like path', () => {
+    const diff = Buffer.from(chunk('django/test/client.py') + chunk('tests/test_client.py'));
+    const { dropped, patch } = filterAgentPatch(diff, { allowedPaths: ['django/test/client.py'] });
+    expect(dropped).toEqual(['tests/test_client.py (test file)']);
+    expect(patch.toString()).toContain('django/test/client.py');
+  });
+
   it('keeps non-UTF-8 bytes of kept files intact', () => {
     const raw = Buffer.concat([Buffer.from(chunk('a.py', '@@ -1 +1 @@\n-')), Buffer.from([0xff, 0xfe]), Buffer.from('\n+b\n')]);
     expect(filterAgentPatch(raw).patch.equals(raw)).toBe(true);
