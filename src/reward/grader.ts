@@ -13,6 +13,13 @@ import { baseReport, type GradeReport } from './report.js';
 import { APPLY_PATCH_SCRIPT, PREPARE_TESTS_SCRIPT, RUN_TESTS_SCRIPT, bashArgv } from './scripts.js';
 import { decideVerdict } from './verdict.js';
 
+export interface GradeOptions {
+  readonly episodeId?: string;
+  readonly captureS?: number;
+  /** Evaluate's call signal: a cancelled or timed-out caller stops the grading and frees its container. */
+  readonly signal?: AbortSignal;
+}
+
 export interface GraderConfig {
   readonly limits: SandboxLimits;
   /** Hard limit on the test command inside the container. */
@@ -68,7 +75,7 @@ export class Grader {
     private readonly logger: Logger,
   ) {}
 
-  async grade(task: Task, patch: Buffer, options: { episodeId?: string; captureS?: number } = {}): Promise<GradeReport> {
+  async grade(task: Task, patch: Buffer, options: GradeOptions = {}): Promise<GradeReport> {
     return (await this.runTests(task, patch, options)).report;
   }
 
@@ -79,7 +86,7 @@ export class Grader {
   async runTests(
     task: Task,
     rawPatch: Buffer,
-    options: { episodeId?: string; captureS?: number } = {},
+    options: GradeOptions = {},
   ): Promise<{ report: GradeReport; statuses: ReadonlyMap<string, TestStatus> }> {
     let statuses: ReadonlyMap<string, TestStatus> = new Map();
     const started = Date.now();
@@ -97,18 +104,17 @@ export class Grader {
     let sandbox: Sandbox | undefined;
     try {
       const startedContainer = Date.now();
-      sandbox = await this.starts.with(() =>
-        this.provider.create({
-          image: task.image,
-          workdir: task.workdir,
-          maxLifetimeS: this.config.testTimeoutS + 600,
-          role: 'grader',
-          episodeId: options.episodeId ?? `eval-${randomUUID()}`,
-          limits: this.config.limits,
-        }),
-      );
+      const spec = {
+        image: task.image,
+        workdir: task.workdir,
+        maxLifetimeS: this.config.testTimeoutS + 600,
+        role: 'grader' as const,
+        episodeId: options.episodeId ?? `eval-${randomUUID()}`,
+        limits: this.config.limits,
+      };
+      sandbox = await this.starts.with(() => this.provider.create(spec, options.signal), options.signal);
       report.durations.containerStartS = seconds(startedContainer);
-      statuses = await this.run(sandbox, task, patch, report);
+      statuses = await this.run(sandbox, task, patch, report, options.signal);
     } catch (error) {
       report.infraError = true;
       report.error = `grading failed in the environment: ${messageOf(error)}`;
@@ -124,7 +130,7 @@ export class Grader {
     return { report, statuses };
   }
 
-  private async run(sandbox: Sandbox, task: Task, patch: Buffer, report: GradeReport): Promise<ReadonlyMap<string, TestStatus>> {
+  private async run(sandbox: Sandbox, task: Task, patch: Buffer, report: GradeReport, signal?: AbortSignal): Promise<ReadonlyMap<string, TestStatus>> {
     const testFiles = diffFiles(task.testPatch);
     const modified = testFiles.filter((f) => !f.isNew).map((f) => f.oldPath);
     const created = testFiles.filter((f) => f.isNew).map((f) => f.path);
@@ -142,8 +148,9 @@ export class Grader {
       const applied = await sandbox.exec(bashArgv(APPLY_PATCH_SCRIPT, 'swe-env-apply', [task.workdir, `${GRADING_DIR}/model.patch`]), {
         timeoutMs: 120_000,
         outputLimitBytes: 64 * 1024,
+        ...(signal ? { signal } : {}),
       });
-      if (applied.timedOut) throw new Error('applying the patch timed out');
+      if (applied.timedOut) throw new Error(signal?.aborted ? 'grading was cancelled' : 'applying the patch timed out');
       const method = APPLY_METHODS[applied.exitCode];
       if (!method) {
         report.patchApplied = false;
@@ -162,9 +169,10 @@ export class Grader {
         `${GRADING_DIR}/modified.list`,
         `${GRADING_DIR}/new.list`,
       ]),
-      { timeoutMs: 120_000, outputLimitBytes: 64 * 1024 },
+      { timeoutMs: 120_000, outputLimitBytes: 64 * 1024, ...(signal ? { signal } : {}) },
     );
     report.durations.patchS = seconds(patchStarted);
+    if (signal?.aborted) throw new Error('grading was cancelled');
     if (prepared.timedOut || prepared.exitCode !== 0) {
       // The test patch is the task's, applied to files restored from base: if it fails, the task or
       // its image is broken, not the agent's work.
@@ -174,8 +182,9 @@ export class Grader {
     const testStarted = Date.now();
     const run = await sandbox.exec(
       bashArgv(RUN_TESTS_SCRIPT, 'swe-env-tests', [task.workdir, String(this.config.testTimeoutS), report.testCommand]),
-      { timeoutMs: (this.config.testTimeoutS + 60) * 1000, outputLimitBytes: this.config.logLimitBytes },
+      { timeoutMs: (this.config.testTimeoutS + 60) * 1000, outputLimitBytes: this.config.logLimitBytes, ...(signal ? { signal } : {}) },
     );
+    if (signal?.aborted) throw new Error('grading was cancelled');
     report.durations.testRunS = seconds(testStarted);
     const log = run.output.toString('utf8');
     report.logTail = log.slice(-LOG_TAIL_BYTES);

@@ -106,10 +106,10 @@ export class SweEnvService {
     return { summary: summaryToProto(await this.deps.registry.close(request.episodeId)) };
   }
 
-  async evaluate(request: EvaluateRequest__Output): Promise<EvaluateResponse> {
+  async evaluate(request: EvaluateRequest__Output, context: CallContext): Promise<EvaluateResponse> {
     if (!request.taskId) throw new InvalidArgumentError('task_id is required');
     const task = this.deps.tasks.get(request.taskId);
-    const report = await this.deps.grader.grade(task, Buffer.from(request.patch, 'utf8'));
+    const report = await this.deps.grader.grade(task, Buffer.from(request.patch, 'utf8'), { signal: context.signal });
     return { report: reportToProto(report) };
   }
 
@@ -121,7 +121,7 @@ export class SweEnvService {
       Reset: unary('Reset', logger, shutdown, (r: ResetRequest__Output, c) => this.reset(r, c)),
       Step: unary('Step', logger, shutdown, (r: StepRequest__Output) => this.step(r)),
       Close: unary('Close', logger, shutdown, (r: CloseRequest__Output) => this.close(r)),
-      Evaluate: unary('Evaluate', logger, shutdown, (r: EvaluateRequest__Output) => this.evaluate(r)),
+      Evaluate: unary('Evaluate', logger, shutdown, (r: EvaluateRequest__Output, c) => this.evaluate(r, c)),
     };
   }
 }
