@@ -9,6 +9,7 @@ import {
   UnavailableError,
   messageOf,
 } from '../common/errors.js';
+import { abortReason } from '../common/abort.js';
 import type { Logger } from '../common/logger.js';
 import { Semaphore } from '../common/semaphore.js';
 import { gitHygieneInit, parseHygiene } from '../reward/git-hygiene.js';
@@ -109,13 +110,21 @@ export class EpisodeRegistry {
 
     const options = this.effectiveOptions(input.options);
     const ready = this.start(id, input, options, signal);
-    this.live.set(id, { taskId: input.task.id, ready });
+    const entry = { taskId: input.task.id, ready };
+    this.live.set(id, entry);
+    let episode: Episode;
     try {
-      return { episode: await ready, created: true };
+      episode = await ready;
     } catch (error) {
       this.live.delete(id);
       throw error;
     }
+    if (signal?.aborted && !input.episodeId) {
+      // The caller is gone and cannot know this server-chosen id: nobody could ever close it.
+      await this.retire(id, entry, episode, 'closed');
+      throw abortReason(signal);
+    }
+    return { episode, created: true };
   }
 
   private async start(id: string, input: ResetInput, options: EpisodeDefaults, signal?: AbortSignal): Promise<Episode> {

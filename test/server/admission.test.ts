@@ -42,6 +42,23 @@ describe('admission control', () => {
   });
 });
 
+describe('a Reset whose caller gives up', () => {
+  it('leaves no container behind, whichever phase the deadline hits', async () => {
+    const t = await startTestServer();
+    servers.push(t);
+    let gaveUp = 0;
+    for (const timeoutS of [0.02, 0.05, 0.08, 0.11, 0.14]) {
+      const r = await t.client.reset({ taskId: 'swe-env-demo__textkit-1' }, { timeoutS }).catch(() => undefined);
+      if (r) await t.client.close(r.episodeId); // in time after all: an ordinary episode
+      else gaveUp += 1;
+    }
+    expect(gaveUp).toBeGreaterThanOrEqual(3);
+    await new Promise((r) => setTimeout(r, 1500));
+    expect(t.server.registry.liveCount).toBe(0);
+    expect(await t.server.provider.listContainers()).toEqual([]);
+  });
+});
+
 describe('start-up and shutdown', () => {
   it('removes containers a crashed predecessor with the same server id left behind', async () => {
     const serverId = `test-reaper-${Date.now()}`;
