@@ -119,6 +119,7 @@ export class EpisodeRegistry {
       this.live.delete(id);
       throw error;
     }
+    this.logger.info({ episode: id, task: input.task.id, group: input.groupId || undefined, live: this.live.size }, 'episode started');
     if (signal?.aborted && !input.episodeId) {
       // The caller is gone and cannot know this server-chosen id: nobody could ever close it.
       await this.retire(id, entry, episode, 'closed');
@@ -222,6 +223,10 @@ export class EpisodeRegistry {
         ? `expired: no call for ${episode.options.idleTimeoutS}s, so its container was removed`
         : 'was closed';
     this.tombstones.set(id, { reason, detail, at: Date.now(), taskId: episode.task.id, summary });
+    this.logger.info(
+      { episode: id, task: summary.taskId, end: summary.endReason, reward: summary.reward, steps: summary.steps, s: summary.durationS },
+      `episode ${reason}`,
+    );
     this.slots.release();
     try {
       await episode.dispose();
