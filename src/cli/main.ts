@@ -12,7 +12,7 @@ import { compileConfig } from '../server/config.js';
 import { buildDemoImages } from '../tasks/demo/demo-images.js';
 import { readDemoSources } from '../tasks/demo/demo-sources.js';
 import { makeDemoDataset } from '../tasks/demo/make-dataset.js';
-import { loadTaskFile } from '../tasks/loader.js';
+import { loadTaskFile, loadTaskFiles } from '../tasks/loader.js';
 import { evaluatePrediction, loadPredictions, validateTask, validationTable, writeEvalReports } from '../reward/batch.js';
 import { buildTaskImages } from '../tasks/image-build.js';
 import type { Task } from '../tasks/task.js';
@@ -211,14 +211,10 @@ program
     process.stdout.write(`wrote ${n} tasks to ${DEMO_TASKS}\n`);
   });
 
-async function loadAll(files: readonly string[], imageTemplate?: string): Promise<Task[]> {
-  const tasks: Task[] = [];
-  for (const file of files) {
-    const loaded = await loadTaskFile(file, imageTemplate ? { imageTemplate } : {});
-    for (const p of loaded.problems) process.stderr.write(`skipped: ${p.file} ${p.where} ${p.field}: ${p.message}\n`);
-    tasks.push(...loaded.tasks);
-  }
-  return tasks;
+function loadAll(files: readonly string[], imageTemplate?: string): Promise<Task[]> {
+  return loadTaskFiles(files, imageTemplate ? { imageTemplate } : {}, (p) =>
+    process.stderr.write(`skipped: ${p.file} ${p.where} ${p.field}: ${p.message}\n`),
+  );
 }
 
 function offlineGrader(concurrency: number, testTimeoutS: number): Grader {

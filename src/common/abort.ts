@@ -25,17 +25,19 @@ export function abortReason(signal: AbortSignal): Error {
   return new CancelledError(typeof reason === 'string' ? reason : 'the call was cancelled');
 }
 
-/** An AbortSignal that fires at an absolute deadline (ms since epoch), or never for Infinity. */
-export function deadlineSignal(deadlineMs: number): AbortSignal | undefined {
-  if (!Number.isFinite(deadlineMs)) return undefined;
-  const remaining = Math.max(0, deadlineMs - Date.now());
+/**
+ * An AbortSignal that fires at an absolute deadline (ms since epoch), or never for Infinity.
+ * `clear` drops the timer once the call is over, so finished calls do not keep one pending each.
+ */
+export function deadlineSignal(deadlineMs: number): { signal: AbortSignal | undefined; clear: () => void } {
+  if (!Number.isFinite(deadlineMs)) return { signal: undefined, clear: () => undefined };
   const controller = new AbortController();
   const timer = setTimeout(
     () => controller.abort(new DeadlineExceededError('the call deadline passed')),
-    remaining,
+    Math.max(0, deadlineMs - Date.now()),
   );
   timer.unref();
-  return controller.signal;
+  return { signal: controller.signal, clear: () => clearTimeout(timer) };
 }
 
 export function anySignal(signals: ReadonlyArray<AbortSignal | undefined>): AbortSignal {

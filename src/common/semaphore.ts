@@ -12,14 +12,6 @@ export class Semaphore {
     this.available = capacity;
   }
 
-  get inUse(): number {
-    return this.capacity - this.available;
-  }
-
-  get waiting(): number {
-    return this.waiters.length;
-  }
-
   tryAcquire(): boolean {
     if (this.available > 0 && this.waiters.length === 0) {
       this.available -= 1;

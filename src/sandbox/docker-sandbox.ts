@@ -156,16 +156,6 @@ export class DockerSandboxProvider implements SandboxProvider {
     return this.removeAll(infos.filter((info) => isExpired(info.Labels, now)));
   }
 
-  /** Whether a container of this engine is running (false when it is gone). */
-  async isRunningId(id: string): Promise<boolean> {
-    try {
-      return (await this.docker.getContainer(id).inspect()).State.Running;
-    } catch (error) {
-      if (statusCodeOf(error) === 404) return false;
-      throw new InfraError(`cannot inspect container ${id.slice(0, 12)}: ${String(error)}`, { cause: error });
-    }
-  }
-
   async listContainers(filter: { episodeId?: string } = {}): Promise<string[]> {
     const labels = [`${LABEL_SERVER}=${this.serverId}`];
     if (filter.episodeId !== undefined) labels.push(`${LABEL_EPISODE}=${filter.episodeId}`);

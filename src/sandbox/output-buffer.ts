@@ -87,12 +87,6 @@ export class CappedOutput {
     if (omitted === 0) return decodeUtf8(Buffer.concat([head, tail]));
     return `${decodeUtf8(head)}\n[... ${omitted} bytes of output omitted ...]\n${decodeUtf8(tail)}`;
   }
-
-  /** Only the kept tail, for logs whose summary is at the end. */
-  renderTail(maxBytes: number): string {
-    const all = Buffer.concat([this.head.subarray(0, this.headLength), this.tailBytes()]);
-    return decodeUtf8(all.subarray(Math.max(0, all.length - maxBytes)));
-  }
 }
 
 const decoder = new TextDecoder('utf-8', { fatal: false });

@@ -79,10 +79,6 @@ export class ShellSession {
 
   initResult: { output: string; exitCode: number } | undefined;
 
-  get pid(): number {
-    return this.shellPid;
-  }
-
   /** Runs one command; calls are serialised. */
   run(command: string, options: BashRunOptions): Promise<BashResult> {
     const result = this.queue.then(() => this.runNow(command, options));

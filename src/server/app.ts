@@ -5,7 +5,7 @@ import { createLogger, type Logger } from '../common/logger.js';
 import { Semaphore } from '../common/semaphore.js';
 import { Grader } from '../reward/grader.js';
 import { DockerSandboxProvider } from '../sandbox/docker-sandbox.js';
-import { loadTaskFile } from '../tasks/loader.js';
+import { loadTaskFiles } from '../tasks/loader.js';
 import type { Task } from '../tasks/task.js';
 import { TaskStore } from '../tasks/task-store.js';
 import type { ServerConfig } from './config.js';
@@ -39,13 +39,10 @@ const CHANNEL_OPTIONS: grpc.ServerOptions = {
 };
 
 export async function loadTasks(config: Readonly<ServerConfig>, logger: Logger): Promise<Task[]> {
-  const tasks: Task[] = [];
-  for (const file of config.taskFiles) {
-    const { tasks: loaded, problems } = await loadTaskFile(file, { imageTemplate: config.imageTemplate });
-    for (const p of problems) logger.warn({ file: p.file, where: p.where, field: p.field }, `skipped task record: ${p.message}`);
-    logger.info({ file, tasks: loaded.length, skipped: problems.length }, 'tasks loaded');
-    tasks.push(...loaded);
-  }
+  const tasks = await loadTaskFiles(config.taskFiles, { imageTemplate: config.imageTemplate }, (p) =>
+    logger.warn({ file: p.file, where: p.where, field: p.field }, `skipped task record: ${p.message}`),
+  );
+  logger.info({ files: config.taskFiles, tasks: tasks.length }, 'tasks loaded');
   return tasks;
 }
 

@@ -26,12 +26,14 @@ export function unary<Req, Res>(
     // Give up a little before the client does, so it gets our status (RESOURCE_EXHAUSTED...) rather
     // than a bare DEADLINE_EXCEEDED.
     const margin = Math.min(500, Math.max(0, (deadlineMs - Date.now()) * 0.1));
-    const signal = anySignal([cancelled.signal, deadlineSignal(deadlineMs - margin), shutdown]);
+    const deadlineAbort = deadlineSignal(deadlineMs - margin);
+    const signal = anySignal([cancelled.signal, deadlineAbort.signal, shutdown]);
     const started = Date.now();
     let answered = false;
     const answer = (error: grpc.ServiceError | null, response?: Res): void => {
       if (answered) return;
       answered = true;
+      deadlineAbort.clear();
       try {
         callback(error, response);
       } catch (callbackError) {

@@ -54,6 +54,21 @@ export async function loadTaskFile(file: string, options: LoadOptions = {}): Pro
   return { tasks, problems };
 }
 
+/** Loads several task files in order; each bad record goes to `onProblem`, the good ones load. */
+export async function loadTaskFiles(
+  files: readonly string[],
+  options: LoadOptions,
+  onProblem: (problem: RecordProblem) => void,
+): Promise<Task[]> {
+  const tasks: Task[] = [];
+  for (const file of files) {
+    const loaded = await loadTaskFile(file, options);
+    loaded.problems.forEach(onProblem);
+    tasks.push(...loaded.tasks);
+  }
+  return tasks;
+}
+
 async function parquetEntries(file: string): Promise<{ records: Array<{ where: string; value: unknown }>; problems: RecordProblem[] }> {
   try {
     const rows = await parquetReadObjects({ file: await asyncBufferFromFile(file) });
@@ -97,6 +112,47 @@ function parseEntries(text: string, file: string): { records: Array<{ where: str
 }
 
 type Normalised = { task: Task } | { problem: { field: string; message: string } };
+type Problem = { problem: { field: string; message: string } };
+
+function missingString(r: Record<string, unknown>, fields: readonly string[]): Problem | undefined {
+  const field = fields.find((f) => typeof r[f] !== 'string' || (r[f]).trim() === '');
+  return field === undefined ? undefined : { problem: { field, message: 'missing or not a non-empty string' } };
+}
+
+function nonEmpty(r: Record<string, unknown>, field: string): string | undefined {
+  const value = r[field];
+  return typeof value === 'string' && value !== '' ? value : undefined;
+}
+
+/** What SWE-bench and SWE-smith records share: ids, test lists, image, working directory, overrides. */
+function commonFields(r: Record<string, unknown>, options: LoadOptions & { dataset: string }): Problem | Omit<Task, 'baseCommit' | 'environmentSetupCommit' | 'goldPatch' | 'testPatch'> {
+  const failToPass = testList(r['FAIL_TO_PASS']);
+  if ('error' in failToPass) return { problem: { field: 'FAIL_TO_PASS', message: failToPass.error } };
+  const passToPass = testList(r['PASS_TO_PASS']);
+  if ('error' in passToPass) return { problem: { field: 'PASS_TO_PASS', message: passToPass.error } };
+  if (failToPass.list.length === 0) return { problem: { field: 'FAIL_TO_PASS', message: 'empty: a task needs at least one failing test to fix' } };
+  const id = r['instance_id'] as string;
+  const repo = r['repo'] as string;
+  const rawVersion = r['version'];
+  const version = typeof rawVersion === 'string' || typeof rawVersion === 'number' ? String(rawVersion) : '';
+  const testCmd = nonEmpty(r, 'test_cmd');
+  const install = nonEmpty(r, 'install');
+  return {
+    id,
+    dataset: options.dataset,
+    repo,
+    version,
+    problemStatement: stringOr(r['problem_statement']),
+    hintsText: stringOr(r['hints_text']),
+    createdAt: stringOr(r['created_at']),
+    failToPass: failToPass.list,
+    passToPass: passToPass.list,
+    image: nonEmpty(r, 'image_name') ?? imageName(options.imageTemplate ?? DEFAULT_IMAGE_TEMPLATE, { id, repo, version }),
+    workdir: nonEmpty(r, 'workdir') ?? options.workdir ?? '/testbed',
+    ...(testCmd !== undefined ? { testCmd } : {}),
+    ...(install !== undefined ? { install } : {}),
+  };
+}
 
 function normaliseRecord(value: unknown, options: LoadOptions & { dataset: string }): Normalised {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
@@ -105,44 +161,16 @@ function normaliseRecord(value: unknown, options: LoadOptions & { dataset: strin
   const r = value as Record<string, unknown>;
   const smith = options.format === 'swe-smith' || ((options.format ?? 'auto') === 'auto' && r['test_patch'] === undefined);
   if (smith) return normaliseSmithRecord(r, options);
-  const required = ['instance_id', 'repo', 'base_commit', 'problem_statement', 'test_patch'] as const;
-  for (const field of required) {
-    if (typeof r[field] !== 'string' || (r[field]).trim() === '') {
-      return { problem: { field, message: `missing or not a non-empty string` } };
-    }
-  }
-  const failToPass = testList(r['FAIL_TO_PASS']);
-  if ('error' in failToPass) return { problem: { field: 'FAIL_TO_PASS', message: failToPass.error } };
-  const passToPass = testList(r['PASS_TO_PASS']);
-  if ('error' in passToPass) return { problem: { field: 'PASS_TO_PASS', message: passToPass.error } };
-  if (failToPass.list.length === 0) {
-    return { problem: { field: 'FAIL_TO_PASS', message: 'empty: a task needs at least one failing test to fix' } };
-  }
-  const id = r['instance_id'] as string;
-  const repo = r['repo'] as string;
-  const rawVersion = r['version'];
-  const version = typeof rawVersion === 'string' || typeof rawVersion === 'number' ? String(rawVersion) : '';
-  const template = options.imageTemplate ?? DEFAULT_IMAGE_TEMPLATE;
-  const image = typeof r['image_name'] === 'string' && r['image_name'] !== '' ? r['image_name'] : imageName(template, { id, repo, version });
-  const testCmd = typeof r['test_cmd'] === 'string' && r['test_cmd'] !== '' ? r['test_cmd'] : undefined;
+  const missing = missingString(r, ['instance_id', 'repo', 'base_commit', 'problem_statement', 'test_patch']);
+  if (missing) return missing;
+  const common = commonFields(r, options);
+  if ('problem' in common) return common;
   const task: Task = {
-    id,
-    dataset: options.dataset,
-    repo,
+    ...common,
     baseCommit: r['base_commit'] as string,
-    version,
-    problemStatement: r['problem_statement'] as string,
-    hintsText: stringOr(r['hints_text']),
-    createdAt: stringOr(r['created_at']),
     environmentSetupCommit: stringOr(r['environment_setup_commit']),
     goldPatch: stringOr(r['patch']),
     testPatch: r['test_patch'] as string,
-    failToPass: failToPass.list,
-    passToPass: passToPass.list,
-    image,
-    workdir: typeof r['workdir'] === 'string' && r['workdir'] !== '' ? r['workdir'] : (options.workdir ?? '/testbed'),
-    ...(testCmd !== undefined ? { testCmd } : {}),
-    ...(typeof r['install'] === 'string' && r['install'] !== '' ? { install: r['install'] } : {}),
   };
   return { task: Object.freeze(task) };
 }
@@ -152,17 +180,11 @@ function normaliseRecord(value: unknown, options: LoadOptions & { dataset: strin
  * `repo` ("swesmith/owner__name.<commit>") or in `base_commit`; the tests are already there.
  */
 function normaliseSmithRecord(r: Record<string, unknown>, options: LoadOptions & { dataset: string }): Normalised {
-  for (const field of ['instance_id', 'repo', 'patch'] as const) {
-    if (typeof r[field] !== 'string' || (r[field]).trim() === '') return { problem: { field, message: 'missing or not a non-empty string' } };
-  }
-  const failToPass = testList(r['FAIL_TO_PASS']);
-  if ('error' in failToPass) return { problem: { field: 'FAIL_TO_PASS', message: failToPass.error } };
-  const passToPass = testList(r['PASS_TO_PASS']);
-  if ('error' in passToPass) return { problem: { field: 'PASS_TO_PASS', message: passToPass.error } };
-  if (failToPass.list.length === 0) return { problem: { field: 'FAIL_TO_PASS', message: 'empty: a task needs at least one failing test to fix' } };
-  const repo = r['repo'] as string;
-  const fromName = /\.([0-9a-f]{7,40})$/.exec(repo)?.[1];
-  const baseCommit = typeof r['base_commit'] === 'string' && r['base_commit'] !== '' ? r['base_commit'] : fromName;
+  const missing = missingString(r, ['instance_id', 'repo', 'patch']);
+  if (missing) return missing;
+  const common = commonFields(r, options);
+  if ('problem' in common) return common;
+  const baseCommit = nonEmpty(r, 'base_commit') ?? /\.([0-9a-f]{7,40})$/.exec(common.repo)?.[1];
   if (!baseCommit) return { problem: { field: 'base_commit', message: 'missing, and the repo name does not end in .<commit>' } };
   const bugPatch = r['patch'] as string;
   let goldPatch: string;
@@ -171,29 +193,7 @@ function normaliseSmithRecord(r: Record<string, unknown>, options: LoadOptions &
   } catch (error) {
     return { problem: { field: 'patch', message: `cannot be reversed into a fix: ${(error as Error).message}` } };
   }
-  const id = r['instance_id'] as string;
-  const version = typeof r['version'] === 'string' ? r['version'] : '';
-  const image = typeof r['image_name'] === 'string' && r['image_name'] !== '' ? r['image_name'] : imageName(options.imageTemplate ?? DEFAULT_IMAGE_TEMPLATE, { id, repo, version });
-  const task: Task = {
-    id,
-    dataset: options.dataset,
-    repo,
-    baseCommit,
-    version,
-    problemStatement: stringOr(r['problem_statement']),
-    hintsText: stringOr(r['hints_text']),
-    createdAt: stringOr(r['created_at']),
-    environmentSetupCommit: baseCommit,
-    goldPatch,
-    testPatch: '',
-    failToPass: failToPass.list,
-    passToPass: passToPass.list,
-    image,
-    workdir: typeof r['workdir'] === 'string' && r['workdir'] !== '' ? r['workdir'] : (options.workdir ?? '/testbed'),
-    bugPatch,
-    ...(typeof r['test_cmd'] === 'string' && r['test_cmd'] !== '' ? { testCmd: r['test_cmd'] } : {}),
-    ...(typeof r['install'] === 'string' && r['install'] !== '' ? { install: r['install'] } : {}),
-  };
+  const task: Task = { ...common, baseCommit, environmentSetupCommit: baseCommit, goldPatch, testPatch: '', bugPatch };
   return { task: Object.freeze(task) };
 }
 

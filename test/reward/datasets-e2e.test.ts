@@ -5,7 +5,7 @@
  */
 import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -47,6 +47,7 @@ async function cli(...args: string[]): Promise<{ stdout: string; stderr: string;
 beforeAll(async () => {
   expect(existsSync(CLI), `${CLI} is missing: run npm run build (npm test does)`).toBe(true);
   repo = await newRepo();
+  scratch.push(repo);
   await writeFiles(repo, BASE_FILES);
   base = await commitAll(repo, 'base: add() is wrong');
   await writeFiles(repo, {
@@ -59,7 +60,9 @@ beforeAll(async () => {
   const patch = await git(repo, 'diff', base, future, '--', 'calc');
   const testPatch = await git(repo, 'diff', base, future, '--', 'tests');
   const bug = 'diff --git a/calc/ops.py b/calc/ops.py\n--- a/calc/ops.py\n+++ b/calc/ops.py\n@@ -3,4 +3,4 @@ def add(a, b):\n \n \n def mul(a, b):\n-    return a * b\n+    return a * b + 1\n';
-  tasksFile = join(await mkdtemp(join(tmpdir(), 'swe-env-tasks-')), 'tasks.jsonl');
+  const tasksDir = await mkdtemp(join(tmpdir(), 'swe-env-tasks-'));
+  scratch.push(tasksDir);
+  tasksFile = join(tasksDir, 'tasks.jsonl');
   await writeFile(
     tasksFile,
     [
@@ -96,13 +99,16 @@ beforeAll(async () => {
   swebench = tasks[0]!;
   smith = tasks[1]!;
   // A record whose base commit is not in its image: Reset must refuse it as an environment error.
-  const mismatched = join(tmpdir(), `swe-env-mismatch-${process.pid}.jsonl`);
+  const mismatched = join(tasksDir, 'mismatched.jsonl');
   await writeFile(mismatched, `${JSON.stringify({ ...JSON.parse((await readFile(tasksFile, 'utf8')).split('\n')[0]!), instance_id: 'example__calc-bad', base_commit: 'f'.repeat(40) })}\n`);
   t = await startTestServer({ taskFiles: [tasksFile, mismatched] });
 });
 
+const scratch: string[] = [];
+
 afterAll(async () => {
   await t?.stop();
+  await Promise.all(scratch.map((p) => rm(p, { recursive: true, force: true })));
   expect(await t.server.provider.listContainers()).toEqual([]);
 });
 
@@ -145,6 +151,7 @@ describe('grading real-format tasks', () => {
 
   it('`eval` writes a harness-shaped report: resolved, unresolved and error ids', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'swe-env-eval-'));
+    scratch.push(dir);
     const predictions = join(dir, 'preds.jsonl');
     await writeFile(
       predictions,
