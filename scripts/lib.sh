@@ -30,3 +30,12 @@ apt_install() {
   log "apt-get install $*"
   DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "$@" >&2
 }
+
+# The Python test environment: a venv keyed by the hash of its requirement files, kept outside the
+# work tree so a fresh clone on the same machine (CI) reuses it; a new machine builds it once.
+python_env_dir() {
+  local top hash
+  top=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+  hash=$(cat "$top"/clients/python/requirements/*.txt | sha256sum | cut -c1-12)
+  printf '%s\n' "${SWE_ENV_PYTHON_ENV:-/var/cache/swe-env/python-$hash}"
+}

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Everything a fresh machine needs, idempotent and quick when already done:
 # npm dependencies and build, a Docker engine, the offline base image, the demo task images,
-# and Debian's Python packages for clients/python.
+# and the Python test environment from PyPI (scripts/setup-python.sh).
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/lib.sh"
 cd "$here/.."
@@ -15,13 +15,8 @@ npm run --silent build >&2
 
 bash scripts/ensure-docker.sh
 
-missing=()
-for pkg in python3-grpcio python3-protobuf python3-pytest protobuf-compiler protobuf-compiler-grpc; do
-  dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed" || missing+=("$pkg")
-done
-if [ ${#missing[@]} -gt 0 ]; then
-  apt_install "${missing[@]}"
-fi
+python_env=$(bash scripts/setup-python.sh)
+log "python test environment $python_env"
 
 base_image=$(bash scripts/build-base-image.sh)
 log "base image $base_image"

@@ -11,5 +11,7 @@ echo "== vitest"
 npx vitest run
 if [ -d clients/python/tests ]; then
   echo "== python client"
-  ( cd clients/python && /usr/bin/python3 -m pytest -q tests )
+  . scripts/lib.sh
+  python_env=$(python_env_dir)
+  ( cd clients/python && "$python_env/bin/python" -m pytest -q -p no:cacheprovider tests )
 fi

@@ -195,8 +195,9 @@ class AsyncSweEnvClient:
         opts = _episode_options(options)
         if opts is not None:
             request.options.CopyFrom(opts)
+        # Known before the call: a caller cancelled during Reset can still Close the right server.
+        self._episode_address[episode_id] = address
         response = await self._call(address, "Reset", request, timeout_s or self.timeout_s, True)
-        self._episode_address[response.episode_id] = address
         return ResetResult(
             episode_id=response.episode_id,
             observation=response.observation,

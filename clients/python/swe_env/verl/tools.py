@@ -4,7 +4,9 @@ verl's ToolAgentLoop calls create -> execute -> release on every tool call, so a
 cannot hold an episode: episodes are keyed by the trajectory's ``agent_data.request_id`` instead.
 An episode starts on its trajectory's first call (task from ``create_kwargs.task_id``), ends on
 ``submit_solution`` (whose reward is the tool reward; ``compute_score`` reads it back), and one that
-never submits is reclaimed by the server's idle TTL.
+never submits is reclaimed by the server's idle TTL (verl's ToolAgentLoop has no end-of-trajectory
+hook). Rows need ``agent_name: tool_agent``; the reward function is
+``reward.custom_reward_function.path=pkg://swe_env.verl.tools``, ``name=compute_score``.
 """
 from __future__ import annotations
 
@@ -14,7 +16,8 @@ from dataclasses import dataclass
 from typing import Any, Dict, Optional, Tuple
 
 from ..client import AsyncSweEnvClient
-from ._compat import BaseTool, ToolResponse
+from verl.tools.base_tool import BaseTool
+from verl.tools.schemas import ToolResponse
 
 
 @dataclass

@@ -1,0 +1,41 @@
+#!/usr/bin/env bash
+# The Python test environment from PyPI: pinned grpcio/protobuf/grpcio-tools, torch 2.13.0 (the
+# CPU wheel on disk), ray, pyarrow, transformers/tokenizers, verl 0.9.1 and swebench 5.0.2 (both
+# --no-deps: what their code imports is pinned in test.txt; their full sets pull CUDA builds, vLLM,
+# wandb and modal's cloud). Then the client itself (editable) and its proto stubs regenerated with
+# the pinned grpcio-tools. Idempotent: a venv whose requirement hash matches is reused.
+# Prints the venv's path on stdout.
+here=$(cd "$(dirname "$0")" && pwd)
+. "$here/lib.sh"
+cd "$here/.."
+
+req=clients/python/requirements
+venv=$(python_env_dir)
+python=${SWE_ENV_BASE_PYTHON:-python3}
+
+if [ ! -f "$venv/.complete" ]; then
+  log "python test environment in $venv (first time on this machine: a few minutes)"
+  rm -rf "$venv"
+  mkdir -p "$(dirname "$venv")"
+  "$python" -m venv "$venv"
+  pip=("$venv/bin/python" -m pip --disable-pip-version-check -q)
+  "${pip[@]}" install -r "$req/test.txt" -c "$req/constraints.txt" 2>&1 | grep -v 'is ignored' >&2 || true
+  "${pip[@]}" install --no-deps -r "$req/frameworks-nodeps.txt" 2>&1 | grep -v 'is ignored' >&2 || true
+  # Fail here, not in the tests, when anything above did not install.
+  "$venv/bin/python" - <<'PY' >&2
+import importlib, sys
+import torch
+assert torch.__version__.startswith("2.13.0") and not torch.version.cuda, f"torch {torch.__version__} is not the CPU 2.13.0 build"
+for module in ("grpc", "grpc_tools", "ray", "pyarrow", "transformers", "tokenizers",
+               "verl.experimental.agent_loop.agent_loop", "verl.trainer.ppo.core_algos", "swebench.harness.utils"):
+    importlib.import_module(module)
+print("python test environment:", sys.version.split()[0], "torch", torch.__version__)
+PY
+  touch "$venv/.complete"
+fi
+# The client itself, editable: the tests and the README examples import the working tree.
+if ! "$venv/bin/python" -c 'import swe_env, sys; sys.exit(0 if swe_env.__file__.startswith(sys.argv[1]) else 1)' "$PWD/clients/python" 2>/dev/null; then
+  "$venv/bin/python" -m pip --disable-pip-version-check -q install --no-deps -e clients/python >&2
+fi
+PYTHON="$venv/bin/python" bash clients/python/scripts/gen_proto.sh >&2
+printf '%s\n' "$venv"
