@@ -266,3 +266,51 @@ def test_cancelled_rollout_closes_its_sandbox(server: Any, demo_tasks: Dict[str,
     while server.containers() and time.time() < deadline:
         time.sleep(0.2)
     assert server.containers() == []
+
+
+def test_tool_agent_loop_with_the_tool_pair(server: Any, demo_tasks: Dict[str, dict], model_dir: Path, tmp_path: Path) -> None:
+    """verl's own ToolAgentLoop with the package's tool_config.yaml, rows made with
+    --agent tool_agent, and the reward function loaded by verl from pkg://swe_env.verl.tools."""
+    import yaml
+    from omegaconf import OmegaConf
+    from verl.utils.import_utils import load_extern_object
+
+    from swe_env.verl import config_path
+
+    tools_yaml = yaml.safe_load(Path(config_path("tool_config.yaml")).read_text())
+    for tool in tools_yaml["tools"]:
+        tool["config"]["env_addr"] = server.address
+    (tmp_path / "tools.yaml").write_text(yaml.safe_dump(tools_yaml))
+    agent_yaml = vs.write_agent_loop_yaml(tmp_path / "agent_loop.yaml", server.address, "127.0.0.1:1")
+    config = vs.verl_config(model_dir, agent_yaml, workers=1)
+    config.actor_rollout_ref.rollout.multi_turn.tool_config_path = str(tmp_path / "tools.yaml")
+    config.actor_rollout_ref.rollout.multi_turn.max_tool_response_length = 4096
+    with SweEnvClient(server.address) as client:
+        rows = [r for r in build_rows(client, agent="tool_agent") if r["extra_info"]["task_id"] in (GOLD, NOFIX)]
+    parquet = Path(write_rows(rows, str(tmp_path / "tools.parquet")))
+    batch = _verl_batch(parquet, model_dir, config, n=1)
+    assert set(batch.non_tensor_batch["agent_name"]) == {"tool_agent"}
+    out = asyncio.run(_worker(config, vs.ScriptedLLM(str(model_dir), **_policies(demo_tasks))).generate_sequences(batch))
+    score = load_extern_object("pkg://swe_env.verl.tools", "compute_score")
+    rewards = {}
+    for i in range(len(out)):
+        extra_info = dict(out.non_tensor_batch["extra_info"][i])
+        extra_info.update({k: out.non_tensor_batch[k][i] for k in ("tool_rewards", "turn_scores")})
+        rewards[extra_info["task_id"]] = score("swe_env", "", extra_info["task_id"], extra_info=extra_info)
+    assert rewards == {GOLD: 1.0, NOFIX: 0.0}
+    deadline = time.time() + 30
+    while server.containers() and time.time() < deadline:
+        time.sleep(0.5)
+    assert server.containers() == []  # submit_solution ended and closed both episodes
+
+
+def test_budget_is_graded_and_not_masked(server: Any, demo_tasks: Dict[str, dict], model_dir: Path, tmp_path: Path) -> None:
+    """The turn budget runs out before a submit: the repository is graded as it is (gold applied: 1)."""
+    agent_yaml = vs.write_agent_loop_yaml(tmp_path / "agent_loop.yaml", server.address, "127.0.0.1:1", max_turns=1)
+    config = vs.verl_config(model_dir, agent_yaml, workers=1)
+    batch = _verl_batch(_rows(server, tmp_path), model_dir, config, n=1)
+    batch = batch[[i for i, r in enumerate(batch.non_tensor_batch["extra_info"]) if r["task_id"] == GOLD]]
+    out = asyncio.run(_worker(config, vs.ScriptedLLM(str(model_dir), **_policies(demo_tasks))).generate_sequences(batch))
+    assert str(out.non_tensor_batch["swe_env_end"][0]) == "budget"
+    assert float(out.batch["rm_scores"][0].sum()) == 1.0 and not bool(out.non_tensor_batch["swe_env_masked"][0])
+    assert int(out.non_tensor_batch["swe_env_steps"][0]) == 2  # the bash call and the grading submit

@@ -29,6 +29,7 @@ from verl.experimental.agent_loop.agent_loop import AgentLoopBase, AgentLoopOutp
 from ..client import AsyncSweEnvClient, StepResult
 from ..env import to_tool_call
 from ..errors import SweEnvError
+from ..text import cut_middle
 from . import advantage  # noqa: F401  (registers the swe_env_grpo advantage estimator)
 
 logger = logging.getLogger(__name__)
@@ -47,7 +48,6 @@ EXTRA_FIELDS: Dict[str, type] = {
     "swe_env_observations_truncated": int,  # observations cut to the observation cap
 }
 
-_TRUNCATION_MARKER = "\n[... {} characters omitted by swe-env to fit the context ...]\n"
 
 # One client per worker process and address list: channels are reused across samples.
 _CLIENTS: Dict[Tuple[str, ...], AsyncSweEnvClient] = {}
@@ -58,15 +58,6 @@ def _client(addresses: Sequence[str]) -> AsyncSweEnvClient:
     if key not in _CLIENTS:
         _CLIENTS[key] = AsyncSweEnvClient(list(addresses))
     return _CLIENTS[key]
-
-
-def cut_middle(text: str, limit: int) -> Tuple[str, bool]:
-    """Head and tail of ``text`` within ``limit`` characters, with a marker saying what was cut."""
-    if limit <= 0 or len(text) <= limit:
-        return text, False
-    keep = max(0, limit - len(_TRUNCATION_MARKER.format(len(text))))
-    head = keep - keep // 2
-    return text[:head] + _TRUNCATION_MARKER.format(len(text) - keep) + text[len(text) - (keep - head) :], True
 
 
 class _LLMError(Exception):
