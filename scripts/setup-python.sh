@@ -20,18 +20,25 @@ if [ ! -f "$venv/.complete" ]; then
   "$python" -m venv "$venv"
   pip=("$venv/bin/python" -m pip --disable-pip-version-check -q)
   "${pip[@]}" install -r "$req/test.txt" -c "$req/constraints.txt" 2>&1 | grep -v 'is ignored' >&2 || true
-  "${pip[@]}" install --no-deps -r "$req/frameworks-nodeps.txt" 2>&1 | grep -v 'is ignored' >&2 || true
+  "${pip[@]}" install --no-deps --ignore-requires-python -r "$req/frameworks-nodeps.txt" 2>&1 | grep -v 'is ignored' >&2 || true
   # Fail here, not in the tests, when anything above did not install.
   "$venv/bin/python" - <<'PY' >&2
 import importlib, sys
 import torch
 assert torch.__version__.startswith("2.13.0") and not torch.version.cuda, f"torch {torch.__version__} is not the CPU 2.13.0 build"
 for module in ("grpc", "grpc_tools", "ray", "pyarrow", "transformers", "tokenizers",
-               "verl.experimental.agent_loop.agent_loop", "verl.trainer.ppo.core_algos", "swebench.harness.utils"):
+               "verl.experimental.agent_loop.agent_loop", "verl.trainer.ppo.core_algos", "swebench.harness.utils",
+               "nemo_gym.base_resources_server", "resources_servers.gymnasium", "responses_api_agents.gymnasium_agent.app"):
     importlib.import_module(module)
 print("python test environment:", sys.version.split()[0], "torch", torch.__version__)
 PY
   touch "$venv/.complete"
+  # Environments of older requirement sets are dead weight (GBs each): keep only this one.
+  if [ -z "${SWE_ENV_PYTHON_ENV:-}" ]; then
+    for old in /var/cache/swe-env/python-*; do
+      if [ "$old" != "$venv" ] && [ -d "$old" ]; then rm -rf "$old"; fi
+    done
+  fi
 fi
 # The client itself, editable: the tests and the README examples import the working tree.
 if ! "$venv/bin/python" -c 'import swe_env, sys; sys.exit(0 if swe_env.__file__.startswith(sys.argv[1]) else 1)' "$PWD/clients/python" 2>/dev/null; then

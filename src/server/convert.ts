@@ -12,6 +12,7 @@ import type { Task } from '../tasks/task.js';
 import type { EpisodeDefaults } from './config.js';
 import type { EpisodeSummary, StepOutcome } from './episode.js';
 import { toStruct } from './struct.js';
+import { toolSchemas } from './tools.js';
 
 export function reportToProto(report: GradeReport): GradeReportProto {
   const listed = (r: { name: string; status: string }) => ({ name: r.name, status: `TEST_STATUS_${r.status}` as const });
@@ -57,6 +58,7 @@ export function taskToProto(task: Task): TaskProto {
     failToPassCount: task.failToPass.length,
     passToPassCount: task.passToPass.length,
     prompt: renderPrompt(task),
+    tools: toolSchemas(),
   };
 }
 

@@ -20,7 +20,7 @@ import { optionsFromProto, optionsToProto, reportToProto, stepToProto, summaryTo
 import type { EpisodeRegistry } from './episode-registry.js';
 import { unary, type CallContext } from './handler.js';
 import { toStruct as struct } from './struct.js';
-import { TOOLS, openAiToolJson } from './tools.js';
+import { toolSchemas } from './tools.js';
 
 export interface ServiceDeps {
   readonly tasks: TaskStore;
@@ -60,13 +60,7 @@ export class SweEnvService {
     return {
       episodeId: episode.id,
       observation: renderPrompt(task),
-      tools: TOOLS.map((tool) => ({
-        type: 'function',
-        name: tool.name,
-        description: tool.description,
-        parametersJson: JSON.stringify(tool.parameters),
-        openaiJson: openAiToolJson(tool),
-      })),
+      tools: toolSchemas(),
       info: struct({
         task_id: task.id,
         instance_id: task.id,

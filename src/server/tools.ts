@@ -3,6 +3,7 @@
  * verl's schema type accepts), and the parsing of a model's tool call into an action or a message
  * the model can read.
  */
+import type { ToolSchema } from '../generated/swe_env/v1/ToolSchema.js';
 export type ParsedAction =
   | { readonly kind: 'bash'; readonly command: string }
   | { readonly kind: 'submit' }
@@ -38,6 +39,17 @@ export const TOOLS: readonly ToolDefinition[] = Object.freeze<ToolDefinition[]>(
 ]);
 
 const ACCEPTED = 'Accepted tool calls: bash with arguments {"command": "<string>"}, or submit_solution with arguments {}.';
+
+/** The tool schemas as Reset and GetTask return them. */
+export function toolSchemas(): ToolSchema[] {
+  return TOOLS.map((tool) => ({
+    type: 'function',
+    name: tool.name,
+    description: tool.description,
+    parametersJson: JSON.stringify(tool.parameters),
+    openaiJson: openAiToolJson(tool),
+  }));
+}
 
 export function openAiToolJson(tool: ToolDefinition): string {
   return JSON.stringify({ type: 'function', function: tool });

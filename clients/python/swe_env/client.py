@@ -177,7 +177,11 @@ class AsyncSweEnvClient:
                 return tasks
 
     async def get_task(self, task_id: str, address: Optional[str] = None) -> Dict[str, Any]:
-        return _to_dict(await self._call(address or self.addresses[0], "GetTask", pb.GetTaskRequest(task_id=task_id), self.timeout_s, True))
+        """The task's description, its rendered prompt and its tools (OpenAI function format, as Reset gives them)."""
+        response = await self._call(address or self.addresses[0], "GetTask", pb.GetTaskRequest(task_id=task_id), self.timeout_s, True)
+        task = _to_dict(response)
+        task["tools"] = [json.loads(t.openai_json) for t in response.tools]
+        return task
 
     async def reset(
         self,

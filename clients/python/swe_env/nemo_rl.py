@@ -1,8 +1,8 @@
 """A NeMo-RL environment over swe-env (``nemo_rl.environments.interfaces.EnvironmentInterface``).
 
 One episode per sample, named in the sample's metadata (``extra_env_info``); the steps of a batch
-run concurrently, and so do the batches of async rollouts (``SweEnvActor`` is a threaded Ray actor,
-``max_concurrency`` 256). The model's tool call is parsed from the assistant text.
+run concurrently, and so do the batches of async rollouts (``SweEnvActor`` is an asyncio Ray actor
+whose ``step`` is a coroutine, ``max_concurrency`` 256). The model's tool call is parsed from the assistant text.
 
 NeMo-RL tokenises an observation's content as it is and appends it to the sequence, so the content
 must carry the chat template's own turn structure. Given a tokenizer (``cfg["tokenizer"]``, a name
@@ -176,7 +176,9 @@ class SweEnvEnvironment(EnvironmentInterface):  # type: ignore[misc]
         return list(await asyncio.gather(*(self._one(list(m), dict(meta or {})) for m, meta in zip(message_log_batch, metadata))))
 
     def step(self, message_log_batch: Sequence[List[Dict[str, Any]]], metadata: Sequence[Dict[str, Any]]) -> EnvironmentReturn:
-        results = self._run(self._batch(message_log_batch, metadata))
+        return self._return(self._run(self._batch(message_log_batch, metadata)))
+
+    def _return(self, results: List[Tuple[Dict[str, str], Dict[str, Any], float, bool]]) -> EnvironmentReturn:
         return EnvironmentReturn(
             observations=[r[0] for r in results],
             metadata=[r[1] for r in results],
@@ -243,11 +245,23 @@ def register(env_name: str = "swe_env") -> None:
 
 ACTOR_FQN = "swe_env.nemo_rl.SweEnvActor"
 
+
+class _ActorEnvironment(SweEnvEnvironment):
+    """The class behind ``SweEnvActor``. Ray runs a class with any ``async def`` method as an asyncio
+    actor, whose synchronous methods block its one event loop: a synchronous ``step`` would serve
+    NeMo-RL's concurrent async rollouts one batch at a time. Here ``step`` is a coroutine that
+    awaits the batch on the environment's own loop, so batches overlap."""
+
+    async def step(self, message_log_batch: Sequence[List[Dict[str, Any]]], metadata: Sequence[Dict[str, Any]]) -> EnvironmentReturn:  # type: ignore[override]
+        future = asyncio.run_coroutine_threadsafe(self._batch(message_log_batch, metadata), self._loop)
+        return self._return(await asyncio.wrap_future(future))
+
+
 try:  # pragma: no cover - depends on the environment
     import ray  # type: ignore
 
-    # Threaded: NeMo-RL's async rollouts call step() for several batches at once. Restarts are safe:
-    # episodes live in the samples' metadata and a retried step returns its recorded result.
-    SweEnvActor = ray.remote(max_concurrency=256, max_restarts=-1, max_task_retries=-1)(SweEnvEnvironment)
+    # Restarts are safe: episodes live in the samples' metadata and a retried step returns its
+    # recorded result.
+    SweEnvActor = ray.remote(max_concurrency=256, max_restarts=-1, max_task_retries=-1)(_ActorEnvironment)
 except ImportError:
     SweEnvActor = None

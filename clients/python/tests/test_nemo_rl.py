@@ -5,6 +5,7 @@ NeMo-RL itself is not on PyPI: its rollout loop is not run here."""
 from __future__ import annotations
 
 import os
+import subprocess
 from pathlib import Path
 from typing import Any, Dict
 
@@ -33,8 +34,16 @@ def model_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 def _actor(ray: Any, server: Any, model_dir: Path) -> Any:
-    cfg = {"addresses": server.address, "tokenizer": str(model_dir), "episode_options": {"command_timeout_s": 60}}
-    return SweEnvActor.options(runtime_env={"env_vars": dict(os.environ, PYTHONPATH=vs.pythonpath())}).remote(cfg)
+    cfg = {"addresses": server.address, "tokenizer": str(model_dir), "episode_options": {"command_timeout_s": 180}}
+    actor = SweEnvActor.options(runtime_env={"env_vars": dict(os.environ, PYTHONPATH=vs.pythonpath())}).remote(cfg)
+    ray.get(actor.global_post_process_and_metrics.remote({"extra_env_info": [], "message_log": []}))  # started
+    return actor
+
+
+def _remove_leftovers(server: Any) -> None:
+    """A failing test must not leave sandboxes for the next tests' leak checks to trip on."""
+    for container in server.containers():
+        subprocess.run(["docker", "rm", "-f", container], capture_output=True)
 
 
 def _assistant(text: str) -> Dict[str, str]:
@@ -75,7 +84,9 @@ def test_batch_rewards_templated_observations_and_final_info(ray_cluster: Any, s
     finally:
         ray.get(env.shutdown.remote())
         ray.kill(env)
-    assert server.containers() == []
+        leftovers = server.containers()
+        _remove_leftovers(server)
+    assert leftovers == []
 
 
 def test_async_rollouts_step_concurrently(ray_cluster: Any, server: Any, model_dir: Path) -> None:
@@ -84,16 +95,18 @@ def test_async_rollouts_step_concurrently(ray_cluster: Any, server: Any, model_d
     ray = ray_cluster
     env = _actor(ray, server, model_dir)
     try:
-        slow = env.step.remote([[_assistant(vs.tool_call_text("bash", {"command": "sleep 40; echo slow"}))]], [{"task_id": NOFIX}])
+        slow = env.step.remote([[_assistant(vs.tool_call_text("bash", {"command": "sleep 45; echo slow"}))]], [{"task_id": NOFIX}])
         quick = env.step.remote([[_assistant(vs.tool_call_text("bash", {"command": "echo quick"}))]], [{"task_id": NOFIX}])
-        assert "quick" in ray.get(quick, timeout=35).observations[0]["content"]
+        assert "quick" in ray.get(quick).observations[0]["content"]
         ready, _ = ray.wait([slow], timeout=0)
         assert ready == [], "the slow step finished first: the actor ran the batches one after the other"
-        done = ray.get(slow, timeout=120)
+        done = ray.get(slow)
         assert "slow" in done.observations[0]["content"]
         for meta in (done.metadata[0], ray.get(quick).metadata[0]):
             ray.get(env.step.remote([[_assistant(vs.tool_call_text("submit_solution", {}))]], [meta]))
     finally:
         ray.get(env.shutdown.remote())
         ray.kill(env)
-    assert server.containers() == []
+        leftovers = server.containers()
+        _remove_leftovers(server)
+    assert leftovers == []

@@ -1,14 +1,28 @@
-"""The README's runnable examples, run as written against the test server."""
+"""The README's runnable examples, run as written in a fresh venv where only
+``pip install './clients/python[parquet]'`` ran (pinned by requirements/constraints.txt), against
+the test server."""
 import os
 import re
 import subprocess
-import sys
+import venv
 from pathlib import Path
 
 import pytest
 
-README = Path(__file__).resolve().parents[1] / "README.md"
+PACKAGE = Path(__file__).resolve().parents[1]
+README = PACKAGE / "README.md"
 BLOCKS = re.findall(r"<!-- runnable -->\n```python\n(.*?)```", README.read_text(), re.DOTALL)
+
+
+@pytest.fixture(scope="module")
+def fresh_python(tmp_path_factory: pytest.TempPathFactory) -> str:
+    where = tmp_path_factory.mktemp("readme-venv") / "venv"
+    venv.EnvBuilder(with_pip=True).create(where)
+    python = str(where / "bin" / "python")
+    install = [python, "-m", "pip", "install", "-q", "--disable-pip-version-check", f"{PACKAGE}[parquet]", "-c", str(PACKAGE / "requirements" / "constraints.txt")]
+    result = subprocess.run(install, capture_output=True, text=True, timeout=900)
+    assert result.returncode == 0, result.stderr[-3000:]
+    return python
 
 
 def test_the_readme_has_runnable_examples():
@@ -16,9 +30,11 @@ def test_the_readme_has_runnable_examples():
 
 
 @pytest.mark.parametrize("index", range(len(BLOCKS)))
-def test_readme_example_runs(server, index):
-    env = {**os.environ, "SWE_ENV_ADDR": server.address, "PYTHONPATH": str(README.parent)}
-    result = subprocess.run([sys.executable, "-c", BLOCKS[index]], env=env, capture_output=True, text=True, timeout=300)
+def test_readme_example_runs(server, fresh_python, index, tmp_path):
+    env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "VIRTUAL_ENV")}
+    env["SWE_ENV_ADDR"] = server.address
+    # Run from an empty folder so the working tree's swe_env cannot shadow the installed one.
+    result = subprocess.run([fresh_python, "-c", BLOCKS[index]], env=env, capture_output=True, text=True, timeout=300, cwd=tmp_path)
     assert result.returncode == 0, result.stderr
     assert result.stdout.strip() != ""
     assert server.containers() == []

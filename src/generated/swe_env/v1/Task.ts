@@ -1,5 +1,6 @@
 // Original file: proto/swe_env/v1/swe_env.proto
 
+import type { ToolSchema as _swe_env_v1_ToolSchema, ToolSchema__Output as _swe_env_v1_ToolSchema__Output } from '../../swe_env/v1/ToolSchema';
 
 export interface Task {
   'taskId'?: (string);
@@ -15,6 +16,7 @@ export interface Task {
   'failToPassCount'?: (number);
   'passToPassCount'?: (number);
   'prompt'?: (string);
+  'tools'?: (_swe_env_v1_ToolSchema)[];
 }
 
 export interface Task__Output {
@@ -31,4 +33,5 @@ export interface Task__Output {
   'failToPassCount': (number);
   'passToPassCount': (number);
   'prompt': (string);
+  'tools': (_swe_env_v1_ToolSchema__Output)[];
 }
