@@ -44,6 +44,7 @@ program
   .option('--server-id <id>', 'labels this server\'s containers; leftovers with this id are removed at start', 'default')
   .option('--max-episodes <n>', 'live episodes at most', number)
   .option('--max-starts <n>', 'container starts at once at most', number)
+  .option('--max-gradings <n>', 'gradings (each in its own container) at once at most; more wait, Evaluate until its deadline', number)
   .option('--memory-mb <n>', 'memory limit per sandbox', number)
   .option('--cpus <n>', 'CPUs per sandbox', number)
   .option('--pids <n>', 'process limit per sandbox', number)
@@ -64,6 +65,7 @@ program
       imageTemplate: o['imageTemplate'] as string | undefined,
       maxEpisodes: o['maxEpisodes'] as number | undefined,
       maxConcurrentStarts: o['maxStarts'] as number | undefined,
+      maxGradings: o['maxGradings'] as number | undefined,
       testTimeoutS: o['testTimeout'] as number | undefined,
       logLevel: o['logLevel'] as string,
       limits: {
@@ -206,7 +208,7 @@ program
   .action(async (o: { base: string }) => {
     const logger = createLogger();
     const provider = new DockerSandboxProvider('make-demo-dataset');
-    const grader = new Grader(provider, new Semaphore(2), { limits: compileConfig().limits, testTimeoutS: 300, logLimitBytes: 4 * 1024 * 1024 }, logger);
+    const grader = new Grader(provider, new Semaphore(2), { limits: compileConfig().limits, testTimeoutS: 300, logLimitBytes: 4 * 1024 * 1024, maxGradings: 2 }, logger);
     const n = await makeDemoDataset({ demoDir: DEMO_DIR, outFile: DEMO_TASKS, baseImage: o.base, provider, grader, logger });
     process.stdout.write(`wrote ${n} tasks to ${DEMO_TASKS}\n`);
   });
@@ -220,7 +222,7 @@ function loadAll(files: readonly string[], imageTemplate?: string): Promise<Task
 function offlineGrader(concurrency: number, testTimeoutS: number): Grader {
   const logger = createLogger('warn');
   const provider = new DockerSandboxProvider(`offline-${process.pid}`);
-  return new Grader(provider, new Semaphore(Math.max(1, concurrency)), { limits: compileConfig().limits, testTimeoutS, logLimitBytes: 8 * 1024 * 1024 }, logger);
+  return new Grader(provider, new Semaphore(Math.max(1, concurrency)), { limits: compileConfig().limits, testTimeoutS, logLimitBytes: 8 * 1024 * 1024, maxGradings: Math.max(1, concurrency) }, logger);
 }
 
 program.parseAsync(process.argv).catch((error: unknown) => {

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Logger } from '../common/logger.js';
-import type { Semaphore } from '../common/semaphore.js';
-import { messageOf } from '../common/errors.js';
+import { DeadlineExceededError, ResourceExhaustedError, messageOf } from '../common/errors.js';
+import { Semaphore } from '../common/semaphore.js';
 import type { Sandbox, SandboxLimits, SandboxProvider } from '../sandbox/sandbox.js';
 import { djangoModule, repoSpec } from '../tasks/repo-specs.js';
 import type { Task } from '../tasks/task.js';
@@ -26,10 +26,14 @@ export interface GraderConfig {
   readonly testTimeoutS: number;
   /** Bytes of test log kept (head + tail); the summary pytest prints is at the end. */
   readonly logLimitBytes: number;
+  /** Gradings at once at most; more wait (Evaluate until its deadline, then RESOURCE_EXHAUSTED). */
+  readonly maxGradings: number;
 }
 
 const GRADING_DIR = '/swe_env/grading';
 const LOG_TAIL_BYTES = 8 * 1024;
+/** How long a signal-killed step waits for the engine to say whether the whole container died. */
+const CONTAINER_SETTLE_MS = 3000;
 const APPLY_METHODS: Readonly<Record<number, string>> = { 10: 'git apply', 11: 'patch --fuzz=5' };
 
 function seconds(fromMs: number): number {
@@ -57,6 +61,25 @@ export function testCommand(task: Task): string {
   return [spec.testCmd, ...directives.map(shellQuote)].join(' ');
 }
 
+/**
+ * The grading container must still be up after a step: the patch's code cannot stop it (its PID 1
+ * ignores every signal from inside), so a container that is gone was killed from outside, by an
+ * engine restart or by the host running out of memory, and the grading is an infrastructure failure.
+ */
+async function assertAlive(sandbox: Sandbox, during: string, exitCode: number): Promise<void> {
+  // A process killed by a signal (exit >= 128, or no exit code) may be the first sign of the whole
+  // container going down: the engine marks it stopped a moment after its processes die.
+  const settleMs = exitCode >= 128 || exitCode < 0 ? CONTAINER_SETTLE_MS : 0;
+  const until = Date.now() + settleMs;
+  for (;;) {
+    if (!(await sandbox.isRunning())) {
+      throw new Error(`the grading container stopped during ${during} (killed from outside, an engine restart or the host out of memory)`);
+    }
+    if (Date.now() >= until) return;
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+}
+
 export function shellQuote(word: string): string {
   return /^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replaceAll("'", `'\\''`)}'`;
 }
@@ -68,12 +91,34 @@ export function shellQuote(word: string): string {
  * plain reward of 0.
  */
 export class Grader {
+  /** Every grading holds a place for its whole run: container, patch, tests. */
+  private readonly pool: Semaphore;
+
   constructor(
     private readonly provider: SandboxProvider,
     private readonly starts: Semaphore,
     private readonly config: GraderConfig,
     private readonly logger: Logger,
-  ) {}
+  ) {
+    this.pool = new Semaphore(config.maxGradings);
+  }
+
+  /** Gradings running now and the most that may run at once. */
+  load(): { running: number; capacity: number } {
+    return { running: this.pool.inUse(), capacity: this.pool.capacity };
+  }
+
+  /** A place in the grading pool; a wait that outlives the caller's deadline is RESOURCE_EXHAUSTED. */
+  private async admit(signal?: AbortSignal): Promise<void> {
+    try {
+      await this.pool.acquire(signal);
+    } catch (error) {
+      if (error instanceof DeadlineExceededError) {
+        throw new ResourceExhaustedError(`grading is full: ${this.pool.capacity} gradings at once; no room before the call's deadline`);
+      }
+      throw error;
+    }
+  }
 
   async grade(task: Task, patch: Buffer, options: GradeOptions = {}): Promise<GradeReport> {
     return (await this.runTests(task, patch, options)).report;
@@ -88,8 +133,22 @@ export class Grader {
     rawPatch: Buffer,
     options: GradeOptions = {},
   ): Promise<{ report: GradeReport; statuses: ReadonlyMap<string, TestStatus> }> {
-    let statuses: ReadonlyMap<string, TestStatus> = new Map();
     const started = Date.now();
+    await this.admit(options.signal);
+    try {
+      return await this.runAdmitted(task, rawPatch, options, started);
+    } finally {
+      this.pool.release();
+    }
+  }
+
+  private async runAdmitted(
+    task: Task,
+    rawPatch: Buffer,
+    options: GradeOptions,
+    started: number,
+  ): Promise<{ report: GradeReport; statuses: ReadonlyMap<string, TestStatus> }> {
+    let statuses: ReadonlyMap<string, TestStatus> = new Map();
     const report = baseReport(task.id);
     report.durations.captureS = options.captureS ?? 0;
     report.testCommand = testCommand(task);
@@ -151,6 +210,7 @@ export class Grader {
         ...(signal ? { signal } : {}),
       });
       if (applied.timedOut) throw new Error(signal?.aborted ? 'grading was cancelled' : 'applying the patch timed out');
+      await assertAlive(sandbox, 'applying the patch', applied.exitCode);
       const method = APPLY_METHODS[applied.exitCode];
       if (!method) {
         report.patchApplied = false;
@@ -185,6 +245,8 @@ export class Grader {
       { timeoutMs: (this.config.testTimeoutS + 60) * 1000, outputLimitBytes: this.config.logLimitBytes, ...(signal ? { signal } : {}) },
     );
     if (signal?.aborted) throw new Error('grading was cancelled');
+    // A killed test process reads like a timeout (137); a dead container is not the patch's doing.
+    await assertAlive(sandbox, 'the test run', run.exitCode);
     report.durations.testRunS = seconds(testStarted);
     const log = run.output.toString('utf8');
     report.logTail = log.slice(-LOG_TAIL_BYTES);

@@ -90,12 +90,14 @@ export class DockerSandboxProvider implements SandboxProvider {
     const options: Docker.ContainerCreateOptions = {
       Image: spec.image,
       // PID 1 is the keeper: it outlives anything a command can do inside, and ends the container
-      // after its maximum life even if this server is killed; AutoRemove then deletes it.
-      Entrypoint: ['bash'],
-      Cmd: ['--noprofile', '--norc', '-c', KEEPER_SCRIPT, 'swe-env-keeper', String(Math.ceil(spec.maxLifetimeS))],
+      // after its maximum life even if this server is killed; AutoRemove then deletes it. It runs as
+      // the command with the image's entrypoint reset ([""] means none), so a build container
+      // committed into an image leaves no entrypoint behind.
+      Entrypoint: [''],
+      Cmd: ['bash', '--noprofile', '--norc', '-c', KEEPER_SCRIPT, 'swe-env-keeper', String(Math.ceil(spec.maxLifetimeS))],
       WorkingDir: spec.workdir,
       Env: envList(spec.env),
-      Labels: sandboxLabels({ serverId: this.serverId, episodeId: spec.episodeId, role: spec.role, expiresAt }),
+      Labels: spec.role === 'build' ? {} : sandboxLabels({ serverId: this.serverId, episodeId: spec.episodeId, role: spec.role, expiresAt }),
       NetworkDisabled: true,
       StopTimeout: 1,
       HostConfig: {

@@ -24,6 +24,9 @@ function splitTag(reference: string): { repo: string; tag: string } {
   return { repo: reference, tag: 'latest' };
 }
 
+/** Part of every built image's content hash: images made by an older builder are rebuilt. */
+export const IMAGE_BUILDER_VERSION = '2';
+
 /**
  * Builds an image without a registry or a Dockerfile: a container from the base image gets the
  * files, runs the script, and is committed. Used for the demo tasks and for `images build`.
@@ -33,7 +36,7 @@ export async function buildImageFromFiles(provider: DockerSandboxProvider, spec:
     image: spec.baseImage,
     workdir: '/',
     maxLifetimeS: 3600,
-    role: 'grader',
+    role: 'build',
     episodeId: `image-build-${spec.tag.replace(/[^A-Za-z0-9_.-]/g, '_')}`,
     limits: { memoryBytes: 4 * 1024 ** 3, nanoCpus: 2e9, pidsLimit: 4096 },
   });
@@ -49,9 +52,10 @@ export async function buildImageFromFiles(provider: DockerSandboxProvider, spec:
     }
     const container = provider.docker.getContainer(sandbox.id);
     const { repo, tag } = splitTag(spec.tag);
+    // The build container has no entrypoint and no labels of its own (role 'build'), so the image
+    // gets exactly these: what `docker run IMAGE tail -f /dev/null` (the harness's way) expects.
     const changes = [
       `WORKDIR ${spec.workdir}`,
-      'ENTRYPOINT []',
       'CMD ["/bin/bash"]',
       ...Object.entries(spec.labels).map(([k, v]) => `LABEL ${k}=${JSON.stringify(v)}`),
     ];

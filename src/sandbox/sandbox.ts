@@ -15,7 +15,12 @@ export interface SandboxSpec {
   readonly workdir: string;
   /** The container's PID 1 exits by itself after this long, so nothing outlives a dead server. */
   readonly maxLifetimeS: number;
-  readonly role: 'episode' | 'grader';
+  /**
+   * 'build' containers (committed into task images) carry no management labels: a commit keeps a
+   * container's labels, and an image labelled as managed would have every container anyone starts
+   * from it reaped by any swe-env server. Their keeper's own timer and AutoRemove still end them.
+   */
+  readonly role: 'episode' | 'grader' | 'build';
   readonly episodeId: string;
   readonly env?: Readonly<Record<string, string>>;
   readonly limits: SandboxLimits;

@@ -62,9 +62,10 @@ export class ShellSession {
 
   private constructor(
     private readonly sandbox: Sandbox,
-    workdir: string,
+    /** The task's working directory: where a new shell starts when the last cwd is gone. */
+    private readonly home: string,
   ) {
-    this.cwd = workdir;
+    this.cwd = home;
   }
 
   /**
@@ -93,14 +94,17 @@ export class ShellSession {
 
   private async spawn(init?: ShellInit): Promise<{ output: string; exitCode: number } | undefined> {
     const initEnv: Record<string, string> = init ? { SWE_ENV_INIT: init.script, SWE_ENV_INIT_ARGS: init.args.join(' ') } : {};
+    // The exec starts in / (which always exists): the shell itself goes to the last cwd, or the
+    // task's workdir when the agent deleted it, and says where it landed.
     const proc = await this.sandbox.attach(['bash', '--noprofile', '--norc', '-c', AGENT_SHELL_SCRIPT], {
-      workdir: this.cwd,
-      env: { ...SHELL_ENV, SWE_ENV_WORKDIR: this.cwd, ...initEnv },
+      workdir: '/',
+      env: { ...SHELL_ENV, SWE_ENV_WORKDIR: this.cwd, SWE_ENV_HOME: this.home, ...initEnv },
     });
     this.process = proc;
     this.ended = false;
     const ready = await waitForReady(proc);
     this.shellPid = ready.pid;
+    if (ready.cwd) this.cwd = ready.cwd;
     proc.output.on('data', (chunk: Buffer) => this.onData(chunk));
     proc.output.on('end', () => this.onEnd(proc));
     proc.output.on('error', () => this.onEnd(proc));
@@ -232,7 +236,7 @@ function raceTimeout<T>(promise: Promise<T>, ms: number): Promise<T | 'timeout'>
 }
 
 /** Reads until the shell announces itself; returns its pid and its start-up program's output. */
-function waitForReady(proc: AttachedProcess): Promise<{ pid: number; init: string }> {
+function waitForReady(proc: AttachedProcess): Promise<{ pid: number; cwd: string; init: string }> {
   const scanner = new MarkerScanner('SWE_ENV_READY:');
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => fail(new InfraError('the sandbox shell did not start in time')), READY_TIMEOUT_MS);
@@ -240,8 +244,15 @@ function waitForReady(proc: AttachedProcess): Promise<{ pid: number; init: strin
       const { hit } = scanner.feed(chunk);
       if (hit) {
         cleanup();
+        // <pid>:<cwd>\x1d<init output>
         const colon = hit.payload.indexOf(':');
-        resolve({ pid: Number(colon < 0 ? hit.payload : hit.payload.slice(0, colon)), init: colon < 0 ? '' : hit.payload.slice(colon + 1) });
+        const rest = colon < 0 ? '' : hit.payload.slice(colon + 1);
+        const separator = rest.indexOf('\x1d');
+        resolve({
+          pid: Number(colon < 0 ? hit.payload : hit.payload.slice(0, colon)),
+          cwd: separator < 0 ? '' : rest.slice(0, separator),
+          init: separator < 0 ? rest : rest.slice(separator + 1),
+        });
       }
     };
     const onEnd = (): void => fail(new InfraError('the sandbox shell exited before it was ready'));

@@ -22,6 +22,8 @@ export interface ServerConfig {
   readonly imageTemplate: string;
   readonly maxEpisodes: number;
   readonly maxConcurrentStarts: number;
+  /** Gradings (submit, truncation with GRADE, Evaluate) at once at most, each in its own container. */
+  readonly maxGradings: number;
   readonly limits: SandboxLimits;
   readonly defaults: EpisodeDefaults;
   /** Upper bounds on what a client may ask for in EpisodeOptions. */
@@ -50,6 +52,7 @@ const DEFAULTS: Omit<ServerConfig, 'taskFiles' | 'dockerSocket'> = {
   imageTemplate: DEFAULT_IMAGE_TEMPLATE,
   maxEpisodes: 256,
   maxConcurrentStarts: 8,
+  maxGradings: 4,
   limits: { memoryBytes: 4 * 1024 ** 3, nanoCpus: 1e9, pidsLimit: 1024 },
   defaults: {
     maxSteps: 100,
@@ -111,6 +114,7 @@ export function compileConfig(input: ServerConfigInput = {}): Readonly<ServerCon
   }
   positive('maxEpisodes', config.maxEpisodes, true);
   positive('maxConcurrentStarts', config.maxConcurrentStarts, true);
+  positive('maxGradings', config.maxGradings, true);
   positive('limits.memoryBytes', config.limits.memoryBytes, true);
   positive('limits.nanoCpus', config.limits.nanoCpus, true);
   positive('limits.pidsLimit', config.limits.pidsLimit, true);

@@ -8,7 +8,7 @@ import { promisify } from 'node:util';
 import { messageOf } from '../common/errors.js';
 import type { Logger } from '../common/logger.js';
 import type { DockerSandboxProvider } from '../sandbox/docker-sandbox.js';
-import { buildImageFromFiles, imageLabels } from '../sandbox/image-builder.js';
+import { IMAGE_BUILDER_VERSION, buildImageFromFiles, imageLabels } from '../sandbox/image-builder.js';
 import type { Task } from './task.js';
 
 const run = promisify(execFile);
@@ -89,7 +89,7 @@ async function buildOne(options: ImageBuildOptions, task: Task, baseId: string):
   const started = Date.now();
   const install = task.install ?? options.install ?? '';
   const hash = createHash('sha256')
-    .update([baseId, task.baseCommit, task.bugPatch ?? '', install, task.workdir, IMAGE_SCRIPT].join('\0'))
+    .update([baseId, task.baseCommit, task.bugPatch ?? '', install, task.workdir, IMAGE_SCRIPT, IMAGE_BUILDER_VERSION].join('\0'))
     .digest('hex')
     .slice(0, 24);
   const done = (status: ImageBuildResult['status'], error?: string): ImageBuildResult => ({

@@ -68,6 +68,19 @@ describe('ShellSession against a real container', () => {
     expect((await shell.run('echo ok', opts)).output).toBe('ok\n');
   });
 
+  it('deleting the working directory, then `exit`, `set -e` + a failing command, or a timeout: the new shell starts in the task workdir and the episode goes on', async () => {
+    const endings = ['exit 3', 'set -e; false', 'while true; do :; done'];
+    for (const ending of endings) {
+      const gone = await shell.run('mkdir -p /tmp/gone/deeper && cd /tmp/gone/deeper && rm -rf /tmp/gone && echo deleted', opts);
+      expect(gone.output).toBe('deleted\n');
+      const end = await shell.run(ending, { ...opts, timeoutMs: ending.startsWith('while') ? 1000 : opts.timeoutMs });
+      expect(end.shellRestarted).toMatch(/new shell was started in \/tmp\b/);
+      const next = await shell.run('pwd; echo alive', opts);
+      expect(next.output).toBe('/tmp\nalive\n');
+      expect(next.exitCode).toBe(0);
+    }
+  });
+
   it('caps huge output to head and tail with a count of omitted bytes', async () => {
     const r = await shell.run('head -c 50000000 /dev/zero | tr "\\0" x; echo; echo END', { ...opts, outputLimitBytes: 10_000 });
     expect(r.outputBytes).toBe(50_000_005);

@@ -51,7 +51,7 @@ describe('Evaluate on every demo task (the dataset is sound)', () => {
       const { Grader } = await import('../../src/reward/grader.js');
       const { Semaphore } = await import('../../src/common/semaphore.js');
       const { pino } = await import('pino');
-      const grader = new Grader(t.server.provider, new Semaphore(1), { limits: t.server.config.limits, testTimeoutS: 60, logLimitBytes: 1 << 20 }, pino({ level: 'silent' }));
+      const grader = new Grader(t.server.provider, new Semaphore(1), { limits: t.server.config.limits, testTimeoutS: 60, logLimitBytes: 1 << 20, maxGradings: 1 }, pino({ level: 'silent' }));
       return grader.grade({ ...task, image: 'swe-env-test/no-such-image:none' }, Buffer.from(task.goldPatch));
     })();
     expect(broken.infraError).toBe(true);
@@ -74,5 +74,72 @@ describe('Evaluate and the caller', () => {
     expect(report.reward).toBe(0);
     expect(await t.server.provider.listContainers()).toEqual([]);
     expect(Date.now() - started).toBeLessThan(20_000);
+  });
+});
+
+describe('the grading pool', () => {
+  it('runs at most --max-gradings gradings at once; the rest wait, then get RESOURCE_EXHAUSTED', async () => {
+    const small = await startTestServer({ maxGradings: 1 });
+    try {
+      const task = tasks[0]!;
+      const hang = 'diff --git a/intervals/__init__.py b/intervals/__init__.py\n--- a/intervals/__init__.py\n+++ b/intervals/__init__.py\n@@ -1,3 +1,5 @@\n """Closed intervals and operations on collections of them."""\n+import time\n+time.sleep(600)\n from .interval import Interval\n from .ops import merge, total_length\n';
+      let most = 0;
+      let watching = true;
+      const watcher = (async () => {
+        while (watching) {
+          most = Math.max(most, (await small.server.provider.listContainers()).length);
+          await new Promise((r) => setTimeout(r, 100));
+        }
+      })();
+      const outcomes = await Promise.all(
+        Array.from({ length: 6 }, () =>
+          small.client.evaluate(task.id, hang, { timeoutS: 8 }).then(
+            (response) => ({ report: response.report!, code: 0 }),
+            (error: { code?: number }) => ({ report: undefined, code: error.code ?? -1 }),
+          ),
+        ),
+      );
+      watching = false;
+      await watcher;
+      expect(most).toBe(1);
+      const exhausted = outcomes.filter((o) => o.code === 8); // RESOURCE_EXHAUSTED
+      const graded = outcomes.filter((o) => o.code === 0);
+      expect(exhausted.length).toBeGreaterThanOrEqual(1);
+      expect(exhausted.length + graded.length).toBe(6);
+      for (const o of graded) expect(o.report!.infraError).toBe(true); // cancelled at the deadline, never a plain 0
+      expect(await small.server.provider.listContainers()).toEqual([]);
+    } finally {
+      await small.stop();
+    }
+  });
+});
+
+describe('a grading container that dies', () => {
+  it('is an infrastructure error, never a timeout scored 0', async () => {
+    const task = tasks[0]!;
+    const hang = 'diff --git a/intervals/__init__.py b/intervals/__init__.py\n--- a/intervals/__init__.py\n+++ b/intervals/__init__.py\n@@ -1,3 +1,5 @@\n """Closed intervals and operations on collections of them."""\n+import time\n+time.sleep(600)\n from .interval import Interval\n from .ops import merge, total_length\n';
+    const pending = t.client.evaluate(task.id, hang, { timeoutS: 300 });
+    // Kill the grader from outside once its tests are running (the engine's view: docker kill).
+    let killed = false;
+    for (let i = 0; i < 600 && !killed; i++) {
+      const [id] = await t.server.provider.listContainers();
+      if (id) {
+        const top = (await t.server.provider.docker
+          .getContainer(id)
+          .top({ ps_args: '-eo pid,args' })
+          .catch(() => ({ Processes: [] }))) as { Processes?: string[][] };
+        if ((top.Processes ?? []).some((p) => p.join(' ').includes('pytest'))) {
+          await t.server.provider.docker.getContainer(id).kill();
+          killed = true;
+        }
+      }
+      if (!killed) await new Promise((r) => setTimeout(r, 100));
+    }
+    expect(killed).toBe(true);
+    const report = (await pending).report!;
+    expect(report.infraError).toBe(true);
+    expect(report.testTimedOut).toBe(false);
+    expect(report.error).toMatch(/grading container stopped during the test run/);
+    expect(await t.server.provider.listContainers()).toEqual([]);
   });
 });

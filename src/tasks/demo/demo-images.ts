@@ -1,6 +1,6 @@
 import type { Logger } from '../../common/logger.js';
 import type { DockerSandboxProvider } from '../../sandbox/docker-sandbox.js';
-import { buildImageFromFiles, imageLabels, tagImage } from '../../sandbox/image-builder.js';
+import { IMAGE_BUILDER_VERSION, buildImageFromFiles, imageLabels, tagImage } from '../../sandbox/image-builder.js';
 import { DEFAULT_IMAGE_TEMPLATE, imageName } from '../image-name.js';
 import { BASE_COMMIT_MESSAGE, DEMO_ORG, DEMO_VERSION, DETERMINISTIC_GIT_ENV, hashFiles, type DemoRepoSource } from './demo-sources.js';
 
@@ -41,7 +41,7 @@ export async function buildDemoImages(
   const baseId = (await provider.docker.getImage(baseImage).inspect()).Id;
   const built: string[] = [];
   for (const repo of repos) {
-    const sourceHash = hashFiles(repo.files, `${baseId}\0${repo.baseCommit}\0${COMMIT_SCRIPT}`).slice(0, 16);
+    const sourceHash = hashFiles(repo.files, `${baseId}\0${repo.baseCommit}\0${COMMIT_SCRIPT}\0${IMAGE_BUILDER_VERSION}`).slice(0, 16);
     const repoImage = `${DEMO_ORG}/${repo.name}:${sourceHash}`;
     const labels = await imageLabels(provider.docker, repoImage);
     if (labels?.[LABEL_SOURCE_HASH] !== sourceHash) {
