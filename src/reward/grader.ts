@@ -11,7 +11,8 @@ import { filterAgentPatch, testCommandPaths } from './patch-filter.js';
 import type { TestStatus } from './test-status.js';
 import { baseReport, type GradeReport } from './report.js';
 import { APPLY_PATCH_SCRIPT, PREPARE_TESTS_SCRIPT, RUN_TESTS_SCRIPT, bashArgv } from './scripts.js';
-import { decideVerdict } from './verdict.js';
+import { decideVerdict, type Verdict } from './verdict.js';
+import { RECORDER_SOURCE, disagreements, newRecorderChannel, readRecords, recorderApplies, type RecorderChannel } from './result-recorder.js';
 
 export interface GradeOptions {
   readonly episodeId?: string;
@@ -193,11 +194,20 @@ export class Grader {
     const testFiles = diffFiles(task.testPatch);
     const modified = testFiles.filter((f) => !f.isNew).map((f) => f.oldPath);
     const created = testFiles.filter((f) => f.isNew).map((f) => f.path);
+    const parser = repoSpec(task.repo, task.version).parser;
+    const recorder = recorderApplies(parser, report.testCommand) ? newRecorderChannel(GRADING_DIR) : undefined;
+    report.resultsSource = recorder ? 'recorder' : 'log';
     await sandbox.putFiles([
       { path: `${GRADING_DIR}/model.patch`, content: patch },
       { path: `${GRADING_DIR}/test.patch`, content: task.testPatch },
       { path: `${GRADING_DIR}/modified.list`, content: modified.map((p) => `${p}\0`).join('') },
       { path: `${GRADING_DIR}/new.list`, content: created.map((p) => `${p}\0`).join('') },
+      ...(recorder
+        ? [
+            { path: `${recorder.dir}/swe_env_recorder.py`, content: RECORDER_SOURCE },
+            { path: recorder.keyFile, content: recorder.key },
+          ]
+        : []),
     ]);
 
     const patchStarted = Date.now();
@@ -242,7 +252,12 @@ export class Grader {
     const testStarted = Date.now();
     const run = await sandbox.exec(
       bashArgv(RUN_TESTS_SCRIPT, 'swe-env-tests', [task.workdir, String(this.config.testTimeoutS), report.testCommand]),
-      { timeoutMs: (this.config.testTimeoutS + 60) * 1000, outputLimitBytes: this.config.logLimitBytes, ...(signal ? { signal } : {}) },
+      {
+        timeoutMs: (this.config.testTimeoutS + 60) * 1000,
+        outputLimitBytes: this.config.logLimitBytes,
+        ...(recorder ? { env: recorder.env } : {}),
+        ...(signal ? { signal } : {}),
+      },
     );
     if (signal?.aborted) throw new Error('grading was cancelled');
     // A killed test process reads like a timeout (137); a dead container is not the patch's doing.
@@ -256,19 +271,54 @@ export class Grader {
       report.testTimedOut = true;
       report.error = `the tests did not finish within ${this.config.testTimeoutS}s`;
     }
-    const statuses = parseTestLog(repoSpec(task.repo, task.version).parser, log);
-    const verdict = decideVerdict({
-      results: statuses,
-      failToPass: task.failToPass,
-      passToPass: task.passToPass,
-      exitCode: run.exitCode,
-    });
+    const statuses = parseTestLog(parser, log);
+    const lists = { failToPass: task.failToPass, passToPass: task.passToPass, exitCode: run.exitCode };
+    const logVerdict = decideVerdict({ results: statuses, ...lists });
+    let verdict: Verdict = logVerdict;
+    if (recorder) {
+      const recorded = await this.readRecorder(sandbox, recorder, patch, task.workdir, run.exitCode, report.testTimedOut);
+      verdict = decideVerdict({ results: recorded.statuses, ...lists });
+      report.integrityFlags = [
+        ...recorded.flags,
+        ...disagreements(verdict.failToPass, logVerdict.failToPass),
+        ...disagreements(verdict.passToPass, logVerdict.passToPass),
+      ];
+    }
     report.failToPass = [...verdict.failToPass];
     report.passToPass = [...verdict.passToPass];
     report.resolution = verdict.resolution;
     if (verdict.rejection) report.error = verdict.rejection;
-    report.resolved = verdict.resolved && !report.testTimedOut;
+    const trusted = report.integrityFlags.length === 0 && !logVerdict.rejection;
+    if (!trusted && !report.error) report.error = `the test results are not trusted: ${report.integrityFlags.join('; ') || logVerdict.rejection}`;
+    report.resolved = verdict.resolved && logVerdict.resolved && trusted && !report.testTimedOut;
+    if (!report.resolved && report.resolution === 'FULL' && !trusted) report.resolution = 'NO';
     report.reward = report.resolved ? 1 : 0;
     return statuses;
+  }
+
+  /** The recorder's signed records, and every reason not to trust them. */
+  private async readRecorder(
+    sandbox: Sandbox,
+    recorder: RecorderChannel,
+    patch: Buffer,
+    workdir: string,
+    exitCode: number,
+    timedOut: boolean,
+  ): Promise<{ statuses: ReadonlyMap<string, TestStatus>; flags: string[] }> {
+    const out = await sandbox.exec(['cat', recorder.outFile], { timeoutMs: 60_000, outputLimitBytes: 64 * 1024 * 1024, separateStderr: true });
+    const records = readRecords(out.exitCode === 0 ? out.output.toString('utf8') : '', recorder.key);
+    const flags = [...records.problems];
+    const end = records.end;
+    if (end) {
+      if (!timedOut && end.exitStatus !== exitCode) {
+        flags.push(`pytest ended with exit status ${end.exitStatus} but the process exited with ${exitCode}: something else decided the exit code`);
+      }
+      for (const name of end.tampered) flags.push(`the code under test replaced ${name}`);
+      const changed = new Set(diffFiles(patch.toString('utf8')).map((f) => `${workdir.replace(/\/$/, '')}/${f.path}`));
+      for (const plugin of end.hookPlugins) {
+        if (changed.has(plugin)) flags.push(`${plugin}, changed by the patch, hooks into how pytest makes or reports outcomes`);
+      }
+    }
+    return { statuses: records.statuses, flags };
   }
 }

@@ -29,6 +29,10 @@ export interface GradeReport {
   logTail: string;
   droppedFiles: string[];
   durations: Durations;
+  /** 'recorder': outcomes from swe-env's pytest plugin, checked against the log; 'log': the log alone. */
+  resultsSource: string;
+  /** Why the run was not trusted; any flag means not resolved. */
+  integrityFlags: string[];
 }
 
 export function emptyDurations(): Durations {
@@ -52,6 +56,8 @@ export function baseReport(taskId: string): GradeReport {
     testExitCode: -1,
     testTimedOut: false,
     testCommand: '',
+    resultsSource: '',
+    integrityFlags: [],
     logTail: '',
     droppedFiles: [],
     durations: emptyDurations(),

@@ -23,6 +23,8 @@ export interface GradeReport {
   'logTail'?: (string);
   'droppedFiles'?: (string)[];
   'durations'?: (_swe_env_v1_Durations | null);
+  'resultsSource'?: (string);
+  'integrityFlags'?: (string)[];
 }
 
 export interface GradeReport__Output {
@@ -44,4 +46,6 @@ export interface GradeReport__Output {
   'logTail': (string);
   'droppedFiles': (string)[];
   'durations': (_swe_env_v1_Durations__Output | null);
+  'resultsSource': (string);
+  'integrityFlags': (string)[];
 }

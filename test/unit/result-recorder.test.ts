@@ -1,0 +1,64 @@
+import { createHmac } from 'node:crypto';
+import { describe, expect, it } from 'vitest';
+import { readRecords, recorderApplies } from '../../src/reward/result-recorder.js';
+
+const KEY = 'k'.repeat(64);
+
+function line(record: Record<string, unknown>, key = KEY): string {
+  const body = JSON.stringify(record);
+  return `${createHmac('sha256', key).update(body).digest('hex')} ${body}`;
+}
+
+function session(records: Array<Record<string, unknown>>): string {
+  return records.map((r, i) => line({ ...r, seq: i + 1 })).join('\n') + '\n';
+}
+
+const report = (nodeid: string, when: string, outcome: string, wasxfail = false) => ({ kind: 'report', nodeid, when, outcome, wasxfail });
+const end = { kind: 'end', exitstatus: 1, tampered: [], hook_plugins: [] };
+
+describe('the result recorder channel', () => {
+  it("derives statuses as pytest's summary does", () => {
+    const text = session([
+      { kind: 'start' },
+      report('t::a', 'setup', 'passed'),
+      report('t::a', 'call', 'passed'),
+      report('t::a', 'teardown', 'passed'),
+      report('t::b', 'call', 'failed'),
+      report('t::c', 'setup', 'failed'),
+      report('t::d', 'call', 'passed'),
+      report('t::d', 'teardown', 'failed'),
+      report('t::e', 'call', 'skipped', true),
+      report('t::f', 'call', 'passed', true),
+      report('t::g', 'setup', 'skipped'),
+      end,
+    ]);
+    const result = readRecords(text, KEY);
+    expect(result.problems).toEqual([]);
+    expect(Object.fromEntries(result.statuses)).toEqual({ 't::a': 'PASSED', 't::b': 'FAILED', 't::c': 'ERROR', 't::d': 'ERROR', 't::e': 'XFAIL', 't::f': 'XPASS', 't::g': 'SKIPPED' });
+    expect(result.end?.exitStatus).toBe(1);
+  });
+
+  it('refuses lines not signed with the key, and sees a removed line', () => {
+    const honest = session([{ kind: 'start' }, report('t::a', 'call', 'failed'), report('t::b', 'call', 'passed'), end]).split('\n');
+    const forged = line({ kind: 'report', nodeid: 't::a', when: 'call', outcome: 'passed', wasxfail: false, seq: 5 }, 'not-the-key');
+    const withForgery = readRecords([...honest.filter(Boolean), forged].join('\n'), KEY);
+    expect(withForgery.problems.join()).toMatch(/not signed/);
+    expect(withForgery.statuses.get('t::a')).toBe('FAILED');
+    const withoutTheFailure = readRecords([honest[0], honest[2], honest[3]].join('\n'), KEY);
+    expect(withoutTheFailure.problems.join()).toMatch(/record 2 is missing/);
+  });
+
+  it('says when the session never finished or the recorder never started', () => {
+    expect(readRecords(session([{ kind: 'start' }, report('t::a', 'call', 'passed')]), KEY).problems.join()).toMatch(/never finished/);
+    expect(readRecords('', KEY).problems.join()).toMatch(/never started/);
+  });
+
+  it('runs for commands that run pytest themselves, not for tox, runtests.py or bin/test', () => {
+    expect(recorderApplies('pytest', 'pytest -rA tests/test_x.py')).toBe(true);
+    expect(recorderApplies('pytest', 'python -m pytest --no-header -rA -p no:cacheprovider tests')).toBe(true);
+    expect(recorderApplies('pytest_v2', '/opt/miniconda3/bin/pytest -rA x')).toBe(true);
+    expect(recorderApplies('pytest', 'tox --current-env -epy39 -v --')).toBe(false);
+    expect(recorderApplies('django', './tests/runtests.py --verbosity 2')).toBe(false);
+    expect(recorderApplies('sympy', 'PYTHONWARNINGS=ignore bin/test -C --verbose')).toBe(false);
+  });
+});
