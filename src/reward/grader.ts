@@ -10,7 +10,8 @@ import { parseTestLog } from './log-parsers/index.js';
 import { filterAgentPatch, testCommandPaths } from './patch-filter.js';
 import type { TestStatus } from './test-status.js';
 import { baseReport, type GradeReport } from './report.js';
-import { APPLY_PATCH_SCRIPT, PREPARE_TESTS_SCRIPT, RUN_TESTS_SCRIPT, bashArgv } from './scripts.js';
+import { APPLY_PATCH_SCRIPT, PREPARE_TESTS_SCRIPT, REVERT_PATHS_SCRIPT, RUN_TESTS_SCRIPT, SNAPSHOT_TREE_SCRIPT, bashArgv } from './scripts.js';
+import { changedPaths, parseSnapshot, sweepDecision, type TreeSnapshot } from './tree-changes.js';
 import { decideVerdict, type Verdict } from './verdict.js';
 import { RECORDER_SOURCE, disagreements, newRecorderChannel, readRecords, recorderApplies, type RecorderChannel } from './result-recorder.js';
 
@@ -214,6 +215,7 @@ export class Grader {
     if (report.patchEmpty) {
       report.patchApplied = true;
     } else {
+      const before = await this.snapshot(sandbox, task.workdir);
       const applied = await sandbox.exec(bashArgv(APPLY_PATCH_SCRIPT, 'swe-env-apply', [task.workdir, `${GRADING_DIR}/model.patch`]), {
         timeoutMs: 120_000,
         outputLimitBytes: 64 * 1024,
@@ -230,6 +232,10 @@ export class Grader {
       }
       report.patchApplied = true;
       report.patchApplyMethod = method;
+      if (!(await this.sweep(sandbox, task, patch, before, report))) {
+        report.durations.patchS = seconds(patchStarted);
+        return new Map();
+      }
     }
     const prepared = await sandbox.exec(
       bashArgv(PREPARE_TESTS_SCRIPT, 'swe-env-prepare', [
@@ -294,6 +300,51 @@ export class Grader {
     if (!report.resolved && report.resolution === 'FULL' && !trusted) report.resolution = 'NO';
     report.reward = report.resolved ? 1 : 0;
     return statuses;
+  }
+
+  private async snapshot(sandbox: Sandbox, workdir: string): Promise<TreeSnapshot> {
+    const listed = await sandbox.exec(bashArgv(SNAPSHOT_TREE_SCRIPT, 'swe-env-snapshot', [workdir]), {
+      timeoutMs: 120_000,
+      outputLimitBytes: 256 * 1024 * 1024,
+      separateStderr: true,
+    });
+    if (listed.timedOut || listed.exitCode !== 0 || listed.omittedBytes > 0) {
+      throw new Error(`cannot list the repository's files (exit ${listed.exitCode})`);
+    }
+    return parseSnapshot(listed.output);
+  }
+
+  /**
+   * What the patch changed on disk, whatever its headers said (plain ---/+++ sections, a +++ name
+   * unlike the diff --git line, copy/rename targets): test files and the like are put back as they
+   * were; a patch writing inside .git is refused. False when the patch is refused.
+   */
+  private async sweep(sandbox: Sandbox, task: Task, patch: Buffer, before: TreeSnapshot, report: GradeReport): Promise<boolean> {
+    const after = await this.snapshot(sandbox, task.workdir);
+    const decision = sweepDecision(changedPaths(before, after), {
+      protectedPaths: testCommandPaths(report.testCommand),
+      allowedPaths: diffFiles(task.goldPatch).map((f) => f.path),
+      seenPaths: diffFiles(patch.toString('utf8')).flatMap((f) => [f.path, f.oldPath]),
+    });
+    if (decision.gitWrites.length > 0) {
+      report.patchApplied = false;
+      report.error = `the patch writes inside .git (${decision.gitWrites.slice(0, 5).join(', ')}): refused`;
+      return false;
+    }
+    if (decision.revert.length === 0) return true;
+    await sandbox.putFiles([{ path: `${GRADING_DIR}/revert.list`, content: decision.revert.map((r) => `${r.path}\0`).join('') }]);
+    const reverted = await sandbox.exec(bashArgv(REVERT_PATHS_SCRIPT, 'swe-env-revert', [task.workdir, `${GRADING_DIR}/revert.list`]), {
+      timeoutMs: 120_000,
+      outputLimitBytes: 64 * 1024,
+    });
+    if (reverted.timedOut || reverted.exitCode !== 0) {
+      throw new Error(`cannot put back the files the patch may not change (exit ${reverted.exitCode}): ${reverted.output.toString('utf8').slice(-1000)}`);
+    }
+    const already = new Set(report.droppedFiles.map((d) => d.split(' (')[0]));
+    for (const { path, why } of decision.revert) {
+      if (!already.has(path)) report.droppedFiles.push(`${path} (${why}, found on disk after applying)`);
+    }
+    return true;
   }
 
   /** The recorder's signed records, and every reason not to trust them. */

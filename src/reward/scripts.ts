@@ -9,6 +9,8 @@ export const CAPTURE_PATCH_SCRIPT = script('capture-patch.sh');
 export const APPLY_PATCH_SCRIPT = script('apply-patch.sh');
 export const PREPARE_TESTS_SCRIPT = script('prepare-tests.sh');
 export const RUN_TESTS_SCRIPT = script('run-tests.sh');
+export const SNAPSHOT_TREE_SCRIPT = script('snapshot-tree.sh');
+export const REVERT_PATHS_SCRIPT = script('revert-paths.sh');
 
 export function bashArgv(script: string, name: string, args: readonly string[]): string[] {
   return ['bash', '--noprofile', '--norc', '-c', script, name, ...args];

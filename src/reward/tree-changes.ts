@@ -1,0 +1,58 @@
+import { isTestPath } from './patch-filter.js';
+
+/** A working tree as snapshot-tree.sh lists it: path -> "size mtime". */
+export type TreeSnapshot = ReadonlyMap<string, string>;
+
+export function parseSnapshot(output: Buffer): TreeSnapshot {
+  const fields = output.toString('utf8').split('\0');
+  const snapshot = new Map<string, string>();
+  for (let i = 0; i + 2 < fields.length; i += 3) snapshot.set(fields[i]!, `${fields[i + 1]} ${fields[i + 2]}`);
+  return snapshot;
+}
+
+/** Paths created, removed or rewritten between two snapshots. */
+export function changedPaths(before: TreeSnapshot, after: TreeSnapshot): string[] {
+  const changed = new Set<string>();
+  for (const [path, stamp] of after) if (before.get(path) !== stamp) changed.add(path);
+  for (const path of before.keys()) if (!after.has(path)) changed.add(path);
+  return [...changed].sort();
+}
+
+const SHARED_CONFIG = new Set(['setup.cfg', 'pyproject.toml']);
+
+export interface SweepDecision {
+  /** The patch wrote inside .git: it is refused whole (git config could run programs). */
+  readonly gitWrites: readonly string[];
+  /** Paths to put back as they were, with why. */
+  readonly revert: ReadonlyArray<{ path: string; why: string }>;
+}
+
+/**
+ * What the applied patch changed on disk that grading must not keep, whatever its headers said:
+ * test files, files the test command runs, compiled artefacts (never a fix: a sourceless .pyc is
+ * importable), and setup.cfg / pyproject.toml changed by a section the text filter did not see.
+ * Files the task's own fix changes are kept.
+ */
+export function sweepDecision(
+  changed: readonly string[],
+  options: { protectedPaths: readonly string[]; allowedPaths: readonly string[]; seenPaths: readonly string[] },
+): SweepDecision {
+  const allowed = new Set(options.allowedPaths);
+  const protectedPaths = new Set(options.protectedPaths);
+  const seen = new Set(options.seenPaths);
+  const gitWrites: string[] = [];
+  const revert: Array<{ path: string; why: string }> = [];
+  for (const path of changed) {
+    if (path === '.git' || path.startsWith('.git/')) {
+      gitWrites.push(path);
+      continue;
+    }
+    if (allowed.has(path)) continue;
+    const base = path.split('/').at(-1) ?? '';
+    if (isTestPath(path)) revert.push({ path, why: 'test file' });
+    else if (protectedPaths.has(path)) revert.push({ path, why: 'run by the test command' });
+    else if (base.endsWith('.pyc') || base.endsWith('.pyo') || path.split('/').includes('__pycache__')) revert.push({ path, why: 'compiled artefact' });
+    else if (SHARED_CONFIG.has(base) && !seen.has(path)) revert.push({ path, why: 'configuration changed outside a visible file header' });
+  }
+  return { gitWrites, revert };
+}
