@@ -10,8 +10,20 @@ export interface MarkerHit {
   readonly before: Buffer;
   /** The text between the prefix and the terminator. */
   readonly payload: string;
+  /** Bytes of this chunk after the marker. */
+  readonly after: Buffer;
 }
 
+/**
+ * The longest payload a real marker has (an exit code and a working directory, printed by one
+ * printf): a "marker" whose terminator is further away is output that merely looks like one.
+ */
+export const MAX_PAYLOAD_BYTES = 8192;
+
+/**
+ * Linear in the bytes fed, whatever they hold: at most the prefix plus MAX_PAYLOAD_BYTES are held
+ * back between chunks, and held bytes are never scanned again from the start.
+ */
 export class MarkerScanner {
   private readonly prefix: Buffer;
   private carry: Buffer = Buffer.alloc(0);
@@ -20,28 +32,46 @@ export class MarkerScanner {
     this.prefix = Buffer.concat([Buffer.from([RECORD_START]), Buffer.from(prefix, 'utf8')]);
   }
 
+  /** Bytes held back waiting for the rest of a possible marker (bounded). */
+  heldBytes(): number {
+    return this.carry.length;
+  }
+
   /**
    * Feeds a chunk. Returns the output bytes that are certainly not part of a marker, and the marker
-   * when it is complete. Bytes after the marker are dropped (nothing may follow it).
+   * when it is complete, with the bytes that followed it in the chunk.
    */
   feed(chunk: Buffer): { output: Buffer; hit?: MarkerHit } {
     const data = this.carry.length > 0 ? Buffer.concat([this.carry, chunk]) : chunk;
-    const start = data.indexOf(this.prefix);
-    if (start >= 0) {
-      const end = data.indexOf(RECORD_END, start + this.prefix.length);
-      if (end < 0) {
-        // The marker has begun but not ended: hold it back until the rest arrives.
-        this.carry = Buffer.from(data.subarray(start));
-        return { output: data.subarray(0, start) };
+    const out: Buffer[] = [];
+    let from = 0;
+    for (;;) {
+      const start = data.indexOf(this.prefix, from);
+      if (start < 0) {
+        // Keep the longest tail that could still be the start of a marker.
+        const keep = partialPrefixLength(data.subarray(from), this.prefix);
+        out.push(data.subarray(from, data.length - keep));
+        this.carry = keep > 0 ? Buffer.from(data.subarray(data.length - keep)) : Buffer.alloc(0);
+        return { output: concat(out) };
       }
-      this.carry = Buffer.alloc(0);
-      const payload = data.subarray(start + this.prefix.length, end).toString('utf8');
-      return { output: Buffer.alloc(0), hit: { before: data.subarray(0, start), payload } };
+      const payloadStart = start + this.prefix.length;
+      const end = data.indexOf(RECORD_END, payloadStart);
+      if (end >= 0 && end - payloadStart <= MAX_PAYLOAD_BYTES) {
+        out.push(data.subarray(from, start));
+        this.carry = Buffer.alloc(0);
+        const hit = { before: concat(out), payload: data.subarray(payloadStart, end).toString('utf8'), after: data.subarray(end + 1) };
+        return { output: Buffer.alloc(0), hit };
+      }
+      if (end < 0 && data.length - payloadStart <= MAX_PAYLOAD_BYTES) {
+        // The marker has begun but not ended: hold it back until the rest arrives.
+        out.push(data.subarray(from, start));
+        this.carry = Buffer.from(data.subarray(start));
+        return { output: concat(out) };
+      }
+      // Too long to be a marker: its first byte is output, and scanning goes on after it.
+      out.push(data.subarray(from, start + 1));
+      from = start + 1;
     }
-    // Keep the longest tail that could still be the start of a marker.
-    const keep = partialPrefixLength(data, this.prefix);
-    this.carry = keep > 0 ? Buffer.from(data.subarray(data.length - keep)) : Buffer.alloc(0);
-    return { output: data.subarray(0, data.length - keep) };
   }
 
   /** Whatever was held back, when the stream ends without a marker. */
@@ -50,6 +80,10 @@ export class MarkerScanner {
     this.carry = Buffer.alloc(0);
     return rest;
   }
+}
+
+function concat(parts: Buffer[]): Buffer {
+  return parts.length === 1 ? parts[0]! : Buffer.concat(parts);
 }
 
 function partialPrefixLength(data: Buffer, prefix: Buffer): number {

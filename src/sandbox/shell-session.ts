@@ -43,6 +43,10 @@ const SHELL_ENV: Readonly<Record<string, string>> = Object.freeze({
 });
 
 interface Running {
+  /** Until the shell announces the command's start; then undefined. */
+  start: MarkerScanner | undefined;
+  /** The command's start as the shell announced it (uptime seconds), for the timeout kill. */
+  startedAt: string;
   readonly scanner: MarkerScanner;
   readonly sink: CappedOutput;
   readonly done: (outcome: { exitCode: number; cwd: string } | { ended: true }) => void;
@@ -116,7 +120,17 @@ export class ShellSession {
   private onData(chunk: Buffer): void {
     const running = this.running;
     if (!running) return; // output of background jobs between commands is dropped
-    const { output, hit } = running.scanner.feed(chunk);
+    let data = chunk;
+    if (running.start) {
+      // Whatever precedes the start announcement is background output from before the command.
+      const announced = running.start.feed(data).hit;
+      if (!announced) return;
+      running.start = undefined;
+      running.startedAt = announced.payload;
+      data = announced.after;
+      if (data.length === 0) return;
+    }
+    const { output, hit } = running.scanner.feed(data);
     if (output.length > 0) running.sink.push(output);
     if (hit) {
       if (hit.before.length > 0) running.sink.push(hit.before);
@@ -143,14 +157,15 @@ export class ShellSession {
     const scanner = new MarkerScanner(`SWE_ENV_END:${nonce}:`);
     let resolveOutcome!: Running['done'];
     const outcome = new Promise<Parameters<Running['done']>[0]>((resolve) => (resolveOutcome = resolve));
-    this.running = { scanner, sink, done: resolveOutcome };
+    const running: Running = { start: new MarkerScanner(`SWE_ENV_START:${nonce}:`), startedAt: '', scanner, sink, done: resolveOutcome };
+    this.running = running;
     this.process.stream.write(Buffer.from(`${nonce}\0${command}\0`, 'utf8'));
 
     let timedOut = false;
     let first = await raceTimeout(outcome, options.timeoutMs);
     if (first === 'timeout') {
       timedOut = true;
-      await this.killCommand();
+      await this.killCommand(running.startedAt);
       first = await raceTimeout(outcome, AFTER_KILL_GRACE_MS);
     }
     this.running = undefined;
@@ -193,8 +208,8 @@ export class ShellSession {
   }
 
   /** Kills every process of the command; when the pid table is full, makes room for the killer first. */
-  private async killCommand(): Promise<void> {
-    const argv = ['bash', '--noprofile', '--norc', '-c', KILL_COMMAND_SCRIPT, 'swe-env-kill', String(this.shellPid)];
+  private async killCommand(startedAt: string): Promise<void> {
+    const argv = ['bash', '--noprofile', '--norc', '-c', KILL_COMMAND_SCRIPT, 'swe-env-kill', String(this.shellPid), startedAt];
     const attempt = async (): Promise<boolean> => {
       try {
         const result = await this.sandbox.exec(argv, { timeoutMs: 10_000, outputLimitBytes: 4096 });

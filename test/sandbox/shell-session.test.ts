@@ -81,6 +81,24 @@ describe('ShellSession against a real container', () => {
     }
   });
 
+  it('a command that forges the start-time file it could once write still dies at its timeout', async () => {
+    const r = await shell.run('mkdir -p /run/swe-env; echo 99999999.99 > /run/swe-env/cmd-start; sleep 300', { ...opts, timeoutMs: 1500 });
+    expect(r.timedOut).toBe(true);
+    const left = await shell.run("ps -eo args | grep -c '^sleep 300$'", opts);
+    expect(left.output.trim()).toBe('0');
+  });
+
+  it('`set -x` traces the agent\'s commands, never the shell\'s loop or its end-marker secret', async () => {
+    await shell.run('set -x', opts);
+    const traced = await shell.run('echo hi', opts);
+    expect(traced.output).toContain('+ echo hi\nhi\n');
+    expect(traced.output).not.toMatch(/__swe_env|SWE_ENV/);
+    const next = await shell.run('true', opts);
+    expect(next.output).not.toMatch(/__swe_env|SWE_ENV|printf|read -r/);
+    await shell.run('set +x', opts);
+    expect((await shell.run('echo plain', opts)).output).toBe('plain\n');
+  });
+
   it('caps huge output to head and tail with a count of omitted bytes', async () => {
     const r = await shell.run('head -c 50000000 /dev/zero | tr "\\0" x; echo; echo END', { ...opts, outputLimitBytes: 10_000 });
     expect(r.outputBytes).toBe(50_000_005);

@@ -57,3 +57,32 @@ describe('MarkerScanner', () => {
     expect(r.hit).toBeUndefined();
   });
 });
+
+describe('MarkerScanner on adversarial output', () => {
+  it('an unterminated marker followed by 64 MB: every byte comes out, held bytes stay bounded, the real marker is still found', async () => {
+    const { MAX_PAYLOAD_BYTES } = await import('../../src/sandbox/marker-scanner.js');
+    const s = new MarkerScanner('SWE_ENV_END:nonce:');
+    const fake = Buffer.from('\x1eSWE_ENV_END:nonce:0:/tmp', 'utf8'); // a prefix, never terminated
+    const filler = Buffer.alloc(64 * 1024, 0x61);
+    let emitted = s.feed(fake).output.length;
+    let mostHeld = s.heldBytes();
+    const chunks = 1024; // 64 MB
+    for (let i = 0; i < chunks; i++) {
+      emitted += s.feed(filler).output.length;
+      mostHeld = Math.max(mostHeld, s.heldBytes());
+    }
+    const last = s.feed(Buffer.from('tail\x1eSWE_ENV_END:nonce:0:/testbed\x1f', 'utf8'));
+    expect(last.hit?.payload).toBe('0:/testbed');
+    emitted += last.hit!.before.length;
+    expect(emitted).toBe(fake.length + chunks * filler.length + 'tail'.length);
+    expect(mostHeld).toBeLessThanOrEqual(fake.length + MAX_PAYLOAD_BYTES);
+  });
+
+  it('a prefix whose terminator comes too late is output, and a real marker right after it is found', () => {
+    const s = new MarkerScanner('END:n:');
+    const long = '\x1eEND:n:' + 'x'.repeat(9000) + '\x1f';
+    const r = s.feed(Buffer.from(long + 'ok\x1eEND:n:7:/a\x1f', 'utf8'));
+    expect(r.hit?.payload).toBe('7:/a');
+    expect(r.hit!.before.toString('utf8')).toBe(long + 'ok');
+  });
+});

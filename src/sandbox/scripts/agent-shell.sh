@@ -1,14 +1,15 @@
 # The agent's persistent shell (run as: bash --noprofile --norc -c "<this>").
 # It reads `<nonce>\0<command>\0` records from stdin and evals each command in this same shell, so
 # `cd` and `export` persist; the command's stdin is /dev/null and its stderr is merged into stdout.
-# Before each command it records the time in /run/swe-env/cmd-start (builtins only, no fork): that
-# is how a timeout finds every process the command started. After each command it prints
-# `\x1eSWE_ENV_END:<nonce>:<exit code>:<cwd>\x1f`.
+# Before each command it prints `\x1eSWE_ENV_START:<nonce>:<uptime>\x1f`: the server keeps that start
+# time (the command cannot forge what is printed before it runs) and a timeout kills every process
+# started at or after it. After each command it prints `\x1eSWE_ENV_END:<nonce>:<exit code>:<cwd>\x1f`.
+# The shell's own lines never run traced: -x and -v the command set are put aside after it and back
+# before the next one, so a `set -x` shows the agent its commands, not this loop.
 exec 2>&1
 if [ -f /opt/miniconda3/bin/activate ]; then
   . /opt/miniconda3/bin/activate >/dev/null 2>&1 && conda activate testbed >/dev/null 2>&1
 fi
-mkdir -p /run/swe-env 2>/dev/null
 # The last working directory, else the task's (the agent may have deleted the last one), else /.
 cd "$SWE_ENV_WORKDIR" 2>/dev/null || cd "$SWE_ENV_HOME" 2>/dev/null || cd /
 # An optional start-up program (the reset's repository checks) runs before the shell reports ready,
@@ -19,10 +20,12 @@ if [ -n "$SWE_ENV_INIT" ]; then
 fi
 unset SWE_ENV_INIT SWE_ENV_INIT_ARGS
 printf '\036SWE_ENV_READY:%d:%s\035%s\037' "$$" "$PWD" "$__swe_env_init"
+__swe_env_trace=""
 while IFS= read -r -d '' __swe_env_nonce && IFS= read -r -d '' __swe_env_cmd; do
   read -r __swe_env_t0 __swe_env_idle < /proc/uptime
-  printf '%s' "$__swe_env_t0" > /run/swe-env/cmd-start 2>/dev/null
+  printf '\036SWE_ENV_START:%s:%s\037' "$__swe_env_nonce" "$__swe_env_t0"
+  [ -n "$__swe_env_trace" ] && set "-$__swe_env_trace"
   eval "$__swe_env_cmd" < /dev/null
-  __swe_env_rc=$?
+  { __swe_env_rc=$?; __swe_env_trace=""; case $- in *x*) __swe_env_trace+=x;; esac; case $- in *v*) __swe_env_trace+=v;; esac; set +xv; } 2>/dev/null
   printf '\036SWE_ENV_END:%s:%d:%s\037' "$__swe_env_nonce" "$__swe_env_rc" "$PWD"
 done
