@@ -1,6 +1,8 @@
 import Docker from 'dockerode';
 import { PassThrough, Writable, type Duplex } from 'node:stream';
 import { pack as tarPack } from 'tar-stream';
+import { SANDBOX_SECCOMP_PROFILE } from './seccomp.js';
+import { ContainerEvents, type ContainerFate } from './container-events.js';
 import { InfraError, messageOf } from '../common/errors.js';
 import { abortReason } from '../common/abort.js';
 import { CappedOutput } from './output-buffer.js';
@@ -39,12 +41,20 @@ function capturingWritable(sink: CappedOutput): Writable {
 
 export class DockerSandboxProvider implements SandboxProvider {
   readonly docker: Docker;
+  /** The engine's oom/die events for this server's containers (started by watchEvents). */
+  readonly events: ContainerEvents;
 
   constructor(
     readonly serverId: string,
     options: { socketPath?: string } = {},
   ) {
     this.docker = new Docker(options.socketPath ? { socketPath: options.socketPath } : undefined);
+    this.events = new ContainerEvents(this.docker, `${LABEL_SERVER}=${serverId}`);
+  }
+
+  /** Follows the engine's container events, so a dead sandbox can say what killed it. */
+  async watchEvents(): Promise<void> {
+    await this.events.start();
   }
 
   async ping(): Promise<void> {
@@ -107,7 +117,7 @@ export class DockerSandboxProvider implements SandboxProvider {
         MemorySwap: spec.limits.memoryBytes,
         NanoCpus: spec.limits.nanoCpus,
         PidsLimit: spec.limits.pidsLimit,
-        SecurityOpt: ['no-new-privileges'],
+        SecurityOpt: spec.role === 'build' ? ['no-new-privileges'] : ['no-new-privileges', `seccomp=${SANDBOX_SECCOMP_PROFILE}`],
         CapDrop: ['NET_RAW', 'MKNOD', 'AUDIT_WRITE', 'SYS_CHROOT'],
       },
     };
@@ -126,7 +136,7 @@ export class DockerSandboxProvider implements SandboxProvider {
         throw new InfraError(`cannot create a container from ${spec.image}: ${String(retryError)}`, { cause: retryError });
       }
     }
-    const sandbox = new DockerSandbox(container, spec);
+    const sandbox = new DockerSandbox(container, spec, this.events);
     try {
       await container.start();
     } catch (error) {
@@ -183,7 +193,12 @@ class DockerSandbox implements Sandbox {
   constructor(
     private readonly container: Docker.Container,
     readonly spec: SandboxSpec,
+    private readonly events: ContainerEvents,
   ) {}
+
+  fate(waitMs?: number): Promise<ContainerFate | undefined> {
+    return this.events.fate(this.container.id, waitMs);
+  }
 
   get id(): string {
     return this.container.id;

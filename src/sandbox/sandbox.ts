@@ -73,6 +73,11 @@ export interface Sandbox {
   /** Temporarily raises the pids limit, to get a helper in when a fork bomb filled the table. */
   raisePidsLimit(extra: number): Promise<() => Promise<void>>;
   isRunning(): Promise<boolean>;
+  /**
+   * How the container ended, as the engine reported it (waits a moment for the report); undefined
+   * while it runs or when nothing was reported.
+   */
+  fate(waitMs?: number): Promise<{ readonly ownOutOfMemory: boolean; readonly exitCode: number | undefined } | undefined>;
   /** Idempotent: force-removes the container. */
   remove(): Promise<void>;
 }

@@ -54,6 +54,7 @@ export async function startServer(
   const tasks = new TaskStore(options.tasks ?? (await loadTasks(config, logger)));
   const provider = new DockerSandboxProvider(config.serverId, config.dockerSocket ? { socketPath: config.dockerSocket } : {});
   await provider.ping();
+  await provider.watchEvents();
   const leftovers = await provider.removeServerContainers();
   if (leftovers > 0) logger.warn({ removed: leftovers, serverId: config.serverId }, 'removed containers left by an earlier run');
 
@@ -93,6 +94,7 @@ export async function startServer(
       }
       await registry.shutdown();
       await provider.removeServerContainers().catch((error: unknown) => logger.error({ err: error }, 'final cleanup failed'));
+      provider.events.stop();
       logger.info('stopped');
     })();
     return stopping;

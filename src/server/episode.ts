@@ -13,7 +13,7 @@ import { parseAction } from './tools.js';
 export const RETAINED_OUTCOMES = 2;
 
 export type StepStatus = 'OK' | 'COMMAND_TIMEOUT' | 'INVALID_ACTION' | 'TRUNCATED_STEPS' | 'TRUNCATED_TIME' | 'INFRA_ERROR';
-export type EndReason = 'submitted' | 'truncated_steps' | 'truncated_time' | 'closed' | 'expired' | 'infra_error';
+export type EndReason = 'submitted' | 'truncated_steps' | 'truncated_time' | 'closed' | 'expired' | 'infra_error' | 'sandbox_oom';
 
 export interface StepOutcome {
   readonly stepIndex: number;
@@ -191,9 +191,36 @@ export class Episode {
         },
       };
     } catch (error) {
-      this.deps.logger.error({ err: error, episode: this.id }, 'bash step failed in the environment');
-      return this.infraFailure(base, error);
+      return this.sandboxFailure(base, error);
     }
+  }
+
+  /**
+   * The sandbox failed under a command. When the engine reports it died of its own memory limit
+   * (the command exhausted it, with PID 1 made the OOM killer's choice), that is the model's
+   * failure: reward 0 and a clear end, not a masked INFRA_ERROR. Anything else is the environment's.
+   */
+  private async sandboxFailure(base: { stepIndex: number; callId: string }, error: unknown): Promise<StepOutcome> {
+    const running = await this.sandbox.isRunning().catch(() => true);
+    const fate = running ? undefined : await this.sandbox.fate();
+    if (fate?.ownOutOfMemory) {
+      this.deps.logger.info({ episode: this.id }, 'sandbox killed by its own memory limit');
+      this.end('sandbox_oom', 0, undefined);
+      await this.dispose();
+      return {
+        ...base,
+        observation:
+          '[swe-env] The sandbox ran out of memory and was killed: the commands exhausted its memory limit and took its init process with them. The episode ends with reward 0.',
+        reward: 0,
+        terminated: true,
+        truncated: false,
+        status: 'OK',
+        exitCode: fate.exitCode ?? 137,
+        info: { end_reason: 'sandbox_oom' },
+      };
+    }
+    this.deps.logger.error({ err: error, episode: this.id }, 'bash step failed in the environment');
+    return this.infraFailure(base, error);
   }
 
   private async infraFailure(base: { stepIndex: number; callId: string }, error: unknown): Promise<StepOutcome> {

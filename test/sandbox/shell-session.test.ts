@@ -99,6 +99,18 @@ describe('ShellSession against a real container', () => {
     expect((await shell.run('echo plain', opts)).output).toBe('plain\n');
   });
 
+  it('PID 1 cannot be traced from inside (it could be made to exit), nor new namespaces made; ordinary work runs', async () => {
+    const attach = await shell.run(
+      `python3 -c "import ctypes, os; libc = ctypes.CDLL(None, use_errno=True); r = libc.ptrace(16, 1, 0, 0); print(r, os.strerror(ctypes.get_errno()))"`,
+      opts,
+    );
+    expect(attach.output.trim()).toBe('-1 Operation not permitted');
+    const userns = await shell.run('unshare -U true; echo "exit=$?"', opts);
+    expect(userns.output).toMatch(/exit=[1-9]/);
+    const work = await shell.run('python3 -c "import subprocess, threading; print(subprocess.run([\'git\', \'--version\'], capture_output=True).returncode)"', opts);
+    expect(work.output.trim()).toBe('0');
+  });
+
   it('caps huge output to head and tail with a count of omitted bytes', async () => {
     const r = await shell.run('head -c 50000000 /dev/zero | tr "\\0" x; echo; echo END', { ...opts, outputLimitBytes: 10_000 });
     expect(r.outputBytes).toBe(50_000_005);
