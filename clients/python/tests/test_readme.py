@@ -3,6 +3,7 @@
 the test server."""
 import os
 import re
+import shutil
 import subprocess
 import venv
 from pathlib import Path
@@ -16,10 +17,14 @@ BLOCKS = re.findall(r"<!-- runnable -->\n```python\n(.*?)```", README.read_text(
 
 @pytest.fixture(scope="module")
 def fresh_python(tmp_path_factory: pytest.TempPathFactory) -> str:
-    where = tmp_path_factory.mktemp("readme-venv") / "venv"
+    root = tmp_path_factory.mktemp("readme-venv")
+    where = root / "venv"
     venv.EnvBuilder(with_pip=True).create(where)
     python = str(where / "bin" / "python")
-    install = [python, "-m", "pip", "install", "-q", "--disable-pip-version-check", f"{PACKAGE}[parquet]", "-c", str(PACKAGE / "requirements" / "constraints.txt")]
+    # Built from a copy: pip builds a local project in place, and the working tree stays clean.
+    source = root / "swe-env-client"
+    shutil.copytree(PACKAGE, source, ignore=shutil.ignore_patterns("build", "tests", "*.egg-info", "__pycache__", ".pytest_cache"))
+    install = [python, "-m", "pip", "install", "-q", "--disable-pip-version-check", f"{source}[parquet]", "-c", str(PACKAGE / "requirements" / "constraints.txt")]
     result = subprocess.run(install, capture_output=True, text=True, timeout=900)
     assert result.returncode == 0, result.stderr[-3000:]
     return python
