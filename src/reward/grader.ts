@@ -105,6 +105,15 @@ export class Grader {
     this.pool = new Semaphore(config.maxGradings);
   }
 
+  /**
+   * A container from the task's pristine image, for work that must not trust the agent's own
+   * container (reading its change). The caller removes it.
+   */
+  async openScratch(task: Task, episodeId: string): Promise<Sandbox> {
+    const spec = { image: task.image, workdir: task.workdir, maxLifetimeS: 900, role: 'grader' as const, episodeId, limits: this.config.limits };
+    return this.starts.with(() => this.provider.create(spec));
+  }
+
   /** Gradings running now and the most that may run at once. */
   load(): { running: number; capacity: number } {
     return { running: this.pool.inUse(), capacity: this.pool.capacity };

@@ -302,6 +302,45 @@ class DockerSandbox implements Sandbox {
     }
   }
 
+  async changes(): Promise<Array<{ path: string; kind: 'modified' | 'added' | 'deleted' }>> {
+    const kinds = ['modified', 'added', 'deleted'] as const;
+    const list = ((await this.container.changes()) ?? []) as Array<{ Path: string; Kind: number }>;
+    return list.map((c) => ({ path: c.Path, kind: kinds[c.Kind] ?? 'modified' }));
+  }
+
+  async statPath(path: string): Promise<{ size: number; isFile: boolean; isSymlink: boolean } | undefined> {
+    try {
+      const response = (await this.container.infoArchive({ path })) as unknown as { headers?: Record<string, string>; resume?: () => void };
+      response.resume?.();
+      const header = response.headers?.['x-docker-container-path-stat'];
+      if (!header) return undefined;
+      const stat = JSON.parse(Buffer.from(header, 'base64').toString('utf8')) as { size: number; mode: number };
+      // Go's os.FileMode: type bits dir 1<<31, symlink 1<<27, device 1<<26, pipe 1<<25, socket 1<<24,
+      // char device 1<<21, irregular 1<<19; none of them set: a regular file.
+      const mode = stat.mode >>> 0;
+      const typeBits = (1 << 31) >>> 0 | (1 << 27) | (1 << 26) | (1 << 25) | (1 << 24) | (1 << 21) | (1 << 19);
+      return { size: stat.size, isFile: (mode & typeBits) === 0, isSymlink: (mode & (1 << 27)) !== 0 };
+    } catch (error) {
+      if (statusCodeOf(error) === 404) return undefined;
+      throw new InfraError(`cannot stat ${path} in sandbox ${this.id.slice(0, 12)}: ${String(error)}`, { cause: error });
+    }
+  }
+
+  async readArchive(path: string, maxBytes: number): Promise<Buffer> {
+    const stream = (await this.container.getArchive({ path })) as unknown as NodeJS.ReadableStream & { destroy?: () => void };
+    const parts: Buffer[] = [];
+    let total = 0;
+    for await (const chunk of stream as AsyncIterable<Buffer>) {
+      total += chunk.length;
+      if (total > maxBytes) {
+        stream.destroy?.();
+        throw new Error(`${path} is larger than ${maxBytes} bytes`);
+      }
+      parts.push(chunk);
+    }
+    return Buffer.concat(parts);
+  }
+
   async raisePidsLimit(extra: number): Promise<() => Promise<void>> {
     const base = this.spec.limits.pidsLimit;
     await this.container.update({ PidsLimit: base + extra });

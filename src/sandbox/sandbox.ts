@@ -73,6 +73,12 @@ export interface Sandbox {
   /** Temporarily raises the pids limit, to get a helper in when a fork bomb filled the table. */
   raisePidsLimit(extra: number): Promise<() => Promise<void>>;
   isRunning(): Promise<boolean>;
+  /** What the container's writable layer changed against its image (the engine's diff; nothing runs inside). */
+  changes(): Promise<Array<{ readonly path: string; readonly kind: 'modified' | 'added' | 'deleted' }>>;
+  /** A path's type and size as the engine stats it (nothing runs inside); undefined when absent. */
+  statPath(path: string): Promise<{ readonly size: number; readonly isFile: boolean; readonly isSymlink: boolean } | undefined>;
+  /** A tar of one path, read by the engine (nothing runs inside); at most maxBytes or it throws. */
+  readArchive(path: string, maxBytes: number): Promise<Buffer>;
   /**
    * How the container ended, as the engine reported it (waits a moment for the report); undefined
    * while it runs or when nothing was reported.

@@ -1,7 +1,7 @@
 import { FailedPreconditionError, messageOf } from '../common/errors.js';
 import type { Logger } from '../common/logger.js';
 import type { Grader } from '../reward/grader.js';
-import { capturePatch } from '../reward/patch-capture.js';
+import { captureChange } from '../reward/patch-capture.js';
 import { baseReport, type GradeReport } from '../reward/report.js';
 import type { Sandbox } from '../sandbox/sandbox.js';
 import type { ShellSession } from '../sandbox/shell-session.js';
@@ -295,7 +295,7 @@ export class Episode {
   }
 
   private async grade(): Promise<GradeReport> {
-    const captured = await capturePatch(this.sandbox, {
+    const captured = await captureChange(this.sandbox, () => this.deps.grader.openScratch(this.task, this.id), {
       workdir: this.task.workdir,
       baseCommit: this.pristineHead,
       maxPatchBytes: this.deps.maxPatchBytes,

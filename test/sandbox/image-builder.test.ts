@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { buildImageFromFiles } from '../../src/sandbox/image-builder.js';
+import { LABEL_MANAGED } from '../../src/sandbox/labels.js';
 import { BASE_IMAGE, testProvider } from '../helpers/docker.js';
 
 describe('task images', () => {
@@ -23,14 +24,15 @@ describe('task images', () => {
       expect(config.Cmd).toEqual(['/bin/bash']);
       expect(config.WorkingDir).toBe('/testbed');
 
-      // `docker run -d IMAGE tail -f /dev/null`: runs, and survives any swe-env server's sweep.
+      // `docker run -d IMAGE tail -f /dev/null`: runs, and carries nothing a swe-env server's sweep
+      // selects by (it only ever lists containers labelled managed, then checks their expiry).
       const container = await provider.docker.createContainer({ Image: tag, Cmd: ['tail', '-f', '/dev/null'], HostConfig: { NetworkMode: 'none' } });
       started = container.id;
       await container.start();
-      const farFuture = new Date(Date.now() + 10 * 365 * 24 * 3600 * 1000);
-      await provider.removeExpired(farFuture);
-      const state = (await container.inspect()).State;
-      expect(state.Running).toBe(true);
+      const info = await container.inspect();
+      expect(info.State.Running).toBe(true);
+      expect(info.Config.Labels).toEqual({ 'swe-env.source-hash': 'abc' });
+      expect(info.Config.Labels).not.toHaveProperty(LABEL_MANAGED);
     } finally {
       if (started) await provider.docker.getContainer(started).remove({ force: true }).catch(() => undefined);
       await provider.docker.getImage(tag).remove({ force: true }).catch(() => undefined);

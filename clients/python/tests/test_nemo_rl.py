@@ -40,10 +40,15 @@ def _actor(ray: Any, server: Any, model_dir: Path) -> Any:
     return actor
 
 
-def _remove_leftovers(server: Any) -> None:
-    """A failing test must not leave sandboxes for the next tests' leak checks to trip on."""
-    for container in server.containers():
+def _dispose(ray: Any, env: Any, server: Any) -> list:
+    """Shuts the actor down and returns the sandboxes left behind, after removing them: a failing
+    test must not leave any for the next tests' leak checks to trip on."""
+    ray.get(env.shutdown.remote())
+    ray.kill(env)
+    leftovers = server.containers()
+    for container in leftovers:
         subprocess.run(["docker", "rm", "-f", container], capture_output=True)
+    return leftovers
 
 
 def _assistant(text: str) -> Dict[str, str]:
@@ -82,10 +87,7 @@ def test_batch_rewards_templated_observations_and_final_info(ray_cluster: Any, s
         assert merged["mask_sample"].tolist() == [False, False, True]
         assert metrics["swe_env/masked"] == 1 and abs(metrics["swe_env/resolved_rate"] - 1 / 3) < 1e-9
     finally:
-        ray.get(env.shutdown.remote())
-        ray.kill(env)
-        leftovers = server.containers()
-        _remove_leftovers(server)
+        leftovers = _dispose(ray, env, server)
     assert leftovers == []
 
 
@@ -105,8 +107,5 @@ def test_async_rollouts_step_concurrently(ray_cluster: Any, server: Any, model_d
         for meta in (done.metadata[0], ray.get(quick).metadata[0]):
             ray.get(env.step.remote([[_assistant(vs.tool_call_text("submit_solution", {}))]], [meta]))
     finally:
-        ray.get(env.shutdown.remote())
-        ray.kill(env)
-        leftovers = server.containers()
-        _remove_leftovers(server)
+        leftovers = _dispose(ray, env, server)
     assert leftovers == []
