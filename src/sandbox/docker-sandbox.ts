@@ -3,7 +3,7 @@ import { PassThrough, Writable, type Duplex } from 'node:stream';
 import { pack as tarPack } from 'tar-stream';
 import { SANDBOX_SECCOMP_PROFILE } from './seccomp.js';
 import { ContainerEvents, type ContainerFate } from './container-events.js';
-import { InfraError, messageOf } from '../common/errors.js';
+import { InfraError, UnavailableError, messageOf } from '../common/errors.js';
 import { abortReason } from '../common/abort.js';
 import { CappedOutput } from './output-buffer.js';
 import { KEEPER_SCRIPT } from './shell-scripts.js';
@@ -125,6 +125,7 @@ export class DockerSandboxProvider implements SandboxProvider {
     try {
       container = await this.docker.createContainer(options);
     } catch (error) {
+      if (engineUnreachable(error)) throw new UnavailableError(`the container engine does not answer (${String(error)}); try again later`);
       if (statusCodeOf(error) !== 404) {
         throw new InfraError(`cannot create a container from ${spec.image}: ${String(error)}`, { cause: error });
       }
@@ -185,6 +186,12 @@ async function removeContainer(container: Docker.Container): Promise<void> {
     if (code === 404 || code === 409) return;
     throw new InfraError(`cannot remove container ${container.id}: ${String(error)}`, { cause: error });
   }
+}
+
+/** The engine's socket refused or vanished: an outage, not a failure of this request. */
+function engineUnreachable(error: unknown): boolean {
+  const code = (error as { code?: string } | undefined)?.code;
+  return code === 'ECONNREFUSED' || code === 'ENOENT' || code === 'ECONNRESET' || code === 'EPIPE' || code === 'EACCES';
 }
 
 class DockerSandbox implements Sandbox {

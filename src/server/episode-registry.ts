@@ -45,6 +45,7 @@ const EPISODE_ID = /^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$/;
 export class EpisodeRegistry {
   private readonly live = new Map<string, { taskId: string; ready: Promise<Episode> }>();
   private readonly tombstones = new Map<string, Tombstone>();
+  private readonly startedAt = new Date();
   private readonly slots: Semaphore;
   private sweeper: NodeJS.Timeout | undefined;
   private shuttingDown = false;
@@ -179,6 +180,11 @@ export class EpisodeRegistry {
     }
   }
 
+  /** An id this run never saw: it may belong to a run of this server id before a restart. */
+  private unknownEpisode(id: string): string {
+    return `unknown episode ${id}: this server (id ${this.config.serverId}) started at ${this.startedAt.toISOString()} and never had it; episodes of an earlier run do not survive a restart`;
+  }
+
   /** The live episode, or NOT_FOUND saying whether it never existed, was closed or expired. */
   async get(id: string): Promise<Episode> {
     const entry = this.live.get(id);
@@ -189,7 +195,7 @@ export class EpisodeRegistry {
     }
     const tomb = this.tombstones.get(id);
     if (tomb) throw new NotFoundError(`episode ${id} ${tomb.detail}`);
-    throw new NotFoundError(`unknown episode ${id}`);
+    throw new NotFoundError(this.unknownEpisode(id));
   }
 
   /** Idempotent: a closed (or expired) episode returns its summary again. */
@@ -198,7 +204,7 @@ export class EpisodeRegistry {
     if (!entry) {
       const tomb = this.tombstones.get(id);
       if (tomb) return tomb.summary;
-      throw new NotFoundError(`unknown episode ${id}`);
+      throw new NotFoundError(this.unknownEpisode(id));
     }
     const episode = await entry.ready;
     return this.retire(id, entry, episode, 'closed');

@@ -39,3 +39,13 @@ describe('task images', () => {
     }
   });
 });
+
+describe('an engine that does not answer', () => {
+  it('makes a sandbox start UNAVAILABLE (an outage to retry), not an internal error', async () => {
+    const { DockerSandboxProvider } = await import('../../src/sandbox/docker-sandbox.js');
+    const { UnavailableError } = await import('../../src/common/errors.js');
+    const { testSpec } = await import('../helpers/docker.js');
+    const down = new DockerSandboxProvider('test-engine-down', { socketPath: '/tmp/swe-env-no-engine-here.sock' });
+    await expect(down.create(testSpec())).rejects.toBeInstanceOf(UnavailableError);
+  });
+});

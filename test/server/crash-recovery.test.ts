@@ -33,8 +33,10 @@ describe('a server killed with SIGKILL', () => {
   it('leaves containers that its restart (same server id) removes: 0 leaked', async () => {
     const first = await serve();
     const client = new SweEnvClient(first.address);
+    const ids: string[] = [];
     for (let i = 0; i < 3; i++) {
       const r = await client.reset({ taskId: 'swe-env-demo__textkit-1' });
+      ids.push(r.episodeId);
       await client.bash(r.episodeId, 0, 'sleep 300 &');
     }
     client.dispose();
@@ -45,6 +47,15 @@ describe('a server killed with SIGKILL', () => {
 
     const second = await serve();
     expect(await provider.listContainers()).toEqual([]);
+    // An episode of the killed run: NOT_FOUND that says the server restarted.
+    const again = new SweEnvClient(second.address);
+    const gone = (await again.bash(ids[0]!, 1, 'true').then(
+      () => undefined,
+      (error: unknown) => error,
+    )) as { code?: number; details?: string } | undefined;
+    expect(gone?.code).toBe(5); // NOT_FOUND
+    expect(gone?.details).toMatch(/do not survive a restart/);
+    again.dispose();
     second.child.kill('SIGTERM');
     await new Promise((r) => second.child.once('exit', r));
   });
