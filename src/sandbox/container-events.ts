@@ -102,7 +102,10 @@ export class ContainerEvents {
         });
       });
     }
-    if (!entry.diedAt) return undefined;
+    if (!entry.diedAt) {
+      if (entry.oomAt === undefined && entry.waiters.length === 0) this.seen.delete(id); // nothing to remember
+      return undefined;
+    }
     const ownOutOfMemory = entry.oomAt !== undefined && entry.diedAt - entry.oomAt <= OOM_TO_DEATH_MS;
     return { ownOutOfMemory, exitCode: entry.exitCode };
   }
