@@ -8,6 +8,7 @@ import type { Task } from '../tasks/task.js';
 import { diffFiles, testDirectives } from './diff-files.js';
 import { parseTestLog } from './log-parsers/index.js';
 import { filterAgentPatch, testCommandPaths } from './patch-filter.js';
+import { scanPatch } from './patch-scan.js';
 import type { TestStatus } from './test-status.js';
 import { baseReport, type GradeReport } from './report.js';
 import { APPLY_PATCH_SCRIPT, PREPARE_TESTS_SCRIPT, REVERT_PATHS_SCRIPT, RUN_TESTS_SCRIPT, SNAPSHOT_TREE_SCRIPT, bashArgv } from './scripts.js';
@@ -169,6 +170,7 @@ export class Grader {
     });
     const patch = filtered.patch;
     report.droppedFiles = filtered.dropped;
+    report.patchWarnings = scanPatch(filtered.patch.toString('utf8'));
     report.patchBytes = patch.length;
     report.patchEmpty = patch.toString('utf8').trim() === '';
     let sandbox: Sandbox | undefined;

@@ -33,6 +33,8 @@ export interface GradeReport {
   resultsSource: string;
   /** Why the run was not trusted; any flag means not resolved. */
   integrityFlags: string[];
+  /** What the change reaches into besides the code under repair; reported, never scored. */
+  patchWarnings: string[];
 }
 
 export function emptyDurations(): Durations {
@@ -58,6 +60,7 @@ export function baseReport(taskId: string): GradeReport {
     testCommand: '',
     resultsSource: '',
     integrityFlags: [],
+    patchWarnings: [],
     logTail: '',
     droppedFiles: [],
     durations: emptyDurations(),

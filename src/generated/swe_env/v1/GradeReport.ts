@@ -25,6 +25,7 @@ export interface GradeReport {
   'durations'?: (_swe_env_v1_Durations | null);
   'resultsSource'?: (string);
   'integrityFlags'?: (string)[];
+  'patchWarnings'?: (string)[];
 }
 
 export interface GradeReport__Output {
@@ -48,4 +49,5 @@ export interface GradeReport__Output {
   'durations': (_swe_env_v1_Durations__Output | null);
   'resultsSource': (string);
   'integrityFlags': (string)[];
+  'patchWarnings': (string)[];
 }
