@@ -77,3 +77,24 @@ def demo_tasks() -> Dict[str, dict]:
 def gold_command(patch: str) -> str:
     return f"cat > /tmp/fix.patch <<'SWE_ENV_EOF'\n{patch}SWE_ENV_EOF\ngit apply /tmp/fix.patch"
 
+
+@pytest.fixture(scope="session")
+def ray_cluster() -> Iterator[object]:
+    """One local Ray cluster for the whole session: the verl and NeMo-RL tests share it (a second
+    start in the same process after a shutdown is what timed out on a loaded machine)."""
+    import ray
+
+    import verl_support
+
+    # A loaded 2-core machine can take longer than Ray's default to bring the raylet up.
+    os.environ.setdefault("RAY_raylet_start_wait_time_s", "180")
+    ray.init(
+        num_cpus=4,
+        include_dashboard=False,
+        log_to_driver=False,
+        runtime_env={"env_vars": {"PYTHONPATH": verl_support.pythonpath(), "TOKENIZERS_PARALLELISM": "false"}},
+    )
+    try:
+        yield ray
+    finally:
+        ray.shutdown()

@@ -18,17 +18,6 @@ GOLD, NOFIX = "swe-env-demo__minicalc-3", "swe-env-demo__intervals-3"
 
 
 @pytest.fixture(scope="module")
-def ray_cluster() -> Any:
-    import ray
-
-    ray.init(num_cpus=4, include_dashboard=False, log_to_driver=False, runtime_env={"env_vars": {"PYTHONPATH": vs.pythonpath()}})
-    try:
-        yield ray
-    finally:
-        ray.shutdown()
-
-
-@pytest.fixture(scope="module")
 def model_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return vs.build_model_dir(tmp_path_factory.mktemp("model") / "tiny")
 

@@ -29,22 +29,6 @@ def model_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return vs.build_model_dir(tmp_path_factory.mktemp("model") / "tiny")
 
 
-@pytest.fixture(scope="module")
-def ray_cluster() -> Any:
-    import ray
-
-    ray.init(
-        num_cpus=4,
-        include_dashboard=False,
-        log_to_driver=False,
-        runtime_env={"env_vars": {"PYTHONPATH": vs.pythonpath(), "TOKENIZERS_PARALLELISM": "false"}},
-    )
-    try:
-        yield ray
-    finally:
-        ray.shutdown()
-
-
 def _free_port() -> int:
     import socket
 
