@@ -12,11 +12,6 @@ export class Semaphore {
     this.available = capacity;
   }
 
-  /** Permits held now. */
-  inUse(): number {
-    return this.capacity - this.available;
-  }
-
   tryAcquire(): boolean {
     if (this.available > 0 && this.waiters.length === 0) {
       this.available -= 1;

@@ -115,11 +115,6 @@ export class Grader {
     return this.starts.with(() => this.provider.create(spec));
   }
 
-  /** Gradings running now and the most that may run at once. */
-  load(): { running: number; capacity: number } {
-    return { running: this.pool.inUse(), capacity: this.pool.capacity };
-  }
-
   /** A place in the grading pool; a wait that outlives the caller's deadline is RESOURCE_EXHAUSTED. */
   private async admit(signal?: AbortSignal): Promise<void> {
     try {

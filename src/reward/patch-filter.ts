@@ -7,7 +7,8 @@ import { diffFiles } from './diff-files.js';
  */
 const TEST_DIRS = new Set(['test', 'tests', 'testing', 'e2e']);
 const ALWAYS_DROPPED = new Set(['conftest.py', 'pytest.ini', '.pytest.ini', 'tox.ini', 'sitecustomize.py', 'usercustomize.py']);
-const SHARED_CONFIG = new Set(['setup.cfg', 'pyproject.toml']);
+/** Files that hold pytest's settings among others. */
+export const SHARED_CONFIG: ReadonlySet<string> = new Set(['setup.cfg', 'pyproject.toml']);
 const PYTEST_CONFIG_LINE = /pytest|addopts|plugins|python_files|python_functions|python_classes|testpaths|xfail_strict/i;
 
 export function isTestPath(path: string): boolean {

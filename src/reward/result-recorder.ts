@@ -8,7 +8,6 @@ import type { ListedResult } from './verdict.js';
  * repository that writes every test report as a signed, numbered JSON line to a file outside the
  * repository. The grader trusts these records over the printed log, and cross-checks the two.
  */
-export const RECORDER_MODULE = 'swe_env_recorder';
 export const RECORDER_SOURCE = readFileSync(new URL('./scripts/swe_env_recorder.py', import.meta.url), 'utf8');
 
 export interface RecorderChannel {

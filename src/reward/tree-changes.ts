@@ -1,4 +1,4 @@
-import { isTestPath } from './patch-filter.js';
+import { SHARED_CONFIG, isTestPath } from './patch-filter.js';
 
 /** A working tree as snapshot-tree.sh lists it: path -> "size mtime". */
 export type TreeSnapshot = ReadonlyMap<string, string>;
@@ -17,8 +17,6 @@ export function changedPaths(before: TreeSnapshot, after: TreeSnapshot): string[
   for (const path of before.keys()) if (!after.has(path)) changed.add(path);
   return [...changed].sort();
 }
-
-const SHARED_CONFIG = new Set(['setup.cfg', 'pyproject.toml']);
 
 export interface SweepDecision {
   /** The patch wrote inside .git: it is refused whole (git config could run programs). */

@@ -148,7 +148,7 @@ class SweEnvEnvironment(EnvironmentInterface):  # type: ignore[misc]
                 meta.update(
                     swe_env_reward=float(result.reward),
                     swe_env_resolved=bool((result.report or {}).get("resolved", False)),
-                    swe_env_end="infra_error" if result.infra_error else ("submitted" if result.terminated else "truncated"),
+                    swe_env_end="infra_error" if result.infra_error else str(result.info.get("end_reason") or ("submitted" if result.terminated else "truncated")),
                     swe_env_masked=result.infra_error,
                     swe_env_error=result.observation[-2000:] if result.infra_error else "",
                 )

@@ -38,7 +38,7 @@ logger = logging.getLogger(__name__)
 EXTRA_FIELDS: Dict[str, type] = {
     "swe_env_task_id": str,
     "swe_env_episode_id": str,  # "" when no episode was started
-    "swe_env_end": str,  # submitted | truncated | budget | invalid_row | reset_failed | env_error | llm_error | infra_error | internal_error
+    "swe_env_end": str,  # submitted | truncated | sandbox_oom | budget | invalid_row | reset_failed | env_error | llm_error | infra_error | internal_error
     "swe_env_status": str,  # the last step's status (OK, TRUNCATED_STEPS, INFRA_ERROR, ...), "" when none
     "swe_env_resolved": bool,
     "swe_env_masked": bool,  # True: keep this sample out of the loss (an environment failure, not the model's)
@@ -200,7 +200,8 @@ class SweEnvAgentLoop(AgentLoopBase):
             return False
         rollout.reward = float(result.reward)
         rollout.extra["swe_env_resolved"] = bool((result.report or {}).get("resolved", False))
-        rollout.end("submitted" if result.terminated else "truncated")
+        # The server names ends other than a submit or a limit (e.g. sandbox_oom) in the step's info.
+        rollout.end(str(result.info.get("end_reason") or ("submitted" if result.terminated else "truncated")))
         return True
 
     async def _generate(self, rollout: _Rollout, sampling_params: Dict[str, Any]) -> str:
