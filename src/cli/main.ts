@@ -48,6 +48,9 @@ program
   .option('--memory-mb <n>', 'memory limit per sandbox', number)
   .option('--cpus <n>', 'CPUs per sandbox', number)
   .option('--pids <n>', 'process limit per sandbox', number)
+  .option('--disk-mb <n>', 'disk quota per sandbox\'s writable layer (0: none); over it the episode ends with reward 0', number)
+  .option('--disk-check-interval <s>', 'how often the disk watchdog measures each sandbox', number)
+  .option('--min-free-mb <n>', 'Reset is RESOURCE_EXHAUSTED while the engine\'s disk has less free space', number)
   .option('--max-steps <n>', 'default steps per episode', number)
   .option('--command-timeout <s>', 'default timeout of one bash call', number)
   .option('--episode-timeout <s>', 'default wall-clock limit of an episode', number)
@@ -72,7 +75,10 @@ program
         memoryBytes: o['memoryMb'] === undefined ? undefined : (o['memoryMb'] as number) * 1024 * 1024,
         nanoCpus: o['cpus'] === undefined ? undefined : Math.round((o['cpus'] as number) * 1e9),
         pidsLimit: o['pids'] as number | undefined,
+        diskBytes: o['diskMb'] === undefined ? undefined : (o['diskMb'] as number) * 1024 * 1024,
       },
+      diskCheckIntervalS: o['diskCheckInterval'] as number | undefined,
+      minHostFreeBytes: o['minFreeMb'] === undefined ? undefined : (o['minFreeMb'] as number) * 1024 * 1024,
       defaults: {
         maxSteps: o['maxSteps'] as number | undefined,
         commandTimeoutS: o['commandTimeout'] as number | undefined,

@@ -64,6 +64,9 @@ export function testCommand(task: Task): string {
   return [spec.testCmd, ...directives.map(shellQuote)].join(' ');
 }
 
+/** The patch's own code brought the grading down (its disk quota): reward 0, not INFRA_ERROR. */
+class ModelFault extends Error {}
+
 /**
  * The grading container must still be up after a step: the patch's code cannot stop it (its PID 1
  * ignores every signal from inside), so a container that is gone was killed from outside, by an
@@ -76,6 +79,12 @@ async function assertAlive(sandbox: Sandbox, during: string, exitCode: number): 
   const until = Date.now() + settleMs;
   for (;;) {
     if (!(await sandbox.isRunning())) {
+      const overrun = (await sandbox.fate())?.diskOverrun;
+      if (overrun) {
+        throw new ModelFault(
+          `the grading container was stopped during ${during} for writing ${Math.round(overrun.usedBytes / 1024 ** 2)} MiB to disk, over its ${Math.round(overrun.limitBytes / 1024 ** 2)} MiB quota`,
+        );
+      }
       throw new Error(`the grading container stopped during ${during} (killed from outside, an engine restart or the host out of memory)`);
     }
     if (Date.now() >= until) return;
@@ -183,9 +192,17 @@ export class Grader {
       report.durations.containerStartS = seconds(startedContainer);
       statuses = await this.run(sandbox, task, patch, report, options.signal);
     } catch (error) {
-      report.infraError = true;
-      report.error = `grading failed in the environment: ${messageOf(error)}`;
-      this.logger.error({ err: error, task: task.id }, 'grading failed');
+      if (error instanceof ModelFault) {
+        report.error = messageOf(error);
+        report.resolved = false;
+        report.reward = 0;
+        statuses = new Map();
+        this.logger.info({ task: task.id, reason: report.error }, 'grading ended by the patch\'s own code');
+      } else {
+        report.infraError = true;
+        report.error = `grading failed in the environment: ${messageOf(error)}`;
+        this.logger.error({ err: error, task: task.id }, 'grading failed');
+      }
     } finally {
       await sandbox?.remove().catch((error: unknown) => this.logger.warn({ err: error }, 'cannot remove grader container'));
       report.durations.totalS = seconds(started) + report.durations.captureS;

@@ -1,12 +1,15 @@
 import type { Readable } from 'node:stream';
 import type Docker from 'dockerode';
 import type { Logger } from '../common/logger.js';
+import type { DiskOverrun } from './disk-watchdog.js';
 
 /** How a container ended, as the engine reported it. */
 export interface ContainerFate {
   /** The container's own memory limit was hit (an `oom` event) just before it died. */
   readonly ownOutOfMemory: boolean;
   readonly exitCode: number | undefined;
+  /** The disk watchdog stopped it: its writable layer went over the sandbox's disk limit. */
+  readonly diskOverrun?: DiskOverrun;
 }
 
 interface Seen {

@@ -3,6 +3,7 @@ import { PassThrough, Writable, type Duplex } from 'node:stream';
 import { pack as tarPack } from 'tar-stream';
 import { SANDBOX_SECCOMP_PROFILE } from './seccomp.js';
 import { ContainerEvents, type ContainerFate } from './container-events.js';
+import { DiskWatchdog } from './disk-watchdog.js';
 import { InfraError, UnavailableError, messageOf } from '../common/errors.js';
 import { abortReason } from '../common/abort.js';
 import { CappedOutput } from './output-buffer.js';
@@ -43,6 +44,10 @@ export class DockerSandboxProvider implements SandboxProvider {
   readonly docker: Docker;
   /** The engine's oom/die events for this server's containers (started by watchEvents). */
   readonly events: ContainerEvents;
+  /** Keeps writable layers under limits.diskBytes (started by watchDisk). */
+  readonly disk: DiskWatchdog;
+  /** Whether the storage driver takes a per-container size (StorageOpt); learnt on first create. */
+  private storageQuota: boolean | undefined;
 
   constructor(
     readonly serverId: string,
@@ -50,6 +55,30 @@ export class DockerSandboxProvider implements SandboxProvider {
   ) {
     this.docker = new Docker(options.socketPath ? { socketPath: options.socketPath } : undefined);
     this.events = new ContainerEvents(this.docker, `${LABEL_SERVER}=${serverId}`);
+    this.disk = new DiskWatchdog(this.docker);
+  }
+
+  /** Checks every live sandbox's writable layer against its disk limit every interval. */
+  watchDisk(intervalMs: number): void {
+    this.disk.start(intervalMs);
+  }
+
+  hostFreeBytes(): Promise<number | undefined> {
+    return this.disk.hostFreeBytes();
+  }
+
+  /**
+   * Drivers with a per-container size option enforce the disk limit inside the container (a write
+   * past it fails with ENOSPC); overlay2 only on xfs mounted with pquota, which create reports.
+   */
+  private async storageQuotaSupported(): Promise<boolean> {
+    if (this.storageQuota === undefined) {
+      const info = (await this.docker.info().catch(() => ({}))) as { Driver?: string; DriverStatus?: Array<[string, string]> };
+      const backing = (info.DriverStatus ?? []).find(([key]) => key === 'Backing Filesystem')?.[1] ?? '';
+      const driver = info.Driver ?? '';
+      this.storageQuota = ['btrfs', 'zfs', 'devicemapper', 'windowsfilter'].includes(driver) || (driver === 'overlay2' && backing === 'xfs');
+    }
+    return this.storageQuota;
   }
 
   /** Follows the engine's container events, so a dead sandbox can say what killed it. */
@@ -121,10 +150,18 @@ export class DockerSandboxProvider implements SandboxProvider {
         CapDrop: ['NET_RAW', 'MKNOD', 'AUDIT_WRITE', 'SYS_CHROOT'],
       },
     };
+    if (spec.limits.diskBytes > 0 && (await this.storageQuotaSupported())) {
+      options.HostConfig = { ...options.HostConfig, StorageOpt: { size: String(spec.limits.diskBytes) } };
+    }
     let container: Docker.Container;
     try {
       container = await this.docker.createContainer(options);
     } catch (error) {
+      if (options.HostConfig?.StorageOpt && /storage-?opt/i.test(String(error))) {
+        // xfs without pquota, for one: the watchdog alone keeps the limit.
+        this.storageQuota = false;
+        return this.create(spec, signal);
+      }
       if (engineUnreachable(error)) throw new UnavailableError(`the container engine does not answer (${String(error)}); try again later`);
       if (statusCodeOf(error) !== 404) {
         throw new InfraError(`cannot create a container from ${spec.image}: ${String(error)}`, { cause: error });
@@ -137,7 +174,8 @@ export class DockerSandboxProvider implements SandboxProvider {
         throw new InfraError(`cannot create a container from ${spec.image}: ${String(retryError)}`, { cause: retryError });
       }
     }
-    const sandbox = new DockerSandbox(container, spec, this.events);
+    const sandbox = new DockerSandbox(container, spec, this.events, this.disk);
+    this.disk.watch(container, spec.role === 'build' ? 0 : spec.limits.diskBytes);
     try {
       await container.start();
     } catch (error) {
@@ -201,10 +239,14 @@ class DockerSandbox implements Sandbox {
     private readonly container: Docker.Container,
     readonly spec: SandboxSpec,
     private readonly events: ContainerEvents,
+    private readonly disk: DiskWatchdog,
   ) {}
 
-  fate(waitMs?: number): Promise<ContainerFate | undefined> {
-    return this.events.fate(this.container.id, waitMs);
+  async fate(waitMs?: number): Promise<ContainerFate | undefined> {
+    const diskOverrun = this.disk.overrun(this.container.id);
+    const fate = await this.events.fate(this.container.id, waitMs);
+    if (!diskOverrun) return fate;
+    return { ownOutOfMemory: false, exitCode: fate?.exitCode ?? 137, diskOverrun };
   }
 
   get id(): string {
@@ -370,6 +412,7 @@ class DockerSandbox implements Sandbox {
     if (this.removed) return;
     await removeContainer(this.container);
     this.removed = true;
+    this.disk.forget(this.container.id);
   }
 }
 

@@ -38,7 +38,7 @@ export async function buildImageFromFiles(provider: DockerSandboxProvider, spec:
     maxLifetimeS: 3600,
     role: 'build',
     episodeId: `image-build-${spec.tag.replace(/[^A-Za-z0-9_.-]/g, '_')}`,
-    limits: { memoryBytes: 4 * 1024 ** 3, nanoCpus: 2e9, pidsLimit: 4096 },
+    limits: { memoryBytes: 4 * 1024 ** 3, nanoCpus: 2e9, pidsLimit: 4096, diskBytes: 0 },
   });
   try {
     if (spec.archive) await sandbox.putArchive(spec.archive.data, spec.archive.path);

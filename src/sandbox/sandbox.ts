@@ -8,6 +8,8 @@ export interface SandboxLimits {
   readonly memoryBytes: number;
   readonly nanoCpus: number;
   readonly pidsLimit: number;
+  /** Writable-layer quota (0: none): the driver's size option where it has one, a watchdog otherwise. */
+  readonly diskBytes: number;
 }
 
 export interface SandboxSpec {
@@ -83,7 +85,9 @@ export interface Sandbox {
    * How the container ended, as the engine reported it (waits a moment for the report); undefined
    * while it runs or when nothing was reported.
    */
-  fate(waitMs?: number): Promise<{ readonly ownOutOfMemory: boolean; readonly exitCode: number | undefined } | undefined>;
+  fate(waitMs?: number): Promise<
+    { readonly ownOutOfMemory: boolean; readonly exitCode: number | undefined; readonly diskOverrun?: { readonly usedBytes: number; readonly limitBytes: number } } | undefined
+  >;
   /** Idempotent: force-removes the container. */
   remove(): Promise<void>;
 }
@@ -99,4 +103,6 @@ export interface SandboxProvider {
   /** Containers of this server, for tests and shutdown. */
   listContainers(filter?: { episodeId?: string }): Promise<string[]>;
   ping(): Promise<void>;
+  /** Free bytes where the engine keeps container layers; undefined when that is not on this machine. */
+  hostFreeBytes(): Promise<number | undefined>;
 }

@@ -55,6 +55,7 @@ export async function startServer(
   const provider = new DockerSandboxProvider(config.serverId, config.dockerSocket ? { socketPath: config.dockerSocket } : {});
   await provider.ping();
   await provider.watchEvents();
+  provider.watchDisk(config.diskCheckIntervalS * 1000);
   const leftovers = await provider.removeServerContainers();
   if (leftovers > 0) logger.warn({ removed: leftovers, serverId: config.serverId }, 'removed containers left by an earlier run');
 
@@ -95,6 +96,7 @@ export async function startServer(
       await registry.shutdown();
       await provider.removeServerContainers().catch((error: unknown) => logger.error({ err: error }, 'final cleanup failed'));
       provider.events.stop();
+      await provider.disk.stop();
       logger.info('stopped');
     })();
     return stopping;

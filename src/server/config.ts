@@ -25,6 +25,10 @@ export interface ServerConfig {
   /** Gradings (submit, truncation with GRADE, Evaluate) at once at most, each in its own container. */
   readonly maxGradings: number;
   readonly limits: SandboxLimits;
+  /** How often every sandbox's writable layer is measured against limits.diskBytes. */
+  readonly diskCheckIntervalS: number;
+  /** Reset answers RESOURCE_EXHAUSTED while the engine's disk has less free space than this. */
+  readonly minHostFreeBytes: number;
   readonly defaults: EpisodeDefaults;
   /** Upper bounds on what a client may ask for in EpisodeOptions. */
   readonly bounds: EpisodeDefaults;
@@ -53,7 +57,9 @@ const DEFAULTS: Omit<ServerConfig, 'taskFiles' | 'dockerSocket'> = {
   maxEpisodes: 256,
   maxConcurrentStarts: 8,
   maxGradings: 4,
-  limits: { memoryBytes: 4 * 1024 ** 3, nanoCpus: 1e9, pidsLimit: 1024 },
+  limits: { memoryBytes: 4 * 1024 ** 3, nanoCpus: 1e9, pidsLimit: 1024, diskBytes: 10 * 1024 ** 3 },
+  diskCheckIntervalS: 5,
+  minHostFreeBytes: 4 * 1024 ** 3,
   defaults: {
     maxSteps: 100,
     commandTimeoutS: 120,
@@ -83,6 +89,11 @@ function positive(name: string, value: number, integer = false): number {
   if (!Number.isFinite(value) || value <= 0 || (integer && !Number.isInteger(value))) {
     throw new InvalidArgumentError(`${name} must be a positive ${integer ? 'integer' : 'number'}, got ${value}`);
   }
+  return value;
+}
+
+function nonNegative(name: string, value: number): number {
+  if (!Number.isInteger(value) || value < 0) throw new InvalidArgumentError(`${name} must be a whole number >= 0 (0: none), got ${value}`);
   return value;
 }
 
@@ -118,6 +129,9 @@ export function compileConfig(input: ServerConfigInput = {}): Readonly<ServerCon
   positive('limits.memoryBytes', config.limits.memoryBytes, true);
   positive('limits.nanoCpus', config.limits.nanoCpus, true);
   positive('limits.pidsLimit', config.limits.pidsLimit, true);
+  nonNegative('limits.diskBytes', config.limits.diskBytes);
+  positive('diskCheckIntervalS', config.diskCheckIntervalS);
+  nonNegative('minHostFreeBytes', config.minHostFreeBytes);
   positive('testTimeoutS', config.testTimeoutS);
   positive('sweepIntervalS', config.sweepIntervalS);
   if (!/^[a-zA-Z0-9][a-zA-Z0-9_.-]*$/.test(config.serverId)) {

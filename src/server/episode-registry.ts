@@ -130,6 +130,7 @@ export class EpisodeRegistry {
   }
 
   private async start(id: string, input: ResetInput, options: EpisodeDefaults, signal?: AbortSignal): Promise<Episode> {
+    await this.assertDiskRoom();
     await this.acquire(this.slots, signal, () => `the server is full: ${this.config.maxEpisodes} live episodes`);
     let sandbox: Sandbox | undefined;
     try {
@@ -168,6 +169,18 @@ export class EpisodeRegistry {
       this.slots.release();
       await sandbox?.remove().catch(() => undefined);
       throw error;
+    }
+  }
+
+  /** Below the free-space watermark a new sandbox could fill the engine's disk for every episode. */
+  private async assertDiskRoom(): Promise<void> {
+    const floor = this.config.minHostFreeBytes;
+    if (floor <= 0) return;
+    const free = await this.provider.hostFreeBytes();
+    if (free !== undefined && free < floor) {
+      throw new ResourceExhaustedError(
+        `the container engine's disk is nearly full: ${mib(free)} MiB free, below the ${mib(floor)} MiB this server keeps free; try again later or on another server`,
+      );
     }
   }
 
@@ -270,4 +283,8 @@ export class EpisodeRegistry {
       }),
     );
   }
+}
+
+function mib(bytes: number): number {
+  return Math.floor(bytes / 1024 ** 2);
 }

@@ -13,7 +13,7 @@ import { parseAction } from './tools.js';
 export const RETAINED_OUTCOMES = 2;
 
 export type StepStatus = 'OK' | 'COMMAND_TIMEOUT' | 'INVALID_ACTION' | 'TRUNCATED_STEPS' | 'TRUNCATED_TIME' | 'INFRA_ERROR';
-export type EndReason = 'submitted' | 'truncated_steps' | 'truncated_time' | 'closed' | 'expired' | 'infra_error' | 'sandbox_oom';
+export type EndReason = 'submitted' | 'truncated_steps' | 'truncated_time' | 'closed' | 'expired' | 'infra_error' | 'sandbox_oom' | 'sandbox_disk_quota';
 
 export interface StepOutcome {
   readonly stepIndex: number;
@@ -197,30 +197,51 @@ export class Episode {
 
   /**
    * The sandbox failed under a command. When the engine reports it died of its own memory limit
-   * (the command exhausted it, with PID 1 made the OOM killer's choice), that is the model's
-   * failure: reward 0 and a clear end, not a masked INFRA_ERROR. Anything else is the environment's.
+   * (the command exhausted it, with PID 1 made the OOM killer's choice), or the disk watchdog stopped
+   * it for writing past its disk quota, that is the model's failure: reward 0 and a clear end, not a
+   * masked INFRA_ERROR. Anything else is the environment's.
    */
   private async sandboxFailure(base: { stepIndex: number; callId: string }, error: unknown): Promise<StepOutcome> {
-    const running = await this.sandbox.isRunning().catch(() => true);
-    const fate = running ? undefined : await this.sandbox.fate();
-    if (fate?.ownOutOfMemory) {
-      this.deps.logger.info({ episode: this.id }, 'sandbox killed by its own memory limit');
-      this.end('sandbox_oom', 0, undefined);
+    const own = await this.ownFault();
+    if (own) {
+      this.deps.logger.info({ episode: this.id, reason: own.reason }, 'sandbox ended by its own commands');
+      this.end(own.reason, 0, undefined);
       await this.dispose();
       return {
         ...base,
-        observation:
-          '[swe-env] The sandbox ran out of memory and was killed: the commands exhausted its memory limit and took its init process with them. The episode ends with reward 0.',
+        observation: `[swe-env] ${own.message} The episode ends with reward 0.`,
         reward: 0,
         terminated: true,
         truncated: false,
         status: 'OK',
-        exitCode: fate.exitCode ?? 137,
-        info: { end_reason: 'sandbox_oom' },
+        exitCode: own.exitCode,
+        info: { end_reason: own.reason },
       };
     }
     this.deps.logger.error({ err: error, episode: this.id }, 'bash step failed in the environment');
     return this.infraFailure(base, error);
+  }
+
+  /** Why a dead sandbox is the model's doing (its own memory limit, its disk quota), if it is. */
+  private async ownFault(): Promise<{ reason: EndReason; message: string; exitCode: number } | undefined> {
+    const running = await this.sandbox.isRunning().catch(() => true);
+    const fate = running ? undefined : await this.sandbox.fate();
+    if (fate?.diskOverrun) {
+      const { usedBytes, limitBytes } = fate.diskOverrun;
+      return {
+        reason: 'sandbox_disk_quota',
+        message: `The sandbox was stopped for using too much disk: ${mib(usedBytes)} MiB written, over its ${mib(limitBytes)} MiB quota.`,
+        exitCode: fate.exitCode ?? 137,
+      };
+    }
+    if (fate?.ownOutOfMemory) {
+      return {
+        reason: 'sandbox_oom',
+        message: 'The sandbox ran out of memory and was killed: the commands exhausted its memory limit and took its init process with them.',
+        exitCode: fate.exitCode ?? 137,
+      };
+    }
+    return undefined;
   }
 
   private async infraFailure(base: { stepIndex: number; callId: string }, error: unknown): Promise<StepOutcome> {
@@ -303,8 +324,10 @@ export class Episode {
     }).catch((error: unknown) => ({ ok: false as const, error: messageOf(error), infra: true, durationS: 0 }));
     if (!captured.ok) {
       const report = baseReport(this.task.id);
-      report.error = captured.error;
-      report.infraError = captured.infra;
+      // A sandbox its own commands brought down has nothing to capture: the model's failure.
+      const own = captured.infra ? await this.ownFault() : undefined;
+      report.error = own ? `${own.message} Nothing could be captured.` : captured.error;
+      report.infraError = captured.infra && !own;
       report.durations.captureS = captured.durationS;
       report.durations.totalS = captured.durationS;
       return report;
@@ -357,4 +380,8 @@ export class Episode {
       this.deps.logger.error({ err: error, episode: this.id }, 'cannot remove episode container; the reaper will');
     }
   }
+}
+
+function mib(bytes: number): number {
+  return Math.round(bytes / 1024 ** 2);
 }

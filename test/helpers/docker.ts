@@ -16,7 +16,7 @@ export function testSpec(overrides: Partial<SandboxSpec> = {}): SandboxSpec {
     maxLifetimeS: 600,
     role: 'episode',
     episodeId: `ep-${randomUUID().slice(0, 8)}`,
-    limits: { memoryBytes: 1024 ** 3, nanoCpus: 1e9, pidsLimit: 256 },
+    limits: { memoryBytes: 1024 ** 3, nanoCpus: 1e9, pidsLimit: 256, diskBytes: 0 },
     ...overrides,
   };
 }
