@@ -152,14 +152,17 @@ export class ShellSession {
       await this.respawn();
       note = `the previous shell had ended; a new shell was started in ${this.cwd}`;
     }
+    // Two nonces: the start one is spent before the command runs; the end one stays in the pipe until
+    // the command has ended, so the command cannot read it from a variable and forge its own end.
     const nonce = randomBytes(9).toString('base64url');
+    const endNonce = randomBytes(9).toString('base64url');
     const sink = new CappedOutput(options.outputLimitBytes);
-    const scanner = new MarkerScanner(`SWE_ENV_END:${nonce}:`);
+    const scanner = new MarkerScanner(`SWE_ENV_END:${endNonce}:`);
     let resolveOutcome!: Running['done'];
     const outcome = new Promise<Parameters<Running['done']>[0]>((resolve) => (resolveOutcome = resolve));
     const running: Running = { start: new MarkerScanner(`SWE_ENV_START:${nonce}:`), startedAt: '', scanner, sink, done: resolveOutcome };
     this.running = running;
-    this.process.stream.write(Buffer.from(`${nonce}\0${command}\0`, 'utf8'));
+    this.process.stream.write(Buffer.from(`${nonce}\0${command}\0${endNonce}\0`, 'utf8'));
 
     let timedOut = false;
     let first = await raceTimeout(outcome, options.timeoutMs);

@@ -1,9 +1,11 @@
 # The agent's persistent shell (run as: bash --noprofile --norc -c "<this>").
-# It reads `<nonce>\0<command>\0` records from stdin and evals each command in this same shell, so
-# `cd` and `export` persist; the command's stdin is /dev/null and its stderr is merged into stdout.
-# Before each command it prints `\x1eSWE_ENV_START:<nonce>:<uptime>\x1f`: the server keeps that start
-# time (the command cannot forge what is printed before it runs) and a timeout kills every process
-# started at or after it. After each command it prints `\x1eSWE_ENV_END:<nonce>:<exit code>:<cwd>\x1f`.
+# It reads `<start nonce>\0<command>\0<end nonce>\0` records from stdin and evals each command in this
+# same shell, so `cd` and `export` persist; the command's stdin is /dev/null and its stderr is merged
+# into stdout. Before each command it prints `\x1eSWE_ENV_START:<start nonce>:<uptime>\x1f`: the server
+# keeps that start time (the command cannot forge what is printed before it runs) and a timeout kills
+# every process started at or after it. After each command it reads the end nonce, which waited in
+# the pipe while the command ran (so no variable of this shell holds it then), and prints
+# `\x1eSWE_ENV_END:<end nonce>:<exit code>:<cwd>\x1f`.
 # The shell's own lines never run traced: -x and -v the command set are put aside after it and back
 # before the next one, so a `set -x` shows the agent its commands, not this loop.
 exec 2>&1
@@ -24,8 +26,11 @@ __swe_env_trace=""
 while IFS= read -r -d '' __swe_env_nonce && IFS= read -r -d '' __swe_env_cmd; do
   read -r __swe_env_t0 __swe_env_idle < /proc/uptime
   printf '\036SWE_ENV_START:%s:%s\037' "$__swe_env_nonce" "$__swe_env_t0"
+  __swe_env_nonce=""
   [ -n "$__swe_env_trace" ] && set "-$__swe_env_trace"
   eval "$__swe_env_cmd" < /dev/null
   { __swe_env_rc=$?; __swe_env_trace=""; case $- in *x*) __swe_env_trace+=x;; esac; case $- in *v*) __swe_env_trace+=v;; esac; set +xv; } 2>/dev/null
+  IFS= read -r -d '' __swe_env_nonce
   printf '\036SWE_ENV_END:%s:%d:%s\037' "$__swe_env_nonce" "$__swe_env_rc" "$PWD"
+  __swe_env_nonce=""
 done
