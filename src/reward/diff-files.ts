@@ -91,3 +91,16 @@ export function testDirectives(testPatch: string): string[] {
     .map((f) => f.path)
     .filter((path) => !NON_TEST_EXTS.some((ext) => path.endsWith(ext)));
 }
+
+/** The lines a diff adds to one file (what the task's test patch brings to it), as text. */
+export function addedLines(diff: string, path: string): string {
+  const file = diff
+    .split(/^(?=diff --git )/m)
+    .find((chunk) => diffFiles(chunk)[0]?.path === path);
+  if (!file) return '';
+  return file
+    .split('\n')
+    .filter((line) => line.startsWith('+') && !line.startsWith('+++'))
+    .map((line) => line.slice(1))
+    .join('\n');
+}

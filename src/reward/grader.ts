@@ -5,14 +5,17 @@ import { Semaphore } from '../common/semaphore.js';
 import type { Sandbox, SandboxLimits, SandboxProvider } from '../sandbox/sandbox.js';
 import { djangoModule, repoSpec } from '../tasks/repo-specs.js';
 import type { Task } from '../tasks/task.js';
-import { diffFiles, testDirectives } from './diff-files.js';
+import { addedLines, diffFiles, testDirectives } from './diff-files.js';
 import { parseTestLog } from './log-parsers/index.js';
 import { filterAgentPatch, testCommandPaths } from './patch-filter.js';
 import { scanPatch } from './patch-scan.js';
 import type { TestStatus } from './test-status.js';
 import { baseReport, type GradeReport } from './report.js';
-import { APPLY_PATCH_SCRIPT, PREPARE_TESTS_SCRIPT, REVERT_PATHS_SCRIPT, RUN_TESTS_SCRIPT, SNAPSHOT_TREE_SCRIPT, bashArgv } from './scripts.js';
-import { changedPaths, parseSnapshot, sweepDecision, type TreeSnapshot } from './tree-changes.js';
+import { pytestSettings } from './pytest-config.js';
+import { READ_FILE_LIMIT, parseReadFiles } from './read-files.js';
+import { APPLY_PATCH_SCRIPT, PREPARE_TESTS_SCRIPT, READ_FILES_SCRIPT, REVERT_PATHS_SCRIPT, RUN_TESTS_SCRIPT, SNAPSHOT_TREE_SCRIPT, bashArgv } from './scripts.js';
+import { importedModules, supportStems } from './test-support.js';
+import { changedPaths, configCandidates, parseSnapshot, sweepDecision, type TreeSnapshot } from './tree-changes.js';
 import { decideVerdict, type Verdict } from './verdict.js';
 import { RECORDER_SOURCE, disagreements, newRecorderChannel, readRecords, recorderApplies, type RecorderChannel } from './result-recorder.js';
 
@@ -255,7 +258,7 @@ export class Grader {
       }
       report.patchApplied = true;
       report.patchApplyMethod = method;
-      if (!(await this.sweep(sandbox, task, patch, before, report))) {
+      if (!(await this.sweep(sandbox, task, before, report))) {
         report.durations.patchS = seconds(patchStarted);
         return new Map();
       }
@@ -342,12 +345,30 @@ export class Grader {
    * unlike the diff --git line, copy/rename targets): test files and the like are put back as they
    * were; a patch writing inside .git is refused. False when the patch is refused.
    */
-  private async sweep(sandbox: Sandbox, task: Task, patch: Buffer, before: TreeSnapshot, report: GradeReport): Promise<boolean> {
+  private async sweep(sandbox: Sandbox, task: Task, before: TreeSnapshot, report: GradeReport): Promise<boolean> {
     const after = await this.snapshot(sandbox, task.workdir);
-    const decision = sweepDecision(changedPaths(before, after), {
+    const changed = changedPaths(before, after);
+    const allowedPaths = diffFiles(task.goldPatch).map((f) => f.path);
+    if (changed.some((path) => path === '.git' || path.startsWith('.git/'))) {
+      // Refused before anything below runs git here again.
+      const decision = sweepDecision(changed, { protectedPaths: [], allowedPaths, supportStems: [], pytestConfigChanged: new Set() });
+      report.patchApplied = false;
+      report.error = `the patch writes inside .git (${decision.gitWrites.slice(0, 5).join(', ')}): refused`;
+      return false;
+    }
+    const configs = configCandidates(changed, allowedPaths);
+    const testFiles = diffFiles(task.testPatch).filter((f) => !f.isNew).map((f) => f.oldPath);
+    const files = await this.readFiles(sandbox, task.workdir, [...configs, ...testFiles]);
+    const pytestConfigChanged = new Set(configs.filter((path) => pytestSettings(path, files.get(path)?.head) !== pytestSettings(path, files.get(path)?.work)));
+    const imported = [
+      ...testFiles.flatMap((path) => importedModules(path, files.get(path)?.head ?? '')),
+      ...diffFiles(task.testPatch).flatMap((f) => importedModules(f.path, addedLines(task.testPatch, f.path))),
+    ];
+    const decision = sweepDecision(changed, {
       protectedPaths: testCommandPaths(report.testCommand),
-      allowedPaths: diffFiles(task.goldPatch).map((f) => f.path),
-      seenPaths: diffFiles(patch.toString('utf8')).flatMap((f) => [f.path, f.oldPath]),
+      allowedPaths,
+      supportStems: supportStems(imported),
+      pytestConfigChanged,
     });
     if (decision.gitWrites.length > 0) {
       report.patchApplied = false;
@@ -368,6 +389,27 @@ export class Grader {
       if (!already.has(path)) report.droppedFiles.push(`${path} (${why}, found on disk after applying)`);
     }
     return true;
+  }
+
+  /**
+   * Files as the pristine tree (HEAD) and the working tree hold them; undefined where absent, too
+   * large (over 1 MiB: a configuration or test file that big is read as changed) or a link.
+   */
+  private async readFiles(sandbox: Sandbox, workdir: string, paths: readonly string[]): Promise<Map<string, { head?: string; work?: string }>> {
+    const files = new Map<string, { head?: string; work?: string }>();
+    if (paths.length === 0) return files;
+    await sandbox.putFiles([{ path: `${GRADING_DIR}/read.list`, content: paths.map((p) => `${p}\0`).join('') }]);
+    const read = await sandbox.exec(bashArgv(READ_FILES_SCRIPT, 'swe-env-read', [workdir, `${GRADING_DIR}/read.list`, String(READ_FILE_LIMIT)]), {
+      timeoutMs: 120_000,
+      outputLimitBytes: paths.length * 2 * (READ_FILE_LIMIT + 32),
+      separateStderr: true,
+    });
+    if (read.timedOut || read.exitCode !== 0 || read.omittedBytes > 0) {
+      throw new Error(`cannot read the repository's configuration and test files (exit ${read.exitCode}): ${read.stderr.slice(-500)}`);
+    }
+    const parsed = parseReadFiles(read.output, paths.length);
+    paths.forEach((path, i) => files.set(path, parsed[i] ?? {}));
+    return files;
   }
 
   /** The recorder's signed records, and every reason not to trust them. */
@@ -396,3 +438,4 @@ export class Grader {
     return { statuses: records.statuses, flags };
   }
 }
+

@@ -2,14 +2,14 @@ import { diffFiles } from './diff-files.js';
 
 /**
  * The split SWE-bench makes between a fix and its tests, applied to the agent's change before
- * grading: edits to test files, to pytest's configuration and to interpreter start-up hooks are
- * dropped (and listed in the report), so a model cannot pass by rewriting what judges it.
+ * grading: edits to test files, to pytest's own configuration files and to interpreter start-up hooks
+ * are dropped (and listed in the report), so a model cannot pass by rewriting what judges it. Headers
+ * can name other paths than the applier writes, so this is a first pass: after applying, the grader
+ * decides from what changed on disk (tree-changes.ts), where pytest settings inside setup.cfg and
+ * pyproject.toml are compared with real parsers.
  */
 const TEST_DIRS = new Set(['test', 'tests', 'testing', 'e2e']);
 const ALWAYS_DROPPED = new Set(['conftest.py', 'pytest.ini', '.pytest.ini', 'tox.ini', 'sitecustomize.py', 'usercustomize.py']);
-/** Files that hold pytest's settings among others. */
-export const SHARED_CONFIG: ReadonlySet<string> = new Set(['setup.cfg', 'pyproject.toml']);
-const PYTEST_CONFIG_LINE = /pytest|addopts|plugins|python_files|python_functions|python_classes|testpaths|xfail_strict/i;
 
 export function isTestPath(path: string): boolean {
   const parts = path.split('/');
@@ -17,15 +17,6 @@ export function isTestPath(path: string): boolean {
   if (ALWAYS_DROPPED.has(base)) return true;
   if (parts.slice(0, -1).some((dir) => TEST_DIRS.has(dir))) return true;
   return /^test_.*\.py$/.test(base) || /_tests?\.py$/.test(base) || base === 'tests.py';
-}
-
-/** A change to setup.cfg / pyproject.toml that touches pytest's settings. */
-function touchesPytestConfig(path: string, chunk: string): boolean {
-  const base = path.split('/').at(-1) ?? '';
-  if (!SHARED_CONFIG.has(base)) return false;
-  return chunk
-    .split('\n')
-    .some((line) => (line.startsWith('+') || line.startsWith('-')) && !line.startsWith('+++') && !line.startsWith('---') && PYTEST_CONFIG_LINE.test(line));
 }
 
 /** Splits a git diff into one chunk per file, keeping the bytes as they are (latin1 maps 1:1). */
@@ -86,8 +77,6 @@ export function filterAgentPatch(
       dropped.push(`${file.path} (test file)`);
     } else if (paths.some((p) => protectedPaths.has(p))) {
       dropped.push(`${file.path} (run by the test command)`);
-    } else if (touchesPytestConfig(file.path, chunk)) {
-      dropped.push(`${file.path} (pytest configuration)`);
     } else {
       kept.push(chunk);
     }

@@ -11,6 +11,7 @@ export const PREPARE_TESTS_SCRIPT = script('prepare-tests.sh');
 export const RUN_TESTS_SCRIPT = script('run-tests.sh');
 export const SNAPSHOT_TREE_SCRIPT = script('snapshot-tree.sh');
 export const REVERT_PATHS_SCRIPT = script('revert-paths.sh');
+export const READ_FILES_SCRIPT = script('read-files.sh');
 
 export function bashArgv(script: string, name: string, args: readonly string[]): string[] {
   return ['bash', '--noprofile', '--norc', '-c', script, name, ...args];

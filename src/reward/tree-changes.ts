@@ -1,4 +1,6 @@
-import { SHARED_CONFIG, isTestPath } from './patch-filter.js';
+import { isTestPath } from './patch-filter.js';
+import { PYTEST_CONFIG_FILES } from './pytest-config.js';
+import { isSupportPath } from './test-support.js';
 
 /** A working tree as snapshot-tree.sh lists it: path -> "size mtime". */
 export type TreeSnapshot = ReadonlyMap<string, string>;
@@ -25,19 +27,30 @@ export interface SweepDecision {
   readonly revert: ReadonlyArray<{ path: string; why: string }>;
 }
 
+/** Changed files whose pytest settings must be compared before the decision (setup.cfg, pyproject.toml at any depth). */
+export function configCandidates(changed: readonly string[], allowedPaths: readonly string[]): string[] {
+  const allowed = new Set(allowedPaths);
+  return changed.filter((path) => !allowed.has(path) && !isTestPath(path) && PYTEST_CONFIG_FILES.has(path.split('/').at(-1) ?? ''));
+}
+
+export interface SweepOptions {
+  readonly protectedPaths: readonly string[];
+  readonly allowedPaths: readonly string[];
+  /** Test-support module stems the task's test files import (`pandas/_testing`). */
+  readonly supportStems: readonly string[];
+  /** Configuration files whose pytest settings differ from the pristine tree's (by real parsers). */
+  readonly pytestConfigChanged: ReadonlySet<string>;
+}
+
 /**
  * What the applied patch changed on disk that grading must not keep, whatever its headers said:
- * test files, files the test command runs, compiled artefacts (never a fix: a sourceless .pyc is
- * importable), and setup.cfg / pyproject.toml changed by a section the text filter did not see.
- * Files the task's own fix changes are kept.
+ * test files, files the test command runs, test-support modules the tests import, compiled
+ * artefacts (never a fix: a sourceless .pyc is importable), and configuration files whose pytest
+ * settings changed. Files the task's own fix changes are kept.
  */
-export function sweepDecision(
-  changed: readonly string[],
-  options: { protectedPaths: readonly string[]; allowedPaths: readonly string[]; seenPaths: readonly string[] },
-): SweepDecision {
+export function sweepDecision(changed: readonly string[], options: SweepOptions): SweepDecision {
   const allowed = new Set(options.allowedPaths);
   const protectedPaths = new Set(options.protectedPaths);
-  const seen = new Set(options.seenPaths);
   const gitWrites: string[] = [];
   const revert: Array<{ path: string; why: string }> = [];
   for (const path of changed) {
@@ -50,7 +63,8 @@ export function sweepDecision(
     if (isTestPath(path)) revert.push({ path, why: 'test file' });
     else if (protectedPaths.has(path)) revert.push({ path, why: 'run by the test command' });
     else if (base.endsWith('.pyc') || base.endsWith('.pyo') || path.split('/').includes('__pycache__')) revert.push({ path, why: 'compiled artefact' });
-    else if (SHARED_CONFIG.has(base) && !seen.has(path)) revert.push({ path, why: 'configuration changed outside a visible file header' });
+    else if (isSupportPath(path, options.supportStems)) revert.push({ path, why: 'test-support module the tests import' });
+    else if (options.pytestConfigChanged.has(path)) revert.push({ path, why: 'pytest configuration' });
   }
   return { gitWrites, revert };
 }

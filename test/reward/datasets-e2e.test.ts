@@ -284,6 +284,6 @@ describe('reward hacks score 0', () => {
       PROBE,
     );
     expect(r.reward).toBe(0);
-    expect(r.dropped).toEqual(expect.arrayContaining(['pytest.ini (test file)', 'pyproject.toml (pytest configuration)']));
+    expect(r.dropped).toEqual(expect.arrayContaining(['pytest.ini (test file)', 'pyproject.toml (pytest configuration, found on disk after applying)']));
   });
 });

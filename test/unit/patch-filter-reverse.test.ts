@@ -16,7 +16,7 @@ const run = promisify(execFile);
 const chunk = (path: string, body = '@@ -1 +1 @@\n-a\n+b\n') => `diff --git a/${path} b/${path}\n--- a/${path}\n+++ b/${path}\n${body}`;
 
 describe('filterAgentPatch', () => {
-  it('drops test files, conftest.py, pytest.ini/tox.ini and pytest settings in setup.cfg / pyproject.toml', () => {
+  it('drops test files, conftest.py, pytest.ini/tox.ini; setup.cfg / pyproject.toml are left to the sweep\'s parsers', () => {
     const diff = [
       chunk('src/pkg/mod.py'),
       chunk('tests/test_mod.py'),
@@ -27,7 +27,7 @@ describe('filterAgentPatch', () => {
       chunk('src/test_helpers_not_a_test.txt'),
     ].join('');
     const { patch, dropped } = filterAgentPatch(Buffer.from(diff));
-    expect(dropped).toEqual(['tests/test_mod.py (test file)', 'pkg/conftest.py (test file)', 'pytest.ini (test file)', 'setup.cfg (pytest configuration)']);
+    expect(dropped).toEqual(['tests/test_mod.py (test file)', 'pkg/conftest.py (test file)', 'pytest.ini (test file)']);
     const kept = patch.toString();
     expect(kept).toContain('src/pkg/mod.py');
     expect(kept).toContain('pyproject.toml');
