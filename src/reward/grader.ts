@@ -67,6 +67,33 @@ export function testCommand(task: Task): string {
   return [spec.testCmd, ...directives.map(shellQuote)].join(' ');
 }
 
+/** How often a grading checks that its container is not frozen (`docker pause`, a stuck freezer). */
+const PAUSE_CHECK_MS = 2000;
+
+/**
+ * Runs a step of the grading with a watch on its container: a paused container would hold the
+ * submit for the whole test timeout and a minute, reading as a timeout (the model's 0). Nothing
+ * inside can pause it, so a pause is the environment's failure, reported as soon as it is seen.
+ */
+async function watchingPause<T>(sandbox: Sandbox, signal: AbortSignal | undefined, step: (signal: AbortSignal) => Promise<T>): Promise<T> {
+  const paused = new AbortController();
+  const timer = setInterval(() => {
+    sandbox.isPaused().then(
+      (yes) => {
+        if (yes) paused.abort(new Error('the grading container was paused from outside (docker pause or a frozen cgroup); nothing inside can pause it'));
+      },
+      () => undefined,
+    );
+  }, PAUSE_CHECK_MS);
+  try {
+    const result = await step(signal ? AbortSignal.any([signal, paused.signal]) : paused.signal);
+    if (paused.signal.aborted) throw paused.signal.reason;
+    return result;
+  } finally {
+    clearInterval(timer);
+  }
+}
+
 /** The patch's own code brought the grading down (its disk quota): reward 0, not INFRA_ERROR. */
 class ModelFault extends Error {}
 
@@ -242,11 +269,13 @@ export class Grader {
       report.patchApplied = true;
     } else {
       const before = await this.snapshot(sandbox, task.workdir);
-      const applied = await sandbox.exec(bashArgv(APPLY_PATCH_SCRIPT, 'swe-env-apply', [task.workdir, `${GRADING_DIR}/model.patch`]), {
-        timeoutMs: 120_000,
-        outputLimitBytes: 64 * 1024,
-        ...(signal ? { signal } : {}),
-      });
+      const applied = await watchingPause(sandbox, signal, (watched) =>
+        sandbox.exec(bashArgv(APPLY_PATCH_SCRIPT, 'swe-env-apply', [task.workdir, `${GRADING_DIR}/model.patch`]), {
+          timeoutMs: 120_000,
+          outputLimitBytes: 64 * 1024,
+          signal: watched,
+        }),
+      );
       if (applied.timedOut) throw new Error(signal?.aborted ? 'grading was cancelled' : 'applying the patch timed out');
       await assertAlive(sandbox, 'applying the patch', applied.exitCode);
       const method = APPLY_METHODS[applied.exitCode];
@@ -263,15 +292,17 @@ export class Grader {
         return new Map();
       }
     }
-    const prepared = await sandbox.exec(
-      bashArgv(PREPARE_TESTS_SCRIPT, 'swe-env-prepare', [
-        task.workdir,
-        task.baseCommit,
-        `${GRADING_DIR}/test.patch`,
-        `${GRADING_DIR}/modified.list`,
-        `${GRADING_DIR}/new.list`,
-      ]),
-      { timeoutMs: 120_000, outputLimitBytes: 64 * 1024, ...(signal ? { signal } : {}) },
+    const prepared = await watchingPause(sandbox, signal, (watched) =>
+      sandbox.exec(
+        bashArgv(PREPARE_TESTS_SCRIPT, 'swe-env-prepare', [
+          task.workdir,
+          task.baseCommit,
+          `${GRADING_DIR}/test.patch`,
+          `${GRADING_DIR}/modified.list`,
+          `${GRADING_DIR}/new.list`,
+        ]),
+        { timeoutMs: 120_000, outputLimitBytes: 64 * 1024, signal: watched },
+      ),
     );
     report.durations.patchS = seconds(patchStarted);
     if (signal?.aborted) throw new Error('grading was cancelled');
@@ -282,14 +313,13 @@ export class Grader {
     }
 
     const testStarted = Date.now();
-    const run = await sandbox.exec(
-      bashArgv(RUN_TESTS_SCRIPT, 'swe-env-tests', [task.workdir, String(this.config.testTimeoutS), report.testCommand]),
-      {
+    const run = await watchingPause(sandbox, signal, (watched) =>
+      sandbox.exec(bashArgv(RUN_TESTS_SCRIPT, 'swe-env-tests', [task.workdir, String(this.config.testTimeoutS), report.testCommand]), {
         timeoutMs: (this.config.testTimeoutS + 60) * 1000,
         outputLimitBytes: this.config.logLimitBytes,
         ...(recorder ? { env: recorder.env } : {}),
-        ...(signal ? { signal } : {}),
-      },
+        signal: watched,
+      }),
     );
     if (signal?.aborted) throw new Error('grading was cancelled');
     // A killed test process reads like a timeout (137); a dead container is not the patch's doing.

@@ -22,6 +22,8 @@ interface Seen {
 /** An OOM this close before the death is what killed the container's PID 1. */
 const OOM_TO_DEATH_MS = 10_000;
 const FORGET_AFTER_MS = 10 * 60_000;
+const RETRY_MIN_MS = 500;
+const RETRY_MAX_MS = 10_000;
 
 /**
  * Follows the engine's `oom` and `die` events for one server's containers, so a sandbox that died
@@ -32,6 +34,11 @@ const FORGET_AFTER_MS = 10 * 60_000;
 export class ContainerEvents {
   private readonly seen = new Map<string, Seen>();
   private stream: Readable | undefined;
+  private stopped = false;
+  private reconnect: NodeJS.Timeout | undefined;
+  private retryMs = RETRY_MIN_MS;
+  /** When the stream was last known to be open: where a reconnect replays from. */
+  private connectedUntil: number | undefined;
 
   constructor(
     private readonly docker: Docker,
@@ -40,14 +47,24 @@ export class ContainerEvents {
   ) {}
 
   async start(): Promise<void> {
-    if (this.stream) return;
+    if (this.stream || this.stopped) return;
+    // Replays what the engine sent while we were away (it keeps recent events), so an `oom` or `die`
+    // during a reconnect is not lost.
+    const since = this.connectedUntil === undefined ? undefined : Math.floor(this.connectedUntil / 1000) - 1;
     // dockerode types the events stream as a plain ReadableStream; it is a Node Readable.
     const stream = (await this.docker.getEvents({
+      ...(since === undefined ? {} : { since }),
       filters: { type: ['container'], event: ['oom', 'die'], label: [this.serverLabel] },
     })) as unknown as Readable;
+    if (this.stopped) {
+      stream.destroy();
+      return;
+    }
     this.stream = stream;
+    this.retryMs = RETRY_MIN_MS;
     let buffered = '';
     stream.on('data', (chunk: Buffer) => {
+      this.connectedUntil = Date.now();
       buffered += chunk.toString('utf8');
       let newline: number;
       while ((newline = buffered.indexOf('\n')) >= 0) {
@@ -57,9 +74,41 @@ export class ContainerEvents {
       }
     });
     stream.on('error', (error: unknown) => this.logger?.warn({ err: error }, 'container event stream failed'));
+    stream.on('close', () => this.lost(stream));
+    this.connectedUntil = Date.now();
+  }
+
+  /** The engine hung up (a restart, a cut socket): follow again, backing off while it is away. */
+  private lost(stream: Readable): void {
+    if (this.stream !== stream) return;
+    this.stream = undefined;
+    if (this.stopped) return;
+    this.connectedUntil = Date.now();
+    this.logger?.warn({ retryMs: this.retryMs }, 'container event stream ended; reconnecting');
+    this.scheduleReconnect();
+  }
+
+  private scheduleReconnect(): void {
+    if (this.reconnect || this.stopped) return;
+    this.reconnect = setTimeout(() => {
+      this.reconnect = undefined;
+      this.start().catch(() => {
+        this.retryMs = Math.min(this.retryMs * 2, RETRY_MAX_MS);
+        this.scheduleReconnect();
+      });
+    }, this.retryMs);
+    this.reconnect.unref();
+  }
+
+  /** Whether the engine's events are being followed now (false while reconnecting). */
+  get following(): boolean {
+    return this.stream !== undefined;
   }
 
   stop(): void {
+    this.stopped = true;
+    if (this.reconnect) clearTimeout(this.reconnect);
+    this.reconnect = undefined;
     this.stream?.destroy();
     this.stream = undefined;
   }

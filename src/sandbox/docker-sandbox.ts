@@ -408,6 +408,15 @@ class DockerSandbox implements Sandbox {
     }
   }
 
+  async isPaused(): Promise<boolean> {
+    try {
+      const info = await this.container.inspect();
+      return info.State.Paused;
+    } catch {
+      return false; // gone or unreachable: other checks say which
+    }
+  }
+
   async remove(): Promise<void> {
     if (this.removed) return;
     await removeContainer(this.container);

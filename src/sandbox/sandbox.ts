@@ -75,6 +75,8 @@ export interface Sandbox {
   /** Temporarily raises the pids limit, to get a helper in when a fork bomb filled the table. */
   raisePidsLimit(extra: number): Promise<() => Promise<void>>;
   isRunning(): Promise<boolean>;
+  /** Whether the container's processes are frozen (`docker pause`): running, but nothing moves. */
+  isPaused(): Promise<boolean>;
   /** What the container's writable layer changed against its image (the engine's diff; nothing runs inside). */
   changes(): Promise<Array<{ readonly path: string; readonly kind: 'modified' | 'added' | 'deleted' }>>;
   /** A path's type and size as the engine stats it (nothing runs inside); undefined when absent. */

@@ -33,7 +33,8 @@ interface Tombstone {
   readonly detail: string;
   readonly at: number;
   readonly taskId: string;
-  readonly summary: EpisodeSummary;
+  /** Updated once: when a container removal that failed at retirement succeeds later. */
+  summary: EpisodeSummary;
 }
 
 const EPISODE_ID = /^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$/;
@@ -45,6 +46,8 @@ const EPISODE_ID = /^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$/;
 export class EpisodeRegistry {
   private readonly live = new Map<string, { taskId: string; ready: Promise<Episode> }>();
   private readonly tombstones = new Map<string, Tombstone>();
+  /** Retired episodes whose container the engine has not removed yet, retried every sweep. */
+  private readonly pendingRemovals = new Map<string, Episode>();
   private readonly startedAt = new Date();
   private readonly slots: Semaphore;
   private sweeper: NodeJS.Timeout | undefined;
@@ -220,6 +223,7 @@ export class EpisodeRegistry {
       throw new NotFoundError(this.unknownEpisode(id));
     }
     const episode = await entry.ready;
+    await episode.gradingSettled();
     return this.retire(id, entry, episode, 'closed');
   }
 
@@ -252,11 +256,34 @@ export class EpisodeRegistry {
     } catch (error) {
       this.logger.error({ err: error, episode: id }, 'dispose failed; the reaper will remove the container');
     }
-    return summary;
+    if (!episode.removalPending) return summary;
+    // The engine did not answer: say so, and keep trying from the sweeper.
+    this.pendingRemovals.set(id, episode);
+    const pending = episode.summary();
+    const tomb = this.tombstones.get(id);
+    if (tomb) tomb.summary = pending;
+    return pending;
+  }
+
+  /** Retries the removals the engine refused or did not answer. */
+  private async retryRemovals(): Promise<void> {
+    for (const [id, episode] of [...this.pendingRemovals]) {
+      if (!(await episode.retryRemoval())) continue;
+      this.pendingRemovals.delete(id);
+      const tomb = this.tombstones.get(id);
+      if (tomb) tomb.summary = episode.summary();
+      this.logger.info({ episode: id }, 'episode container removed after an earlier failure');
+    }
+  }
+
+  /** Episodes whose container is not removed yet. */
+  get removalsPending(): number {
+    return this.pendingRemovals.size;
   }
 
   /** Expires idle episodes, forgets old tombstones, and removes containers past their expiry label. */
   async sweep(now = Date.now()): Promise<void> {
+    await this.retryRemovals();
     for (const [id, entry] of [...this.live]) {
       const episode = await entry.ready.catch(() => undefined);
       if (!episode || episode.busy) continue;

@@ -40,6 +40,8 @@ export interface EpisodeSummary {
   readonly report?: GradeReport;
   readonly seed: number;
   readonly groupId: string;
+  /** Why the container is not removed yet ('' once it is); the registry keeps retrying. */
+  readonly containerRemovalPending: string;
 }
 
 export interface EpisodeDeps {
@@ -70,6 +72,10 @@ export class Episode {
   private finalReport: GradeReport | undefined;
   private endedAt: number | undefined;
   private disposed = false;
+  /** A grading (submit, or truncation with GRADE) is under way: Close waits for its outcome. */
+  private grading = false;
+  /** The last failure to remove the container, until a retry succeeds. */
+  private removalError: string | undefined;
 
   constructor(
     readonly id: string,
@@ -90,6 +96,14 @@ export class Episode {
 
   get busy(): boolean {
     return this.inflight !== undefined;
+  }
+
+  /**
+   * Resolves once a grading under way has its outcome, so a Close during a submit's grading and the
+   * submit agree on one end (the grade), instead of Close reporting 0 while the submit reports 1.
+   */
+  async gradingSettled(): Promise<void> {
+    if (this.grading && this.inflight) await this.inflight.promise.catch(() => undefined);
   }
 
   get ended(): boolean {
@@ -191,8 +205,23 @@ export class Episode {
         },
       };
     } catch (error) {
+      if (this.disposed) return this.closedDuringStep(base);
       return this.sandboxFailure(base, error);
     }
+  }
+
+  /** Close (or expiry) removed the sandbox under a running command: that, not an environment failure. */
+  private closedDuringStep(base: { stepIndex: number; callId: string }): StepOutcome {
+    return {
+      ...base,
+      observation: '[swe-env] The episode was closed while this command ran; the command was stopped.',
+      reward: 0,
+      terminated: false,
+      truncated: true,
+      status: 'OK',
+      exitCode: -1,
+      info: { end_reason: this.endReason ?? 'closed' },
+    };
   }
 
   /**
@@ -283,7 +312,13 @@ export class Episode {
     observation: string,
     last?: StepOutcome,
   ): Promise<StepOutcome> {
-    const report = await this.grade();
+    this.grading = true;
+    let report: GradeReport;
+    try {
+      report = await this.grade();
+    } finally {
+      this.grading = false;
+    }
     if (report.infraError) {
       this.end('infra_error', 0, report);
       await this.dispose();
@@ -363,21 +398,36 @@ export class Episode {
       ...(this.finalReport ? { report: this.finalReport } : {}),
       seed: this.seed,
       groupId: this.groupId,
+      containerRemovalPending: this.removalError ?? '',
     };
   }
 
   /**
-   * Idempotent: closes the shell and removes the container. A failed removal is logged, not thrown:
-   * the container's expiry label and its self-ending PID 1 still bound its life.
+   * Idempotent: closes the shell and removes the container. A failed removal is not thrown: it shows
+   * in the summary and the registry retries it; the container's expiry label and its self-ending
+   * PID 1 bound its life meanwhile.
    */
   async dispose(): Promise<void> {
     if (this.disposed) return;
     this.disposed = true;
     await this.shell.close();
+    await this.retryRemoval();
+  }
+
+  get removalPending(): boolean {
+    return this.removalError !== undefined;
+  }
+
+  /** Removes the container; true once it is gone. A failure is kept for the summary and retried by the registry. */
+  async retryRemoval(): Promise<boolean> {
     try {
       await this.sandbox.remove();
+      this.removalError = undefined;
+      return true;
     } catch (error) {
-      this.deps.logger.error({ err: error, episode: this.id }, 'cannot remove episode container; the reaper will');
+      this.removalError = messageOf(error);
+      this.deps.logger.warn({ err: error, episode: this.id }, 'cannot remove the episode container yet; retrying');
+      return false;
     }
   }
 }

@@ -114,32 +114,53 @@ describe('the grading pool', () => {
   });
 });
 
+/** The grading container once its tests are running (pytest in its process table), or undefined. */
+async function graderRunningPytest(): Promise<string | undefined> {
+  for (let i = 0; i < 600; i++) {
+    const [id] = await t.server.provider.listContainers();
+    if (id) {
+      const top = (await t.server.provider.docker
+        .getContainer(id)
+        .top({ ps_args: '-eo pid,args' })
+        .catch(() => ({ Processes: [] }))) as { Processes?: string[][] };
+      if ((top.Processes ?? []).some((p) => p.join(' ').includes('pytest'))) return id;
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  return undefined;
+}
+
+/** A patch whose package sleeps ten minutes at import: its tests run until something stops them. */
+const HANG = 'diff --git a/intervals/__init__.py b/intervals/__init__.py\n--- a/intervals/__init__.py\n+++ b/intervals/__init__.py\n@@ -1,3 +1,5 @@\n """Closed intervals and operations on collections of them."""\n+import time\n+time.sleep(600)\n from .interval import Interval\n from .ops import merge, total_length\n';
+
 describe('a grading container that dies', () => {
   it('is an infrastructure error, never a timeout scored 0', async () => {
     const task = tasks[0]!;
-    const hang = 'diff --git a/intervals/__init__.py b/intervals/__init__.py\n--- a/intervals/__init__.py\n+++ b/intervals/__init__.py\n@@ -1,3 +1,5 @@\n """Closed intervals and operations on collections of them."""\n+import time\n+time.sleep(600)\n from .interval import Interval\n from .ops import merge, total_length\n';
-    const pending = t.client.evaluate(task.id, hang, { timeoutS: 300 });
+    const pending = t.client.evaluate(task.id, HANG, { timeoutS: 300 });
     // Kill the grader from outside once its tests are running (the engine's view: docker kill).
-    let killed = false;
-    for (let i = 0; i < 600 && !killed; i++) {
-      const [id] = await t.server.provider.listContainers();
-      if (id) {
-        const top = (await t.server.provider.docker
-          .getContainer(id)
-          .top({ ps_args: '-eo pid,args' })
-          .catch(() => ({ Processes: [] }))) as { Processes?: string[][] };
-        if ((top.Processes ?? []).some((p) => p.join(' ').includes('pytest'))) {
-          await t.server.provider.docker.getContainer(id).kill();
-          killed = true;
-        }
-      }
-      if (!killed) await new Promise((r) => setTimeout(r, 100));
-    }
-    expect(killed).toBe(true);
+    const id = await graderRunningPytest();
+    expect(id).toBeDefined();
+    await t.server.provider.docker.getContainer(id!).kill();
     const report = (await pending).report!;
     expect(report.infraError).toBe(true);
     expect(report.testTimedOut).toBe(false);
     expect(report.error).toMatch(/grading container stopped during the test run/);
     expect(await t.server.provider.listContainers()).toEqual([]);
+  });
+});
+
+describe('a grading container paused from outside', () => {
+  it('is an infrastructure error as soon as it is seen, not a test timeout held for the whole run', async () => {
+    const task = tasks[0]!;
+    const pending = t.client.evaluate(task.id, HANG, { timeoutS: 300 });
+    const id = await graderRunningPytest();
+    expect(id).toBeDefined();
+    await t.server.provider.docker.getContainer(id!).pause();
+    // The test timeout is 300 s: an answer at all before the client's own 300 s deadline is the point.
+    const report = (await pending).report!;
+    expect(report.infraError).toBe(true);
+    expect(report.testTimedOut).toBe(false);
+    expect(report.error).toMatch(/paused/);
+    await expect.poll(() => t.server.provider.listContainers(), { timeout: 30_000 }).toEqual([]);
   });
 });

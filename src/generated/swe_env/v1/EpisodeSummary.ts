@@ -15,6 +15,7 @@ export interface EpisodeSummary {
   'report'?: (_swe_env_v1_GradeReport | null);
   'seed'?: (number | string | Long);
   'groupId'?: (string);
+  'containerRemovalPending'?: (string);
 }
 
 export interface EpisodeSummary__Output {
@@ -29,4 +30,5 @@ export interface EpisodeSummary__Output {
   'report': (_swe_env_v1_GradeReport__Output | null);
   'seed': (number);
   'groupId': (string);
+  'containerRemovalPending': (string);
 }
