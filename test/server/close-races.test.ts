@@ -1,3 +1,4 @@
+import { status as GrpcStatus } from '@grpc/grpc-js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DockerSandboxProvider } from '../../src/sandbox/docker-sandbox.js';
 import { loadTaskFile } from '../../src/tasks/loader.js';
@@ -89,5 +90,22 @@ describe('Close while the engine does not answer', () => {
     const again = await t.client.close(episodeId);
     expect(again.summary!.containerRemovalPending).toBe('');
     await expect.poll(() => t.server.provider.events.following, { timeout: 30_000 }).toBe(true);
+  });
+
+  it('Reset while the engine does not answer is UNAVAILABLE with a clear message, and works again once it is back', async () => {
+    proxy.cut();
+    try {
+      const error = await t.client.reset({ taskId: task.id }).then(
+        () => undefined,
+        (e: unknown) => e as { code?: number; details?: string },
+      );
+      expect(error?.code).toBe(GrpcStatus.UNAVAILABLE);
+      expect(error?.details).toMatch(/engine does not answer/);
+    } finally {
+      proxy.restore();
+    }
+    const { episodeId } = await t.client.reset({ taskId: task.id });
+    expect((await t.client.bash(episodeId, 0, 'echo back')).observation).toBe('back\n');
+    await t.client.close(episodeId);
   });
 });
