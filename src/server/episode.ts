@@ -253,8 +253,10 @@ export class Episode {
 
   /** Why a dead sandbox is the model's doing (its own memory limit, its disk quota), if it is. */
   private async ownFault(): Promise<{ reason: EndReason; message: string; exitCode: number } | undefined> {
+    // Just after a kill the engine can still show the container running: rather than read that as
+    // alive, wait a moment for its death report (the disk watchdog's record is there at once).
     const running = await this.sandbox.isRunning().catch(() => true);
-    const fate = running ? undefined : await this.sandbox.fate();
+    const fate = await this.sandbox.fate(running ? 2000 : undefined);
     if (fate?.diskOverrun) {
       const { usedBytes, limitBytes } = fate.diskOverrun;
       return {
