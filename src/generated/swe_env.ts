@@ -11,10 +11,13 @@ import type { Durations as _swe_env_v1_Durations, Durations__Output as _swe_env_
 import type { EffectiveOptions as _swe_env_v1_EffectiveOptions, EffectiveOptions__Output as _swe_env_v1_EffectiveOptions__Output } from './swe_env/v1/EffectiveOptions';
 import type { EpisodeOptions as _swe_env_v1_EpisodeOptions, EpisodeOptions__Output as _swe_env_v1_EpisodeOptions__Output } from './swe_env/v1/EpisodeOptions';
 import type { EpisodeSummary as _swe_env_v1_EpisodeSummary, EpisodeSummary__Output as _swe_env_v1_EpisodeSummary__Output } from './swe_env/v1/EpisodeSummary';
+import type { EvalPlan as _swe_env_v1_EvalPlan, EvalPlan__Output as _swe_env_v1_EvalPlan__Output } from './swe_env/v1/EvalPlan';
 import type { EvaluateRequest as _swe_env_v1_EvaluateRequest, EvaluateRequest__Output as _swe_env_v1_EvaluateRequest__Output } from './swe_env/v1/EvaluateRequest';
 import type { EvaluateResponse as _swe_env_v1_EvaluateResponse, EvaluateResponse__Output as _swe_env_v1_EvaluateResponse__Output } from './swe_env/v1/EvaluateResponse';
 import type { GetTaskRequest as _swe_env_v1_GetTaskRequest, GetTaskRequest__Output as _swe_env_v1_GetTaskRequest__Output } from './swe_env/v1/GetTaskRequest';
 import type { GradeReport as _swe_env_v1_GradeReport, GradeReport__Output as _swe_env_v1_GradeReport__Output } from './swe_env/v1/GradeReport';
+import type { HarnessVerdict as _swe_env_v1_HarnessVerdict, HarnessVerdict__Output as _swe_env_v1_HarnessVerdict__Output } from './swe_env/v1/HarnessVerdict';
+import type { InstallRun as _swe_env_v1_InstallRun, InstallRun__Output as _swe_env_v1_InstallRun__Output } from './swe_env/v1/InstallRun';
 import type { ListTasksRequest as _swe_env_v1_ListTasksRequest, ListTasksRequest__Output as _swe_env_v1_ListTasksRequest__Output } from './swe_env/v1/ListTasksRequest';
 import type { ListTasksResponse as _swe_env_v1_ListTasksResponse, ListTasksResponse__Output as _swe_env_v1_ListTasksResponse__Output } from './swe_env/v1/ListTasksResponse';
 import type { ResetRequest as _swe_env_v1_ResetRequest, ResetRequest__Output as _swe_env_v1_ResetRequest__Output } from './swe_env/v1/ResetRequest';
@@ -49,10 +52,13 @@ export interface ProtoGrpcType {
       EffectiveOptions: MessageTypeDefinition<_swe_env_v1_EffectiveOptions, _swe_env_v1_EffectiveOptions__Output>
       EpisodeOptions: MessageTypeDefinition<_swe_env_v1_EpisodeOptions, _swe_env_v1_EpisodeOptions__Output>
       EpisodeSummary: MessageTypeDefinition<_swe_env_v1_EpisodeSummary, _swe_env_v1_EpisodeSummary__Output>
+      EvalPlan: MessageTypeDefinition<_swe_env_v1_EvalPlan, _swe_env_v1_EvalPlan__Output>
       EvaluateRequest: MessageTypeDefinition<_swe_env_v1_EvaluateRequest, _swe_env_v1_EvaluateRequest__Output>
       EvaluateResponse: MessageTypeDefinition<_swe_env_v1_EvaluateResponse, _swe_env_v1_EvaluateResponse__Output>
       GetTaskRequest: MessageTypeDefinition<_swe_env_v1_GetTaskRequest, _swe_env_v1_GetTaskRequest__Output>
       GradeReport: MessageTypeDefinition<_swe_env_v1_GradeReport, _swe_env_v1_GradeReport__Output>
+      HarnessVerdict: MessageTypeDefinition<_swe_env_v1_HarnessVerdict, _swe_env_v1_HarnessVerdict__Output>
+      InstallRun: MessageTypeDefinition<_swe_env_v1_InstallRun, _swe_env_v1_InstallRun__Output>
       ListTasksRequest: MessageTypeDefinition<_swe_env_v1_ListTasksRequest, _swe_env_v1_ListTasksRequest__Output>
       ListTasksResponse: MessageTypeDefinition<_swe_env_v1_ListTasksResponse, _swe_env_v1_ListTasksResponse__Output>
       ResetRequest: MessageTypeDefinition<_swe_env_v1_ResetRequest, _swe_env_v1_ResetRequest__Output>

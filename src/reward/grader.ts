@@ -3,17 +3,20 @@ import type { Logger } from '../common/logger.js';
 import { DeadlineExceededError, ResourceExhaustedError, messageOf } from '../common/errors.js';
 import { Semaphore } from '../common/semaphore.js';
 import type { Sandbox, SandboxLimits, SandboxProvider } from '../sandbox/sandbox.js';
-import { djangoModule, repoSpec } from '../tasks/repo-specs.js';
 import type { Task } from '../tasks/task.js';
-import { addedLines, diffFiles, testDirectives } from './diff-files.js';
-import { parseTestLog } from './log-parsers/index.js';
+import { addedLines, diffFiles } from './diff-files.js';
+import { installDecision, type InstallRerun } from './eval-plan/install-policy.js';
+import { environmentLines, evalPlan, type EvalPlan } from './eval-plan/plan.js';
+import { harnessParse, type HarnessGeneration } from './harness/log-parsers.js';
+import { harnessVerdict } from './harness/verdict.js';
+import { ownParser, parseTestLog } from './log-parsers/index.js';
 import { filterAgentPatch, testCommandPaths } from './patch-filter.js';
 import { scanPatch } from './patch-scan.js';
 import type { TestStatus } from './test-status.js';
-import { baseReport, type GradeReport } from './report.js';
+import { baseReport, type GradeReport, type RewardRule } from './report.js';
 import { pytestSettings } from './pytest-config.js';
 import { READ_FILE_LIMIT, parseReadFiles } from './read-files.js';
-import { APPLY_PATCH_SCRIPT, PREPARE_TESTS_SCRIPT, READ_FILES_SCRIPT, REVERT_PATHS_SCRIPT, RUN_TESTS_SCRIPT, SNAPSHOT_TREE_SCRIPT, bashArgv } from './scripts.js';
+import { APPLY_PATCH_SCRIPT, PRE_TEST_SCRIPT, PREPARE_TESTS_SCRIPT, READ_FILES_SCRIPT, REVERT_PATHS_SCRIPT, RUN_TESTS_SCRIPT, SNAPSHOT_TREE_SCRIPT, bashArgv } from './scripts.js';
 import { importedModules, supportStems } from './test-support.js';
 import { changedPaths, configCandidates, parseSnapshot, sweepDecision, type TreeSnapshot } from './tree-changes.js';
 import { decideVerdict, type Verdict } from './verdict.js';
@@ -24,6 +27,8 @@ export interface GradeOptions {
   readonly captureS?: number;
   /** Evaluate's call signal: a cancelled or timed-out caller stops the grading and frees its container. */
   readonly signal?: AbortSignal;
+  /** Which verdict the reward follows for this grading; the grader's configured rule otherwise. */
+  readonly rewardRule?: RewardRule;
 }
 
 export interface GraderConfig {
@@ -34,6 +39,12 @@ export interface GraderConfig {
   readonly logLimitBytes: number;
   /** Gradings at once at most; more wait (Evaluate until its deadline, then RESOURCE_EXHAUSTED). */
   readonly maxGradings: number;
+  /** When the plan's install is re-run after the patch (default when-needed). */
+  readonly installRerun?: InstallRerun;
+  /** Which verdict the reward follows (default swe-env). */
+  readonly rewardRule?: RewardRule;
+  /** Which swebench grading the harness verdict reproduces (default 5). */
+  readonly harnessGeneration?: HarnessGeneration;
 }
 
 const GRADING_DIR = '/swe_env/grading';
@@ -42,29 +53,18 @@ const LOG_TAIL_BYTES = 8 * 1024;
 const CONTAINER_SETTLE_MS = 3000;
 const APPLY_METHODS: Readonly<Record<number, string>> = { 10: 'git apply', 11: 'patch --fuzz=5' };
 
+/** The test run's script: the plan's environment lines (exports, activation), then its test command. */
+function testScript(plan: EvalPlan): string {
+  return [...environmentLines(plan.evalCommands), plan.testCommand].join('\n');
+}
+
 function seconds(fromMs: number): number {
   return Math.round((Date.now() - fromMs)) / 1000;
 }
 
-/** The test files to run: the test patch's (SWE-bench), or those the listed tests live in (SWE-smith). */
-export function testFiles(task: Task): string[] {
-  if (task.testPatch.trim() !== '') return testDirectives(task.testPatch);
-  const files = [...task.failToPass, ...task.passToPass].map((name) => name.split('::')[0]!).filter((f) => f.endsWith('.py'));
-  return [...new Set(files)];
-}
-
-/** The test command for a task: the record's override, else the repo spec's with its directives. */
+/** The test command for a task: its eval plan's (the record's override, or the harness's with its directives). */
 export function testCommand(task: Task): string {
-  if (task.testCmd) return task.testCmd;
-  const spec = repoSpec(task.repo, task.version);
-  if (spec.directives === 'mypy_k') {
-    // SWE-Gym runs mypy's data-driven cases by name.
-    const names = [...new Set([...task.failToPass, ...task.passToPass].map((n) => n.split('::').at(-1)!))];
-    return `${spec.testCmd} -k ${shellQuote(names.join(' or '))}`;
-  }
-  const files = testFiles(task);
-  const directives = spec.directives === 'django_modules' ? files.map(djangoModule) : files;
-  return [spec.testCmd, ...directives.map(shellQuote)].join(' ');
+  return evalPlan(task).testCommand;
 }
 
 /** How often a grading checks that its container is not frozen (`docker pause`, a stuck freezer). */
@@ -197,7 +197,10 @@ export class Grader {
     let statuses: ReadonlyMap<string, TestStatus> = new Map();
     const report = baseReport(task.id);
     report.durations.captureS = options.captureS ?? 0;
-    report.testCommand = testCommand(task);
+    const plan = evalPlan(task);
+    report.plan = plan;
+    report.testCommand = plan.testCommand;
+    report.rewardRule = options.rewardRule ?? this.config.rewardRule ?? 'swe-env';
     const filtered = filterAgentPatch(rawPatch, {
       protectedPaths: testCommandPaths(report.testCommand),
       allowedPaths: diffFiles(task.goldPatch).map((f) => f.path),
@@ -220,7 +223,7 @@ export class Grader {
       };
       sandbox = await this.starts.with(() => this.provider.create(spec, options.signal), options.signal);
       report.durations.containerStartS = seconds(startedContainer);
-      statuses = await this.run(sandbox, task, patch, report, options.signal);
+      statuses = await this.run(sandbox, task, plan, patch, report, options.signal);
     } catch (error) {
       if (error instanceof ModelFault) {
         report.error = messageOf(error);
@@ -244,11 +247,18 @@ export class Grader {
     return { report, statuses };
   }
 
-  private async run(sandbox: Sandbox, task: Task, patch: Buffer, report: GradeReport, signal?: AbortSignal): Promise<ReadonlyMap<string, TestStatus>> {
+  private async run(
+    sandbox: Sandbox,
+    task: Task,
+    plan: EvalPlan,
+    patch: Buffer,
+    report: GradeReport,
+    signal?: AbortSignal,
+  ): Promise<ReadonlyMap<string, TestStatus>> {
     const testFiles = diffFiles(task.testPatch);
     const modified = testFiles.filter((f) => !f.isNew).map((f) => f.oldPath);
     const created = testFiles.filter((f) => f.isNew).map((f) => f.path);
-    const parser = repoSpec(task.repo, task.version).parser;
+    const parser = ownParser(plan.harnessParser);
     const recorder = recorderApplies(parser, report.testCommand) ? newRecorderChannel(GRADING_DIR) : undefined;
     report.resultsSource = recorder ? 'recorder' : 'log';
     await sandbox.putFiles([
@@ -265,6 +275,7 @@ export class Grader {
     ]);
 
     const patchStarted = Date.now();
+    let changed: readonly string[] = [];
     if (report.patchEmpty) {
       report.patchApplied = true;
     } else {
@@ -287,11 +298,14 @@ export class Grader {
       }
       report.patchApplied = true;
       report.patchApplyMethod = method;
-      if (!(await this.sweep(sandbox, task, before, report))) {
+      const swept = await this.sweep(sandbox, task, before, report);
+      if (!swept) {
         report.durations.patchS = seconds(patchStarted);
         return new Map();
       }
+      changed = swept;
     }
+    await this.preTest(sandbox, task, plan, changed, report, signal);
     const prepared = await watchingPause(sandbox, signal, (watched) =>
       sandbox.exec(
         bashArgv(PREPARE_TESTS_SCRIPT, 'swe-env-prepare', [
@@ -314,7 +328,7 @@ export class Grader {
 
     const testStarted = Date.now();
     const run = await watchingPause(sandbox, signal, (watched) =>
-      sandbox.exec(bashArgv(RUN_TESTS_SCRIPT, 'swe-env-tests', [task.workdir, String(this.config.testTimeoutS), report.testCommand]), {
+      sandbox.exec(bashArgv(RUN_TESTS_SCRIPT, 'swe-env-tests', [task.workdir, String(this.config.testTimeoutS), testScript(plan)]), {
         timeoutMs: (this.config.testTimeoutS + 60) * 1000,
         outputLimitBytes: this.config.logLimitBytes,
         ...(recorder ? { env: recorder.env } : {}),
@@ -346,16 +360,64 @@ export class Grader {
         ...disagreements(verdict.passToPass, logVerdict.passToPass),
       ];
     }
+    const generation = this.config.harnessGeneration ?? '5';
+    report.harness = harnessVerdict({
+      map: harnessParse(plan.harnessParser, log, generation),
+      log,
+      ...lists,
+      timedOut: report.testTimedOut,
+      generation,
+    });
     report.failToPass = [...verdict.failToPass];
     report.passToPass = [...verdict.passToPass];
     report.resolution = verdict.resolution;
     if (verdict.rejection) report.error = verdict.rejection;
     const trusted = report.integrityFlags.length === 0 && !logVerdict.rejection;
     if (!trusted && !report.error) report.error = `the test results are not trusted: ${report.integrityFlags.join('; ') || logVerdict.rejection}`;
-    report.resolved = verdict.resolved && logVerdict.resolved && trusted && !report.testTimedOut;
-    if (!report.resolved && report.resolution === 'FULL' && !trusted) report.resolution = 'NO';
+    const ours = verdict.resolved && logVerdict.resolved && trusted && !report.testTimedOut;
+    if (report.rewardRule === 'harness') {
+      // The official harness's reading of the same run, for comparison with official results; the
+      // run itself stays swe-env's (patch checks, test files put back, the recorder's flags reported).
+      report.resolved = report.harness.resolved && !report.testTimedOut;
+      report.resolution = report.harness.resolution;
+    } else {
+      report.resolved = ours;
+      if (!report.resolved && report.resolution === 'FULL' && !trusted) report.resolution = 'NO';
+    }
     report.reward = report.resolved ? 1 : 0;
     return statuses;
+  }
+
+  /**
+   * The plan's steps before the tests: its eval commands, then its install step when the policy says
+   * the patch needs it. The harness runs the tests whatever the install's outcome; so does swe-env,
+   * and the report says what the install did and cost.
+   */
+  private async preTest(sandbox: Sandbox, task: Task, plan: EvalPlan, changed: readonly string[], report: GradeReport, signal?: AbortSignal): Promise<void> {
+    const decision = installDecision(plan.install, changed, this.config.installRerun ?? 'when-needed');
+    const commands = plan.evalCommands.filter((line) => !environmentLines([line]).length);
+    report.install = { ran: false, reason: decision.reason, exitCode: 0, seconds: 0, outputTail: '' };
+    if (!decision.run && commands.length === 0) return;
+    const started = Date.now();
+    const result = await watchingPause(sandbox, signal, (watched) =>
+      sandbox.exec(bashArgv(PRE_TEST_SCRIPT, 'swe-env-pre-test', [task.workdir, plan.evalCommands.join('\n'), decision.run ? plan.install : '']), {
+        timeoutMs: this.config.testTimeoutS * 1000,
+        outputLimitBytes: 256 * 1024,
+        signal: watched,
+      }),
+    );
+    if (signal?.aborted) throw new Error('grading was cancelled');
+    await assertAlive(sandbox, 'the install step', result.exitCode);
+    if (result.timedOut) throw new Error(`the plan's steps before the tests did not end within ${this.config.testTimeoutS}s`);
+    const seconds_ = seconds(started);
+    report.durations.installS = seconds_;
+    report.install = {
+      ran: decision.run,
+      reason: decision.reason,
+      exitCode: result.exitCode,
+      seconds: seconds_,
+      outputTail: result.output.toString('utf8').slice(-4000),
+    };
   }
 
   private async snapshot(sandbox: Sandbox, workdir: string): Promise<TreeSnapshot> {
@@ -373,9 +435,9 @@ export class Grader {
   /**
    * What the patch changed on disk, whatever its headers said (plain ---/+++ sections, a +++ name
    * unlike the diff --git line, copy/rename targets): test files and the like are put back as they
-   * were; a patch writing inside .git is refused. False when the patch is refused.
+   * were; a patch writing inside .git is refused. What changed on disk (less what was put back), or undefined when the patch is refused.
    */
-  private async sweep(sandbox: Sandbox, task: Task, before: TreeSnapshot, report: GradeReport): Promise<boolean> {
+  private async sweep(sandbox: Sandbox, task: Task, before: TreeSnapshot, report: GradeReport): Promise<readonly string[] | undefined> {
     const after = await this.snapshot(sandbox, task.workdir);
     const changed = changedPaths(before, after);
     const allowedPaths = diffFiles(task.goldPatch).map((f) => f.path);
@@ -384,7 +446,7 @@ export class Grader {
       const decision = sweepDecision(changed, { protectedPaths: [], allowedPaths, supportStems: [], pytestConfigChanged: new Set() });
       report.patchApplied = false;
       report.error = `the patch writes inside .git (${decision.gitWrites.slice(0, 5).join(', ')}): refused`;
-      return false;
+      return undefined;
     }
     const configs = configCandidates(changed, allowedPaths);
     const testFiles = diffFiles(task.testPatch).filter((f) => !f.isNew).map((f) => f.oldPath);
@@ -403,9 +465,9 @@ export class Grader {
     if (decision.gitWrites.length > 0) {
       report.patchApplied = false;
       report.error = `the patch writes inside .git (${decision.gitWrites.slice(0, 5).join(', ')}): refused`;
-      return false;
+      return undefined;
     }
-    if (decision.revert.length === 0) return true;
+    if (decision.revert.length === 0) return changed;
     await sandbox.putFiles([{ path: `${GRADING_DIR}/revert.list`, content: decision.revert.map((r) => `${r.path}\0`).join('') }]);
     const reverted = await sandbox.exec(bashArgv(REVERT_PATHS_SCRIPT, 'swe-env-revert', [task.workdir, `${GRADING_DIR}/revert.list`]), {
       timeoutMs: 120_000,
@@ -418,7 +480,8 @@ export class Grader {
     for (const { path, why } of decision.revert) {
       if (!already.has(path)) report.droppedFiles.push(`${path} (${why}, found on disk after applying)`);
     }
-    return true;
+    const reverted_ = new Set(decision.revert.map((r) => r.path));
+    return changed.filter((path) => !reverted_.has(path));
   }
 
   /**

@@ -1,10 +1,27 @@
+import type { EvalPlan } from './eval-plan/plan.js';
+import type { HarnessVerdict } from './harness/verdict.js';
 import type { ListedResult, Resolution } from './verdict.js';
+
+/** The plan's install step after the patch: whether it ran, why, and what it cost. */
+export interface InstallRun {
+  ran: boolean;
+  reason: string;
+  exitCode: number;
+  seconds: number;
+  outputTail: string;
+}
+
+/** Which verdict the reward follows: swe-env's (strict; the default for episodes) or the harness's. */
+export type RewardRule = 'swe-env' | 'harness';
+export const REWARD_RULES: readonly RewardRule[] = ['swe-env', 'harness'];
 
 export interface Durations {
   captureS: number;
   containerStartS: number;
   patchS: number;
   testRunS: number;
+  /** The plan's eval commands and install step after the patch (0 when nothing ran). */
+  installS: number;
   totalS: number;
 }
 
@@ -35,10 +52,16 @@ export interface GradeReport {
   integrityFlags: string[];
   /** What the change reaches into besides the code under repair; reported, never scored. */
   patchWarnings: string[];
+  /** What ran around the tests (shared with the official harness). */
+  plan?: EvalPlan;
+  install?: InstallRun;
+  /** The official harness's verdict on the same run. */
+  harness?: HarnessVerdict;
+  rewardRule: RewardRule;
 }
 
 export function emptyDurations(): Durations {
-  return { captureS: 0, containerStartS: 0, patchS: 0, testRunS: 0, totalS: 0 };
+  return { captureS: 0, containerStartS: 0, patchS: 0, testRunS: 0, installS: 0, totalS: 0 };
 }
 
 export function baseReport(taskId: string): GradeReport {
@@ -64,5 +87,6 @@ export function baseReport(taskId: string): GradeReport {
     logTail: '',
     droppedFiles: [],
     durations: emptyDurations(),
+    rewardRule: 'swe-env',
   };
 }

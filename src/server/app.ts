@@ -60,7 +60,15 @@ export async function startServer(
   if (leftovers > 0) logger.warn({ removed: leftovers, serverId: config.serverId }, 'removed containers left by an earlier run');
 
   const starts = new Semaphore(config.maxConcurrentStarts);
-  const grader = new Grader(provider, starts, { limits: config.limits, testTimeoutS: config.testTimeoutS, logLimitBytes: config.logLimitBytes, maxGradings: config.maxGradings }, logger);
+  const grader = new Grader(provider, starts, {
+      limits: config.limits,
+      testTimeoutS: config.testTimeoutS,
+      logLimitBytes: config.logLimitBytes,
+      maxGradings: config.maxGradings,
+      installRerun: config.installRerun,
+      rewardRule: config.rewardRule,
+      harnessGeneration: config.harnessGeneration,
+    }, logger);
   const registry = new EpisodeRegistry(config, provider, starts, grader, logger);
   const shutdownController = new AbortController();
   const service = new SweEnvService({ tasks, registry, grader, logger, shutdown: shutdownController.signal });

@@ -1,5 +1,8 @@
 import { InvalidArgumentError } from '../common/errors.js';
 import type { SandboxLimits } from '../sandbox/sandbox.js';
+import { INSTALL_RERUNS, type InstallRerun } from '../reward/eval-plan/install-policy.js';
+import type { HarnessGeneration } from '../reward/harness/log-parsers.js';
+import { REWARD_RULES, type RewardRule } from '../reward/report.js';
 import { DEFAULT_IMAGE_TEMPLATE } from '../tasks/image-name.js';
 
 export type TruncationPolicy = 'grade' | 'zero';
@@ -35,6 +38,12 @@ export interface ServerConfig {
   readonly testTimeoutS: number;
   readonly logLimitBytes: number;
   readonly maxPatchBytes: number;
+  /** When grading re-runs the plan's install after the patch (see install-policy.ts). */
+  readonly installRerun: InstallRerun;
+  /** Which verdict the reward follows (Evaluate may ask for the other). */
+  readonly rewardRule: RewardRule;
+  /** Which swebench grading the harness verdict in each report reproduces. */
+  readonly harnessGeneration: HarnessGeneration;
   readonly sweepIntervalS: number;
   /** How long a closed or expired episode is remembered (Close stays idempotent, NOT_FOUND says why). */
   readonly tombstoneTtlS: number;
@@ -79,6 +88,9 @@ const DEFAULTS: Omit<ServerConfig, 'taskFiles' | 'dockerSocket'> = {
   testTimeoutS: 1800,
   logLimitBytes: 8 * 1024 * 1024,
   maxPatchBytes: 32 * 1024 * 1024,
+  installRerun: 'when-needed',
+  rewardRule: 'swe-env',
+  harnessGeneration: '5',
   sweepIntervalS: 10,
   tombstoneTtlS: 3600,
   shutdownGraceS: 10,
@@ -134,10 +146,17 @@ export function compileConfig(input: ServerConfigInput = {}): Readonly<ServerCon
   nonNegative('minHostFreeBytes', config.minHostFreeBytes);
   positive('testTimeoutS', config.testTimeoutS);
   positive('sweepIntervalS', config.sweepIntervalS);
+  oneOf('installRerun', config.installRerun, INSTALL_RERUNS);
+  oneOf('rewardRule', config.rewardRule, REWARD_RULES);
+  oneOf('harnessGeneration', config.harnessGeneration, ['5', '4.1']);
   if (!/^[a-zA-Z0-9][a-zA-Z0-9_.-]*$/.test(config.serverId)) {
     throw new InvalidArgumentError(`serverId must be letters, digits, '_', '.', '-', got '${config.serverId}'`);
   }
   return Object.freeze(config);
+}
+
+function oneOf(name: string, value: string, allowed: readonly string[]): void {
+  if (!allowed.includes(value)) throw new InvalidArgumentError(`${name} must be one of ${allowed.join(', ')}, got '${value}'`);
 }
 
 function stripUndefined<T extends object>(value: T): Partial<T> {

@@ -16,11 +16,26 @@ import { toolSchemas } from './tools.js';
 
 export function reportToProto(report: GradeReport): GradeReportProto {
   const listed = (r: { name: string; status: string }) => ({ name: r.name, status: `TEST_STATUS_${r.status}` as const });
+  const harness = report.harness;
   return {
     ...report,
     resolution: `RESOLUTION_${report.resolution}`,
     failToPass: report.failToPass.map(listed),
     passToPass: report.passToPass.map(listed),
+    plan: report.plan ? { ...report.plan, evalCommands: [...report.plan.evalCommands], resetFiles: [...report.plan.resetFiles], notes: [...report.plan.notes] } : null,
+    install: report.install ?? null,
+    harness: harness
+      ? {
+          generation: harness.generation,
+          resolved: harness.resolved,
+          resolution: `RESOLUTION_${harness.resolution}`,
+          failToPassSuccess: [...harness.failToPass.success],
+          failToPassFailure: [...harness.failToPass.failure],
+          passToPassSuccess: [...harness.passToPass.success],
+          passToPassFailure: [...harness.passToPass.failure],
+          invalid: harness.invalid ?? '',
+        }
+      : null,
   } as GradeReportProto;
 }
 

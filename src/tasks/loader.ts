@@ -137,6 +137,8 @@ function commonFields(r: Record<string, unknown>, options: LoadOptions & { datas
   const version = typeof rawVersion === 'string' || typeof rawVersion === 'number' ? String(rawVersion) : '';
   const testCmd = nonEmpty(r, 'test_cmd');
   const install = nonEmpty(r, 'install');
+  const evalScript = nonEmpty(r, 'eval_script');
+  const logParser = nonEmpty(r, 'log_parser');
   return {
     id,
     dataset: options.dataset,
@@ -151,6 +153,8 @@ function commonFields(r: Record<string, unknown>, options: LoadOptions & { datas
     workdir: nonEmpty(r, 'workdir') ?? options.workdir ?? '/testbed',
     ...(testCmd !== undefined ? { testCmd } : {}),
     ...(install !== undefined ? { install } : {}),
+    ...(evalScript !== undefined ? { evalScript } : {}),
+    ...(logParser !== undefined ? { logParser } : {}),
   };
 }
 

@@ -19,8 +19,12 @@ export interface Task {
   readonly workdir: string;
   /** A per-record test command, replacing the one of the repo/version spec. */
   readonly testCmd?: string;
-  /** A per-record install step for `images build`. */
+  /** A per-record install step: run by `images build`, and re-run after the patch when grading. */
   readonly install?: string;
+  /** SWE-bench 5.x: the row's own eval.sh, the reference for what runs around the tests. */
+  readonly evalScript?: string;
+  /** SWE-bench 5.x: the harness parser the row names (parse_log_pytest, parse_log_django...). */
+  readonly logParser?: string;
   /**
    * SWE-smith: the patch that introduces the bug. `images build` applies and commits it on top of
    * base_commit; the gold patch is its reverse and there is no test patch.

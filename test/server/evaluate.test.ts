@@ -145,7 +145,8 @@ describe('a grading container that dies', () => {
     expect(report.infraError).toBe(true);
     expect(report.testTimedOut).toBe(false);
     expect(report.error).toMatch(/grading container stopped during the test run/);
-    expect(await t.server.provider.listContainers()).toEqual([]);
+    // The engine removes a killed AutoRemove container a moment after it dies.
+    await expect.poll(() => t.server.provider.listContainers(), { timeout: 30_000 }).toEqual([]);
   });
 });
 

@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { filterAgentPatch, isTestPath, testCommandPaths } from '../../src/reward/patch-filter.js';
 import { reverseDiff } from '../../src/reward/reverse-diff.js';
 import { decideVerdict } from '../../src/reward/verdict.js';
-import { djangoModule, repoSpec } from '../../src/tasks/repo-specs.js';
+import { djangoModule, evalPlan } from '../../src/reward/eval-plan/plan.js';
 import { testCommand } from '../../src/reward/grader.js';
 import type { Task } from '../../src/tasks/task.js';
 
@@ -97,15 +97,18 @@ describe('repo specs and test commands', () => {
     failToPass: ['t'], passToPass: [], image: 'i', workdir: '/testbed', ...over,
   });
 
-  it('uses the harness commands per repo', () => {
-    expect(testCommand(task({ repo: 'django/django' }))).toBe('./tests/runtests.py --verbosity 2 --settings=test_sqlite --parallel 1 forms.test_a');
-    expect(testCommand(task({ repo: 'getmoto/moto' }))).toBe('pytest -n0 -rA tests/forms/test_a.py');
-    expect(testCommand(task({ repo: 'astropy/astropy' }))).toBe('pytest -rA -vv -o console_output_style=classic --tb=no tests/forms/test_a.py');
-    expect(testCommand(task({ repo: 'python/mypy', failToPass: ['mypy/test/testcheck.py::TypeCheckSuite::check-x.test::testFoo'] }))).toBe("pytest -rA -k testFoo");
+  it('uses the harness commands per repository and version', () => {
+    expect(testCommand(task({ repo: 'django/django', version: '3.0' }))).toBe('./tests/runtests.py --verbosity 2 --settings=test_sqlite --parallel 1 forms.test_a');
+    expect(testCommand(task({ repo: 'django/django', version: '1.9' }))).toBe('./tests/runtests.py --verbosity 2 forms.test_a');
+    expect(testCommand(task({ repo: 'getmoto/moto', version: '4.1' }))).toBe('pytest -n0 -rA tests/forms/test_a.py');
+    expect(testCommand(task({ repo: 'astropy/astropy', version: '1.3' }))).toBe('pytest -rA -vv -o console_output_style=classic --tb=no tests/forms/test_a.py');
+    expect(testCommand(task({ repo: 'astropy/astropy', version: '5.0' }))).toBe('pytest -rA tests/forms/test_a.py');
+    const mypyPatch = 'diff --git a/test-data/unit/check-x.test b/test-data/unit/check-x.test\n+[case testFoo]\n+[case testBar]\n';
+    expect(testCommand(task({ repo: 'python/mypy', version: '1.5', testPatch: mypyPatch }))).toBe('pytest -n0 -rA -k "testFoo or testBar"');
     expect(testCommand(task({ testCmd: 'make test' }))).toBe('make test');
     expect(testCommand(task({ testPatch: '', failToPass: ['tests/a.py::t1', 'tests/b.py::t2'], passToPass: ['tests/a.py::t3'] }))).toBe('pytest -rA tests/a.py tests/b.py');
-    expect(repoSpec('swesmith/getmoto__moto.694ce1f4', '').testCmd).toBe('pytest -n0 -rA');
-    expect(repoSpec('DJANGO/Django', '').parser).toBe('django');
+    expect(evalPlan(task({ repo: 'DJANGO/Django', version: '2.2' })).harnessParser).toBe('parse_log_django');
+    expect(evalPlan(task({ repo: 'django/django', version: '9.9' })).notes.join()).toMatch(/no version "9.9"/);
     expect(djangoModule('tests/admin_views/tests.py')).toBe('admin_views.tests');
   });
 

@@ -7,6 +7,7 @@ export interface Durations {
   'patchS'?: (number | string);
   'testRunS'?: (number | string);
   'totalS'?: (number | string);
+  'installS'?: (number | string);
 }
 
 export interface Durations__Output {
@@ -15,4 +16,5 @@ export interface Durations__Output {
   'patchS': (number);
   'testRunS': (number);
   'totalS': (number);
+  'installS': (number);
 }

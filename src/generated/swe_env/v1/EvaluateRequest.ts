@@ -4,9 +4,11 @@
 export interface EvaluateRequest {
   'taskId'?: (string);
   'patch'?: (string);
+  'rewardRule'?: (string);
 }
 
 export interface EvaluateRequest__Output {
   'taskId': (string);
   'patch': (string);
+  'rewardRule': (string);
 }

@@ -3,6 +3,9 @@
 import type { Resolution as _swe_env_v1_Resolution, Resolution__Output as _swe_env_v1_Resolution__Output } from '../../swe_env/v1/Resolution';
 import type { TestResult as _swe_env_v1_TestResult, TestResult__Output as _swe_env_v1_TestResult__Output } from '../../swe_env/v1/TestResult';
 import type { Durations as _swe_env_v1_Durations, Durations__Output as _swe_env_v1_Durations__Output } from '../../swe_env/v1/Durations';
+import type { EvalPlan as _swe_env_v1_EvalPlan, EvalPlan__Output as _swe_env_v1_EvalPlan__Output } from '../../swe_env/v1/EvalPlan';
+import type { InstallRun as _swe_env_v1_InstallRun, InstallRun__Output as _swe_env_v1_InstallRun__Output } from '../../swe_env/v1/InstallRun';
+import type { HarnessVerdict as _swe_env_v1_HarnessVerdict, HarnessVerdict__Output as _swe_env_v1_HarnessVerdict__Output } from '../../swe_env/v1/HarnessVerdict';
 
 export interface GradeReport {
   'taskId'?: (string);
@@ -26,6 +29,10 @@ export interface GradeReport {
   'resultsSource'?: (string);
   'integrityFlags'?: (string)[];
   'patchWarnings'?: (string)[];
+  'plan'?: (_swe_env_v1_EvalPlan | null);
+  'install'?: (_swe_env_v1_InstallRun | null);
+  'harness'?: (_swe_env_v1_HarnessVerdict | null);
+  'rewardRule'?: (string);
 }
 
 export interface GradeReport__Output {
@@ -50,4 +57,8 @@ export interface GradeReport__Output {
   'resultsSource': (string);
   'integrityFlags': (string)[];
   'patchWarnings': (string)[];
+  'plan': (_swe_env_v1_EvalPlan__Output | null);
+  'install': (_swe_env_v1_InstallRun__Output | null);
+  'harness': (_swe_env_v1_HarnessVerdict__Output | null);
+  'rewardRule': (string);
 }
