@@ -1,0 +1,38 @@
+import type { Task } from '../../tasks/task.js';
+import type { EvalPlan } from './plan.js';
+
+const HEREDOC = 'EOF_114329324912';
+
+/**
+ * The plan written out as the SWE-bench harness's eval.sh for the task, in its exact shape (4.1's
+ * make_eval_script_list_py; 5.x rows carry scripts of the same shape): what `swe-env tasks plan`
+ * shows, and what the conformance tests compare with the installed harness line for line. The
+ * grader runs the same parts with its own checks between them (see grader.ts).
+ */
+export function harnessEvalScript(plan: EvalPlan, task: Task): string {
+  const dir = task.workdir;
+  const reset = `git checkout ${task.baseCommit} ${plan.resetFiles.join(' ')}`;
+  const lines = [
+    '#!/bin/bash',
+    'set -uxo pipefail',
+    'source /opt/miniconda3/bin/activate',
+    'conda activate testbed',
+    `cd ${dir}`,
+    ...plan.evalCommands,
+    `git config --global --add safe.directory ${dir}`,
+    `cd ${dir}`,
+    'git status',
+    'git show',
+    `git -c core.fileMode=false diff ${task.baseCommit}`,
+    'source /opt/miniconda3/bin/activate',
+    'conda activate testbed',
+    ...(plan.install ? [plan.install] : []),
+    reset,
+    `git apply -v - <<'${HEREDOC}'\n${task.testPatch}\n${HEREDOC}`,
+    ": '>>>>> Start Test Output'",
+    plan.testCommand,
+    ": '>>>>> End Test Output'",
+    reset,
+  ];
+  return `${lines.join('\n')}\n`;
+}
