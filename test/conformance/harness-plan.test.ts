@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { evalPlan } from '../../src/reward/eval-plan/plan.js';
+import { evalPlan, type EvalPlan } from '../../src/reward/eval-plan/plan.js';
 import { harnessEvalScript } from '../../src/reward/eval-plan/render.js';
 import { SWE_BENCH_SPECS } from '../../src/reward/eval-plan/swe-bench-specs.js';
 import { loadTaskFile } from '../../src/tasks/loader.js';
@@ -31,6 +31,11 @@ let rowTasks: Map<string, Task>;
 
 /** Entries the harness itself cannot grade: it has no test command (and no parser) for them. */
 const ACCEPTED = { noTestCommand: 'dbt-labs/dbt-core' };
+
+/** What a plan runs, without where it came from. */
+function steps(plan: EvalPlan): Omit<EvalPlan, 'source' | 'notes'> {
+  return { evalCommands: plan.evalCommands, install: plan.install, testCommand: plan.testCommand, resetFiles: plan.resetFiles, harnessParser: plan.harnessParser };
+}
 
 async function load(records: unknown[]): Promise<Map<string, Task>> {
   const dir = await mkdtemp(join(tmpdir(), 'swe-env-conformance-'));
@@ -92,8 +97,8 @@ describe('SWE-bench 5.x rows: the eval_script travels with the row', () => {
       const fromRow = evalPlan(rowTasks.get(spec.instance_id)!);
       const fromTable = evalPlan(tasks.get(spec.instance_id)!);
       expect(fromRow.source).toBe('record-eval-script');
-      const { source: _a, notes: _b, ...rowParts } = fromRow;
-      const { source: _c, notes: _d, ...tableParts } = fromTable;
+      const rowParts = steps(fromRow);
+      const tableParts = steps(fromTable);
       if (!isDeepStrictEqual(rowParts, tableParts)) mismatches.push(`${spec.instance_id}: ${JSON.stringify(rowParts)} vs ${JSON.stringify(tableParts)}`);
       // 5.x adds only the exit-code capture around its end marker; swe-env takes the exit code
       // from the test process itself.
