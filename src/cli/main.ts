@@ -6,6 +6,11 @@ import { messageOf } from '../common/errors.js';
 import { packageRoot } from '../common/paths.js';
 import { Semaphore } from '../common/semaphore.js';
 import { Grader } from '../reward/grader.js';
+import { evalPlan } from '../reward/eval-plan/plan.js';
+import { harnessEvalScript } from '../reward/eval-plan/render.js';
+import type { InstallRerun } from '../reward/eval-plan/install-policy.js';
+import type { HarnessGeneration } from '../reward/harness/log-parsers.js';
+import type { RewardRule } from '../reward/report.js';
 import { DockerSandboxProvider } from '../sandbox/docker-sandbox.js';
 import { startServer } from '../server/app.js';
 import { compileConfig } from '../server/config.js';
@@ -57,6 +62,9 @@ program
   .option('--idle-timeout <s>', 'an episode with no call for this long expires', number)
   .option('--output-limit <bytes>', 'default cap on one observation', number)
   .option('--test-timeout <s>', 'limit on the test run when grading', number)
+  .option('--install-rerun <when>', "re-run the plan's install after the patch: when-needed (default), always (the harness's way), never")
+  .option('--reward-rule <rule>', "the verdict the reward follows: swe-env (default, strict) or harness (the official harness's)")
+  .option('--harness-generation <g>', 'the swebench grading the harness verdict reproduces: 5 (default) or 4.1')
   .option('--image-template <t>', 'image name per task, e.g. sweb.eval.x86_64.{id_lower}:latest')
   .option('--log-level <level>', 'pino log level', 'info')
   .action(async (o: Record<string, unknown>) => {
@@ -70,6 +78,9 @@ program
       maxConcurrentStarts: o['maxStarts'] as number | undefined,
       maxGradings: o['maxGradings'] as number | undefined,
       testTimeoutS: o['testTimeout'] as number | undefined,
+      installRerun: o['installRerun'] as InstallRerun | undefined,
+      rewardRule: o['rewardRule'] as RewardRule | undefined,
+      harnessGeneration: o['harnessGeneration'] as HarnessGeneration | undefined,
       logLevel: o['logLevel'] as string,
       limits: {
         memoryBytes: o['memoryMb'] === undefined ? undefined : (o['memoryMb'] as number) * 1024 * 1024,
@@ -109,6 +120,20 @@ program
       for (const t of tasks) process.stdout.write(`${t.id}\t${t.repo}\t${t.failToPass.length} F2P\t${t.passToPass.length} P2P\t${t.image}\n`);
       for (const p of problems) process.stderr.write(`${p.file} ${p.where} ${p.field}: ${p.message}\n`);
     }
+  });
+
+program
+  .command('plan <taskId>')
+  .description("print a task's eval plan: where its facts come from, and the harness's eval.sh it amounts to")
+  .option('--tasks <file>', 'task file, repeatable', collect)
+  .action(async (taskId: string, o: { tasks?: string[] }) => {
+    const tasks = await loadAll(o.tasks ?? [DEMO_TASKS]);
+    const task = tasks.find((t) => t.id === taskId);
+    if (!task) throw new Error(`no task ${taskId} in ${(o.tasks ?? [DEMO_TASKS]).join(', ')}`);
+    const plan = evalPlan(task);
+    process.stdout.write(`# source: ${plan.source}; harness parser: ${plan.harnessParser}\n`);
+    for (const note of plan.notes) process.stdout.write(`# note: ${note}\n`);
+    process.stdout.write(harnessEvalScript(plan, task));
   });
 
 program
@@ -170,11 +195,13 @@ program
   .option('--concurrency <n>', 'gradings at once', number, 2)
   .option('--test-timeout <s>', 'limit on each test run', number, 1800)
   .option('--image-template <t>', 'image name per task')
-  .action(async (o: { tasks: string[]; predictions: string; out: string; runId: string; concurrency: number; testTimeout: number; imageTemplate?: string }) => {
+  .option('--reward-rule <rule>', "whose verdict decides resolved: harness (default here, comparable with official results) or swe-env", 'harness')
+  .option('--install-rerun <when>', "re-run the plan's install after the patch: when-needed, always (default here, the harness's way), never", 'always')
+  .action(async (o: EvalOptions & { predictions: string; out: string; runId: string }) => {
     const tasks = await loadAll(o.tasks, o.imageTemplate);
     const byId = new Map(tasks.map((t) => [t.id, t]));
     const predictions = await loadPredictions(o.predictions);
-    const grader = offlineGrader(o.concurrency, o.testTimeout);
+    const grader = offlineGrader(o.concurrency, o.testTimeout, { rewardRule: o.rewardRule, installRerun: o.installRerun });
     const progress = new Progress(predictions.length, 'graded');
     const outcomes = await mapPool(predictions, o.concurrency, async (p) => {
       const outcome = await evaluatePrediction(grader, byId, p);
@@ -225,10 +252,34 @@ function loadAll(files: readonly string[], imageTemplate?: string): Promise<Task
   );
 }
 
-function offlineGrader(concurrency: number, testTimeoutS: number): Grader {
+interface EvalOptions {
+  tasks: string[];
+  concurrency: number;
+  testTimeout: number;
+  imageTemplate?: string;
+  rewardRule: RewardRule;
+  installRerun: InstallRerun;
+}
+
+function offlineGrader(concurrency: number, testTimeoutS: number, rules: { rewardRule?: RewardRule; installRerun?: InstallRerun } = {}): Grader {
   const logger = createLogger('warn');
   const provider = new DockerSandboxProvider(`offline-${process.pid}`);
-  return new Grader(provider, new Semaphore(Math.max(1, concurrency)), { limits: compileConfig().limits, testTimeoutS, logLimitBytes: 8 * 1024 * 1024, maxGradings: Math.max(1, concurrency) }, logger);
+  // compileConfig checks the rule names as the server does.
+  const config = compileConfig({ testTimeoutS, ...rules });
+  return new Grader(
+    provider,
+    new Semaphore(Math.max(1, concurrency)),
+    {
+      limits: config.limits,
+      testTimeoutS,
+      logLimitBytes: 8 * 1024 * 1024,
+      maxGradings: Math.max(1, concurrency),
+      installRerun: config.installRerun,
+      rewardRule: config.rewardRule,
+      harnessGeneration: config.harnessGeneration,
+    },
+    logger,
+  );
 }
 
 program.parseAsync(process.argv).catch((error: unknown) => {

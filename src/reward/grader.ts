@@ -51,7 +51,14 @@ const GRADING_DIR = '/swe_env/grading';
 const LOG_TAIL_BYTES = 8 * 1024;
 /** How long a signal-killed step waits for the engine to say whether the whole container died. */
 const CONTAINER_SETTLE_MS = 3000;
-const APPLY_METHODS: Readonly<Record<number, string>> = { 10: 'git apply', 11: 'patch --fuzz=5' };
+/** apply-patch.sh's exit codes: the harness's chain, in its order. */
+const APPLY_METHODS: Readonly<Record<number, string>> = {
+  10: 'git apply',
+  12: 'git apply --3way',
+  13: 'git apply --reject',
+  11: 'patch --fuzz=5',
+  14: 'already applied (the chain left it applied)',
+};
 
 /** The test run's script: the plan's environment lines (exports, activation), then its test command. */
 function testScript(plan: EvalPlan): string {
@@ -292,7 +299,7 @@ export class Grader {
       const method = APPLY_METHODS[applied.exitCode];
       if (!method) {
         report.patchApplied = false;
-        report.error = `the patch does not apply (tried git apply and patch --fuzz=5):\n${applied.output.toString('utf8').slice(-4000)}`;
+        report.error = `the patch does not apply (tried git apply, --3way, --reject and patch --fuzz=5, as the harness does):\n${applied.output.toString('utf8').slice(-4000)}`;
         report.durations.patchS = seconds(patchStarted);
         return new Map();
       }
@@ -348,7 +355,9 @@ export class Grader {
       report.error = `the tests did not finish within ${this.config.testTimeoutS}s`;
     }
     const statuses = parseTestLog(parser, log);
-    const lists = { failToPass: task.failToPass, passToPass: task.passToPass, exitCode: run.exitCode };
+    const generation = this.config.harnessGeneration ?? '5';
+    const harnessMap = harnessParse(plan.harnessParser, log, generation);
+    const lists = { failToPass: task.failToPass, passToPass: task.passToPass, exitCode: run.exitCode, harnessMap };
     const logVerdict = decideVerdict({ results: statuses, ...lists });
     let verdict: Verdict = logVerdict;
     if (recorder) {
@@ -360,14 +369,8 @@ export class Grader {
         ...disagreements(verdict.passToPass, logVerdict.passToPass),
       ];
     }
-    const generation = this.config.harnessGeneration ?? '5';
-    report.harness = harnessVerdict({
-      map: harnessParse(plan.harnessParser, log, generation),
-      log,
-      ...lists,
-      timedOut: report.testTimedOut,
-      generation,
-    });
+    report.harnessRead = [...verdict.harnessRead];
+    report.harness = harnessVerdict({ map: harnessMap, log, ...lists, timedOut: report.testTimedOut, generation });
     report.failToPass = [...verdict.failToPass];
     report.passToPass = [...verdict.passToPass];
     report.resolution = verdict.resolution;

@@ -57,6 +57,8 @@ export interface GradeReport {
   install?: InstallRun;
   /** The official harness's verdict on the same run. */
   harness?: HarnessVerdict;
+  /** Listed names no test of the run has, read from the log the harness's way ([100%], an inner pytest's). */
+  harnessRead: string[];
   rewardRule: RewardRule;
 }
 
@@ -88,5 +90,6 @@ export function baseReport(taskId: string): GradeReport {
     droppedFiles: [],
     durations: emptyDurations(),
     rewardRule: 'swe-env',
+    harnessRead: [],
   };
 }

@@ -1,4 +1,4 @@
-import type { ListedStatus, TestStatusMap } from './test-status.js';
+import type { ListedStatus, TestStatus, TestStatusMap } from './test-status.js';
 
 export type Resolution = 'FULL' | 'PARTIAL' | 'NO';
 
@@ -14,19 +14,28 @@ export interface Verdict {
   readonly passToPass: readonly ListedResult[];
   /** Set when the log cannot be trusted; the reward is then 0. */
   readonly rejection?: string;
+  /** Listed names no test of the run has, read from the log the harness's way (`[100%]`, an inner pytest's). */
+  readonly harnessRead: readonly string[];
+}
+
+type Role = 'failToPass' | 'passToPass';
+
+/** What counts as passing for a listed test: FAIL_TO_PASS must pass; PASS_TO_PASS may also XFAIL. */
+function passes(role: Role, status: TestStatus): boolean {
+  return status === 'PASSED' || (role === 'passToPass' && status === 'XFAIL');
 }
 
 /**
  * A listed test's status. Dataset names were made by SWE-bench's parser, which cuts ids at the
- * first space ("t[a b]" became "t[a"); such a name matches the full ids it is a cut of, and counts
- * as passed only if every one of them passed.
+ * first space ("t[a b]" became "t[a"); such a name stands for every full id it is a cut of (a real
+ * case: two PASSED and one XFAIL), and passes only if each of them passes in its role.
  */
-function statusOf(results: TestStatusMap, name: string): ListedStatus {
+function statusOf(results: TestStatusMap, name: string, role: Role): ListedStatus {
   const exact = results.get(name);
   if (exact) return exact;
-  const cuts = [...results].filter(([full]) => full.includes(' ') && full.split(/\s/)[0] === name).map(([, s]) => s);
+  const cuts = [...results].filter(([full]) => /\s/.test(full) && full.split(/\s/)[0] === name).map(([, s]) => s);
   if (cuts.length === 0) return 'MISSING';
-  return cuts.every((s) => s === cuts[0]) ? cuts[0]! : 'FAILED';
+  return cuts.find((s) => !passes(role, s)) ?? (cuts.includes('PASSED') ? 'PASSED' : cuts[0]!);
 }
 
 /**
@@ -44,9 +53,25 @@ export function decideVerdict(input: {
   failToPass: readonly string[];
   passToPass: readonly string[];
   exitCode: number;
+  /**
+   * The harness's line-based reading of the same log. A few datasets list names only it produces
+   * (a wrapped progress line's `[100%]`, results an inner pytest printed into captured output);
+   * such a name, missing from the run's own results, takes the status the harness reads for it.
+   */
+  harnessMap?: TestStatusMap;
 }): Verdict {
-  const failToPass = input.failToPass.map((name) => ({ name, status: statusOf(input.results, name) }));
-  const passToPass = input.passToPass.map((name) => ({ name, status: statusOf(input.results, name) }));
+  const harnessRead: string[] = [];
+  const listed = (role: Role) => (name: string): ListedResult => {
+    let status = statusOf(input.results, name, role);
+    const fallback = status === 'MISSING' ? input.harnessMap?.get(name) : undefined;
+    if (fallback) {
+      status = fallback;
+      harnessRead.push(name);
+    }
+    return { name, status };
+  };
+  const failToPass = input.failToPass.map(listed('failToPass'));
+  const passToPass = input.passToPass.map(listed('passToPass'));
   const f2pOk = failToPass.filter((r) => r.status === 'PASSED').length;
   const p2pOk = passToPass.filter((r) => r.status === 'PASSED' || r.status === 'XFAIL').length;
   const allP2p = p2pOk === passToPass.length;
@@ -60,7 +85,8 @@ export function decideVerdict(input: {
       failToPass,
       passToPass,
       rejection: `the test run exited with code ${input.exitCode} but its log reports no failure: the log is not trusted`,
+      harnessRead,
     };
   }
-  return { resolved: resolution === 'FULL', resolution, failToPass, passToPass };
+  return { resolved: resolution === 'FULL', resolution, failToPass, passToPass, harnessRead };
 }

@@ -16,6 +16,7 @@ import type { Task as TaskProto } from '../generated/swe_env/v1/Task.js';
 import type { Grader } from '../reward/grader.js';
 import { renderPrompt } from '../tasks/prompt.js';
 import type { TaskStore } from '../tasks/task-store.js';
+import { REWARD_RULES, type RewardRule } from '../reward/report.js';
 import { optionsFromProto, optionsToProto, reportToProto, stepToProto, summaryToProto, taskSummaryToProto, taskToProto } from './convert.js';
 import type { EpisodeRegistry } from './episode-registry.js';
 import { unary, type CallContext } from './handler.js';
@@ -103,7 +104,8 @@ export class SweEnvService {
   async evaluate(request: EvaluateRequest__Output, context: CallContext): Promise<EvaluateResponse> {
     if (!request.taskId) throw new InvalidArgumentError('task_id is required');
     const task = this.deps.tasks.get(request.taskId);
-    const report = await this.deps.grader.grade(task, Buffer.from(request.patch, 'utf8'), { signal: context.signal });
+    const rewardRule = rewardRuleOf(request.rewardRule);
+    const report = await this.deps.grader.grade(task, Buffer.from(request.patch, 'utf8'), { signal: context.signal, ...(rewardRule ? { rewardRule } : {}) });
     return { report: reportToProto(report) };
   }
 
@@ -118,4 +120,11 @@ export class SweEnvService {
       Evaluate: unary('Evaluate', logger, shutdown, (r: EvaluateRequest__Output, c) => this.evaluate(r, c)),
     };
   }
+}
+
+/** EvaluateRequest.reward_rule: empty for the server's own rule. */
+function rewardRuleOf(value: string): RewardRule | undefined {
+  if (value === '') return undefined;
+  if (!(REWARD_RULES as readonly string[]).includes(value)) throw new InvalidArgumentError(`reward_rule must be one of ${REWARD_RULES.join(', ')} (or empty), got '${value}'`);
+  return value as RewardRule;
 }

@@ -1,5 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { asyncBufferFromFile, parquetReadObjects } from 'hyparquet';
+import { isHarnessParser } from '../reward/harness/log-parsers.js';
 import { reverseDiff } from '../reward/reverse-diff.js';
 import { basename } from 'node:path';
 import { DEFAULT_IMAGE_TEMPLATE, imageName } from './image-name.js';
@@ -139,6 +140,9 @@ function commonFields(r: Record<string, unknown>, options: LoadOptions & { datas
   const install = nonEmpty(r, 'install');
   const evalScript = nonEmpty(r, 'eval_script');
   const logParser = nonEmpty(r, 'log_parser');
+  if (logParser !== undefined && !isHarnessParser(logParser)) {
+    return { problem: { field: 'log_parser', message: `${logParser} is not a Python log parser of the harness (swe-env grades Python repositories)` } };
+  }
   return {
     id,
     dataset: options.dataset,

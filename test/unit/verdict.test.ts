@@ -40,3 +40,26 @@ describe('decideVerdict', () => {
     expect(v.resolved).toBe(true);
   });
 });
+
+describe('names the datasets list as the harness parsed them', () => {
+  it('a name cut at a space stands for every id it is a cut of: two PASSED and one XFAIL maintain a PASS_TO_PASS test', () => {
+    const results = map({ 't.py::p[a b]': 'PASSED', 't.py::p[a c]': 'PASSED', 't.py::p[a d]': 'XFAIL', 't.py::fixed': 'PASSED' });
+    const v = decideVerdict({ results, failToPass: ['t.py::fixed'], passToPass: ['t.py::p[a'], exitCode: 0 });
+    expect(v.resolved).toBe(true);
+    // As a FAIL_TO_PASS test the XFAIL among them does not pass.
+    expect(decideVerdict({ results, failToPass: ['t.py::p[a'], passToPass: [], exitCode: 0 }).resolved).toBe(false);
+  });
+
+  it('`[100%]` and an inner pytest\'s names, missing from the run\'s own results, are read the harness\'s way and reported', () => {
+    const results = map({ 'tests/test_plugin.py::test_runs_inner': 'PASSED' });
+    const harnessMap = map({ '[100%]': 'PASSED', 'test_inner.py::test_one': 'PASSED', 'tests/test_plugin.py::test_runs_inner': 'PASSED' });
+    const lists = { failToPass: ['tests/test_plugin.py::test_runs_inner'], passToPass: ['[100%]', 'test_inner.py::test_one'], exitCode: 0 };
+    expect(decideVerdict({ results, ...lists }).resolved).toBe(false);
+    const v = decideVerdict({ results, ...lists, harnessMap });
+    expect(v.resolved).toBe(true);
+    expect(v.harnessRead).toEqual(['[100%]', 'test_inner.py::test_one']);
+    // A real test of the run keeps its own status whatever the harness's reading says.
+    const failing = decideVerdict({ results: map({ 'tests/test_plugin.py::test_runs_inner': 'FAILED' }), ...lists, harnessMap });
+    expect(failing.resolved).toBe(false);
+  });
+});

@@ -1,4 +1,4 @@
-import { TEST_STATUSES, type TestStatus } from '../test-status.js';
+import type { TestStatus } from '../test-status.js';
 
 /**
  * The SWE-bench harness's Python log parsers, line for line in behaviour (swebench
@@ -18,12 +18,15 @@ function words(line: string): string[] {
   return line.split(/[\s\x1c-\x1f\x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]+/).filter((w) => w !== '');
 }
 
+/** The harness's TestStatus enum: no XPASS (pytest's XPASS lines are not results to it). */
+const HARNESS_STATUSES = ['FAILED', 'PASSED', 'SKIPPED', 'ERROR', 'XFAIL'] as const;
+
 function startsWithStatus(line: string): boolean {
-  return TEST_STATUSES.some((s) => line.startsWith(s));
+  return HARNESS_STATUSES.some((s) => line.startsWith(s));
 }
 
 function endsWithStatus(line: string): boolean {
-  return TEST_STATUSES.some((s) => line.endsWith(s));
+  return HARNESS_STATUSES.some((s) => line.endsWith(s));
 }
 
 /** 5.x: pytest's `SKIPPED [N] path:line: reason` summary, where `[N]` is not a test. */

@@ -33,6 +33,7 @@ export interface GradeReport {
   'install'?: (_swe_env_v1_InstallRun | null);
   'harness'?: (_swe_env_v1_HarnessVerdict | null);
   'rewardRule'?: (string);
+  'harnessRead'?: (string)[];
 }
 
 export interface GradeReport__Output {
@@ -61,4 +62,5 @@ export interface GradeReport__Output {
   'install': (_swe_env_v1_InstallRun__Output | null);
   'harness': (_swe_env_v1_HarnessVerdict__Output | null);
   'rewardRule': (string);
+  'harnessRead': (string)[];
 }
