@@ -1,5 +1,6 @@
 #!/usr/bin/env node
 import { Command, InvalidArgumentError as CommanderArgError } from 'commander';
+import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { createLogger } from '../common/logger.js';
 import { messageOf } from '../common/errors.js';
@@ -157,18 +158,32 @@ images
   });
 
 images
+  .command('base')
+  .description('build a base image (offline, from the machine\'s apt sources) with more Debian packages or local wheels')
+  .option('--packages <list>', 'more Debian packages, comma-separated')
+  .option('--wheels <dir>', 'a directory of .whl files to install into the image\'s python (no index)')
+  .action(async (o: { packages?: string; wheels?: string }) => {
+    const args = [join(packageRoot(), 'scripts', 'build-base-image.sh')];
+    if (o.packages) args.push('--packages', o.packages);
+    if (o.wheels) args.push('--wheels', o.wheels);
+    const image = await runScript('bash', args);
+    process.stdout.write(`${image.trim()}\n(use it with: swe-env images build --base ${image.trim()} ...)\n`);
+  });
+
+images
   .command('build')
   .description('build each task\'s image from a local git repository (offline): /testbed at base_commit, no later history')
   .requiredOption('--tasks <file>', 'task file, repeatable', collect)
-  .requiredOption('--repo <dir>', 'git repository (bare or not) holding the base commits')
+  .requiredOption('--repo <dir>', 'git repository (bare or not, a snapshot will do) holding the base commits, or a folder of them named owner__name')
   .option('--base <image>', 'base image', DEFAULT_BASE_IMAGE)
   .option('--install <cmd>', 'install step for tasks whose record has none')
+  .option('--instance <id>', 'only this task (repeatable; a trailing * matches a prefix)', collect)
   .option('--image-template <t>', 'image name per task')
   .option('--concurrency <n>', 'images built at once', number, 2)
   .option('--force', 'rebuild even when up to date')
-  .action(async (o: { tasks: string[]; repo: string; base: string; install?: string; imageTemplate?: string; concurrency: number; force?: boolean }) => {
+  .action(async (o: { tasks: string[]; repo: string; base: string; install?: string; instance?: string[]; imageTemplate?: string; concurrency: number; force?: boolean }) => {
     const logger = createLogger('warn');
-    const tasks = await loadAll(o.tasks, o.imageTemplate);
+    const tasks = selectInstances(await loadAll(o.tasks, o.imageTemplate), o.instance);
     const progress = new Progress(tasks.length, 'images');
     const results = await buildTaskImages({
       provider: new DockerSandboxProvider('image-build'),
@@ -181,7 +196,9 @@ images
       ...(o.force ? { force: true } : {}),
       onProgress: (r) => progress.tick(`${r.status} ${r.taskId}`),
     });
-    for (const r of results) process.stdout.write(`${r.status.padEnd(11)} ${r.image}${r.error ? `  ${r.error.split('\n')[0]}` : ''}\n`);
+    for (const r of results) {
+      process.stdout.write(`${r.status.padEnd(11)} ${r.durationS.toFixed(1).padStart(7)}s  ${r.image}${r.error ? `  ${r.error.split('\n')[0]}` : ''}\n`);
+    }
     if (results.some((r) => r.status === 'failed')) process.exitCode = 1;
   });
 
@@ -245,6 +262,26 @@ program
     const n = await makeDemoDataset({ demoDir: DEMO_DIR, outFile: DEMO_TASKS, baseImage: o.base, provider, grader, logger });
     process.stdout.write(`wrote ${n} tasks to ${DEMO_TASKS}\n`);
   });
+
+/** --instance filters: exact ids, or prefixes written with a trailing `*`. */
+function selectInstances(tasks: Task[], patterns: readonly string[] | undefined): Task[] {
+  if (!patterns?.length) return tasks;
+  const match = (id: string) => patterns.some((p) => (p.endsWith('*') ? id.startsWith(p.slice(0, -1)) : id === p));
+  const chosen = tasks.filter((t) => match(t.id));
+  if (chosen.length === 0) throw new Error(`no task matches --instance ${patterns.join(', ')}`);
+  return chosen;
+}
+
+/** Runs a set-up script, its progress on stderr, and returns what it prints on stdout. */
+function runScript(command: string, args: readonly string[]): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, args, { stdio: ['ignore', 'pipe', 'inherit'] });
+    let out = '';
+    child.stdout.setEncoding('utf8').on('data', (d: string) => (out += d));
+    child.on('error', reject);
+    child.on('close', (code) => (code === 0 ? resolve(out) : reject(new Error(`${args[0]} exited ${code}`))));
+  });
+}
 
 function loadAll(files: readonly string[], imageTemplate?: string): Promise<Task[]> {
   return loadTaskFiles(files, imageTemplate ? { imageTemplate } : {}, (p) =>

@@ -2,7 +2,35 @@ import { createInterface } from 'node:readline';
 import { SweEnvClient } from '../client/client.js';
 import type { GradeReport__Output } from '../generated/swe_env/v1/GradeReport.js';
 
-const HELP = 'Type a bash command to run it in the episode. `:submit` grades and ends the episode, `:quit` closes it, `:help` shows this.';
+const HELP =
+  'Type a bash command to run it in the episode (a heredoc, or lines ending in \\, are sent with their following lines as one step). `:submit` grades and ends the episode, `:quit` closes it, `:help` shows this.';
+
+/**
+ * Gathers typed lines into one command: a line ending in a backslash goes on, and a heredoc
+ * (`<<EOF`, `<<-'EOF'`, `<<"EOF"`) goes on until its delimiter line. Undefined while incomplete.
+ */
+export class CommandBuffer {
+  private lines: string[] = [];
+  private delimiters: string[] = [];
+
+  push(line: string): string | undefined {
+    this.lines.push(line);
+    if (this.delimiters.length > 0) {
+      const want = this.delimiters[0]!;
+      if (line === want || line.replace(/^\t+/, '') === want) this.delimiters.shift();
+    } else {
+      for (const m of line.matchAll(/<<-?\s*(['"]?)([A-Za-z_][A-Za-z0-9_]*)\1/g)) this.delimiters.push(m[2]!);
+    }
+    if (this.delimiters.length > 0 || (this.delimiters.length === 0 && /(^|[^\\])\\$/.test(line))) return undefined;
+    const command = this.lines.join('\n');
+    this.lines = [];
+    return command;
+  }
+
+  get pending(): boolean {
+    return this.lines.length > 0;
+  }
+}
 
 export function formatReport(report: GradeReport__Output): string {
   const lines = [
@@ -29,10 +57,18 @@ export async function runShell(address: string, taskId: string): Promise<void> {
   process.stdout.write(`${reset.observation}\n\n[episode ${episodeId}] ${HELP}\n`);
   const rl = createInterface({ input: process.stdin, output: process.stdout, terminal: process.stdin.isTTY, prompt: '$ ' });
   let step = 0;
+  const buffer = new CommandBuffer();
   try {
     rl.prompt();
     // Async iteration keeps lines that arrive before they are asked for (piped input, scripts).
-    for await (const line of rl) {
+    for await (const typed of rl) {
+      const line = buffer.pending ? buffer.push(typed) : typed.trim().startsWith(':') ? typed : buffer.push(typed);
+      if (line === undefined) {
+        rl.setPrompt('> ');
+        rl.prompt();
+        continue;
+      }
+      rl.setPrompt('$ ');
       const command = line.trim();
       if (command === ':quit' || command === ':q') break;
       if (command === ':help') process.stdout.write(`${HELP}\n`);

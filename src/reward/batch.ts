@@ -135,9 +135,23 @@ export async function validateTask(grader: Grader, task: Task): Promise<Validati
     const failing = [...gold.failToPass, ...gold.passToPass].filter((t) => t.status !== 'PASSED').map((t) => `${t.name} ${t.status}`);
     problems.push(`gold scores ${gold.reward}${gold.error ? ` (${gold.error.split('\n')[0]})` : ''}${failing.length ? `: ${failing.slice(0, 5).join(', ')}` : ''}`);
   }
+  const hint = importHint(gold);
+  if (hint) problems.push(hint);
   if (empty.infraError) problems.push(`empty: infrastructure error: ${empty.error}`);
   else if (empty.reward !== 0) problems.push('the empty patch scores 1: the FAIL_TO_PASS tests already pass');
   return { taskId: task.id, ok: problems.length === 0, problems, gold, empty };
+}
+
+/**
+ * Every listed test missing and the log showing an import failure: the tests never ran because the
+ * package cannot be imported (a src/ layout, a package needing a build), not because of the patch.
+ */
+export function importHint(report: GradeReport): string | undefined {
+  const listed = [...report.failToPass, ...report.passToPass];
+  if (listed.length === 0 || !listed.every((t) => t.status === 'MISSING')) return undefined;
+  const failure = /(ModuleNotFoundError|ImportError): [^\n]*/.exec(report.logTail)?.[0];
+  if (!failure) return undefined;
+  return `hint: every listed test is missing and the log shows "${failure}": the tests cannot import the package. Give the record an install step (e.g. "python3 -m pip install --no-build-isolation --no-index -e ."), or images build --install, and rebuild its image`;
 }
 
 export function validationTable(rows: readonly ValidationRow[]): string {

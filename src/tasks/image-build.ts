@@ -1,7 +1,7 @@
 import { execFile } from 'node:child_process';
 import { createReadStream } from 'node:fs';
 import { createHash } from 'node:crypto';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
@@ -16,7 +16,8 @@ const run = promisify(execFile);
 export const LABEL_BUILD_HASH = 'swe-env.build-hash';
 
 /**
- * In the image: the SWE-smith bug committed when there is one, the install step, and a final commit
+ * In the image: the SWE-smith bug committed when there is one, the install step (or, without one, a
+ * src/ layout made importable), and a final commit
  * as the SWE-bench harness makes (`-a` keeps the install's edits to tracked files out of the
  * agent's diff). Arguments: the install command, 1 when /swe_env/build/bug.patch is to be applied.
  */
@@ -30,7 +31,14 @@ if [ "$2" = 1 ]; then
   git add -A
   git commit -q -m 'swe-env: introduce the task bug (SWE-smith patch)'
 fi
-if [ -n "$1" ]; then bash -c "$1"; fi
+if [ -n "$1" ]; then
+  bash -c "$1"
+elif [ -d src ] && ls src/*/__init__.py >/dev/null 2>&1 && command -v python3 >/dev/null; then
+  # No install step and a src/ layout: make the package importable the way an editable install
+  # would (a .pth file naming src/), so tests that import it find it.
+  site=$(python3 -c 'import site; print(site.getsitepackages()[0])')
+  mkdir -p "$site" && echo "$PWD/src" > "$site/swe-env-src-layout.pth"
+fi
 git commit --allow-empty -qam 'swe-env: task image'
 git reflog expire --expire=now --all
 rm -rf /swe_env/build
@@ -47,7 +55,7 @@ export interface ImageBuildResult {
 export interface ImageBuildOptions {
   readonly provider: DockerSandboxProvider;
   readonly tasks: readonly Task[];
-  /** A local git repository, bare or not, holding every task's base commit. */
+  /** A local git repository, bare or not, holding every task's base commit; or a folder of them named owner__name. */
   readonly repoDir: string;
   readonly baseImage: string;
   /** Install step for tasks whose record has none. */
@@ -64,18 +72,43 @@ async function git(cwd: string, args: string[]): Promise<string> {
 }
 
 /**
- * A copy of the repository with base_commit checked out on `main` and nothing after it: other
- * refs, remotes and reflogs deleted and unreachable objects pruned, so no later commit exists.
+ * A repository holding base_commit and its history only, checked out on `main`: fetched by commit
+ * id, so the source may be a snapshot (shallow, without other branches or later commits) and
+ * nothing after base_commit can come along. A missing commit is named with the repository.
  */
 async function snapshotAtBase(repoDir: string, baseCommit: string, into: string): Promise<void> {
-  await run('git', ['clone', '-q', '--no-local', '--no-checkout', resolve(repoDir), into], { maxBuffer: 64 * 1024 * 1024 });
-  await git(into, ['checkout', '-q', '--detach', baseCommit]);
-  await git(into, ['checkout', '-q', '-B', 'main']);
-  await git(into, ['remote', 'remove', 'origin']).catch(() => '');
-  const refs = (await git(into, ['for-each-ref', '--format=%(refname)'])).split('\n').filter((r) => r !== '' && r !== 'refs/heads/main');
-  for (const ref of refs) await git(into, ['update-ref', '-d', ref]);
+  const source = resolve(repoDir);
+  await mkdir(into, { recursive: true });
+  await git(into, ['init', '-q']);
+  try {
+    await git(into, ['fetch', '-q', '--no-tags', '--update-shallow', source, baseCommit]);
+  } catch (error) {
+    const why = ((error as { stderr?: string }).stderr ?? messageOf(error)).trim().split('\n').at(-1);
+    throw new Error(`base_commit ${baseCommit} is not in the repository ${source} (git fetch: ${why})`, { cause: error });
+  }
+  await git(into, ['checkout', '-q', '-B', 'main', 'FETCH_HEAD']);
+  await rm(join(into, '.git', 'FETCH_HEAD'), { force: true });
   await git(into, ['reflog', 'expire', '--expire=now', '--all']);
-  await git(into, ['gc', '-q', '--prune=now']);
+}
+
+/**
+ * The repository for a task: `--repo` itself, or, when it is a folder of repositories, its
+ * `owner__name` folder (SWE-bench's naming; SWE-smith's `swesmith/owner__name.sha` maps alike).
+ */
+export async function repositoryFor(repoDir: string, repo: string): Promise<string> {
+  const smith = /^swesmith\/([^_]+__.+)\.[0-9a-f]+$/i.exec(repo);
+  const folder = smith ? smith[1]! : repo.replace('/', '__');
+  const candidate = join(repoDir, folder);
+  const isRepo = async (dir: string): Promise<boolean> =>
+    git(dir, ['rev-parse', '--git-dir']).then(
+      () => true,
+      () => false,
+    );
+  if (await stat(candidate).then((s) => s.isDirectory(), () => false)) {
+    if (await isRepo(candidate)) return candidate;
+  }
+  if (await isRepo(repoDir)) return repoDir;
+  throw new Error(`no git repository for ${repo}: neither ${candidate} nor ${resolve(repoDir)} is one`);
 }
 
 /** A tar file of parent/name (a file rather than a pipe: docker-modem loses a pipe whose writer already exited). */
@@ -103,7 +136,8 @@ async function buildOne(options: ImageBuildOptions, task: Task, baseId: string):
   const scratch = await mkdtemp(join(tmpdir(), 'swe-env-image-'));
   try {
     const name = task.workdir.split('/').filter(Boolean).at(-1) ?? 'testbed';
-    await snapshotAtBase(options.repoDir, task.baseCommit, join(scratch, name));
+    const source = await repositoryFor(options.repoDir, task.repo);
+    await snapshotAtBase(source, task.baseCommit, join(scratch, name));
     const parentDir = task.workdir.split('/').slice(0, -1).join('/') || '/';
     await buildImageFromFiles(options.provider, {
       baseImage: options.baseImage,
@@ -117,7 +151,7 @@ async function buildOne(options: ImageBuildOptions, task: Task, baseId: string):
         [LABEL_BUILD_HASH]: hash,
         'swe-env.task': task.id,
         'swe-env.base-commit': task.baseCommit,
-        'swe-env.source-repo': resolve(options.repoDir),
+        'swe-env.source-repo': source,
         'swe-env.base-image': options.baseImage,
       },
     });

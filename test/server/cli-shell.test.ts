@@ -47,4 +47,12 @@ describe('swe-env shell (a researcher stepping an episode by hand)', () => {
     expect(out).toContain('[closed after 1 steps, reward 0]');
     expect(await t.server.provider.listContainers()).toEqual([]);
   });
+
+  it('sends a heredoc and backslash-continued lines as one step each', async () => {
+    const input = "cat > /tmp/note.txt <<'EOF'\nfirst line\n  second line\nEOF\necho one \\\n  two\ncat /tmp/note.txt\n:quit\n";
+    const { out } = await shell('swe-env-demo__intervals-2', input);
+    expect(out).toContain('one two');
+    expect(out).toContain('first line\n  second line');
+    expect(out).toContain('[closed after 3 steps, reward 0]');
+  });
 });

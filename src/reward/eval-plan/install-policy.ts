@@ -3,7 +3,8 @@
  * changes is the installed package: a non-editable install (`setup.py install`, `pip install .`)
  * holds a copy of the code, so without it the patch is never tested; an editable one already points
  * at the working tree and changes only when the build's inputs do (setup.py, pyproject.toml,
- * extension sources...). `when-needed` (the default) runs it in those cases and skips the rest,
+ * extension sources...). `when-needed` (the default) runs it in those cases (and for any install
+ * it cannot read) and skips the rest,
  * saying so in the report; `always` is the harness's way; `never` grades the image as built.
  */
 export type InstallRerun = 'always' | 'when-needed' | 'never';
@@ -19,14 +20,16 @@ const PACKAGE_STEP = /\bpip\b.*\binstall\b.*\s['"]?\.(\/)?(\[[^\]]*\])?['"]?(\s|
 const EDITABLE = /\s-[a-zA-Z]*e(\s|$)|--editable|setup\.py\s+develop/;
 
 /**
- * Whether every step installing the repository itself is editable (pip -e / -ve / --editable,
- * setup.py develop). Steps installing requirements or named packages do not hold the repository's
- * code and do not count; a step we cannot read (`make init`) counts as editable, so the build
- * inputs decide.
+ * Whether the install is editable: it has steps installing the repository itself (pip with a local
+ * path, setup.py) and every one of them is editable (pip -e / -ve / --editable, setup.py develop).
+ * Steps installing requirements or named packages do not hold the repository's code and do not
+ * count. An install with no step we can read (`make init`, a copy) is taken as holding a copy:
+ * re-running it costs time, skipping it could grade the unpatched code.
  */
 export function isEditableInstall(install: string): boolean {
   const steps = install.split(/;|&&|\|\||\n/).map((step) => ` ${step.trim()} `);
-  return steps.filter((step) => PACKAGE_STEP.test(step)).every((step) => EDITABLE.test(step));
+  const packageSteps = steps.filter((step) => PACKAGE_STEP.test(step));
+  return packageSteps.length > 0 && packageSteps.every((step) => EDITABLE.test(step));
 }
 
 /** Files a build reads: a change to one needs the install re-run even when editable. */
