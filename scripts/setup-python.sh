@@ -44,12 +44,12 @@ fi
 if ! "$venv/bin/python" -c 'import swe_env, sys; sys.exit(0 if swe_env.__file__.startswith(sys.argv[1]) else 1)' "$PWD/clients/python" 2>/dev/null; then
   "$venv/bin/python" -m pip --disable-pip-version-check -q install --no-deps -e clients/python >&2
 fi
-# The harness 4.1 beside 5.x, for the conformance tests (test/conformance/harness-4.1.txt).
+# The harness 4.1 and swesmith beside 5.x, for the conformance tests (test/conformance/harness-4.1.txt).
 harness41="$venv/harness-4.1"
 if [ ! -f "$harness41/.complete" ] || [ test/conformance/harness-4.1.txt -nt "$harness41/.complete" ]; then
   rm -rf "$harness41"
   "$venv/bin/python" -m pip --disable-pip-version-check -q install --no-deps --target "$harness41" -r test/conformance/harness-4.1.txt 2>&1 | grep -v 'is ignored' >&2 || true
-  PYTHONPATH="$harness41" "$venv/bin/python" -c 'import swebench; assert swebench.__version__ == "4.1.0", swebench.__version__' >&2
+  PYTHONPATH="$harness41" "$venv/bin/python" -c 'import swebench, swesmith.profiles; assert swebench.__version__ == "4.1.0", swebench.__version__' >&2
   touch "$harness41/.complete"
 fi
 PYTHON="$venv/bin/python" bash clients/python/scripts/gen_proto.sh >&2

@@ -355,7 +355,7 @@ export class Grader {
       report.error = `the tests did not finish within ${this.config.testTimeoutS}s`;
     }
     const statuses = parseTestLog(parser, log);
-    const generation = this.config.harnessGeneration ?? '5';
+    const generation = plan.harnessGeneration ?? this.config.harnessGeneration ?? '5';
     const harnessMap = harnessParse(plan.harnessParser, log, generation);
     const lists = { failToPass: task.failToPass, passToPass: task.passToPass, exitCode: run.exitCode, harnessMap };
     const logVerdict = decideVerdict({ results: statuses, ...lists });

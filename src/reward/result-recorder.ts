@@ -44,7 +44,17 @@ export function newRecorderChannel(gradingDir: string): RecorderChannel {
  */
 export function recorderApplies(parser: string, testCommand: string): boolean {
   if (!parser.startsWith('pytest')) return false;
-  return /^\s*(?:(?:\S*\/)?python[\d.]*\s+-m\s+pytest|(?:\S*\/)?(?:py\.test|pytest))(?:\s|$)/.test(testCommand);
+  return /^\s*(?:(?:\S*\/)?uv\s+run\s+)?(?:(?:\S*\/)?python[\d.]*\s+-m\s+pytest|(?:\S*\/)?(?:py\.test|pytest))(?:\s|$)/.test(withoutActivation(testCommand));
+}
+
+/** SWE-smith's commands start by activating the conda env: `source .../activate; conda activate testbed; pytest ...`. */
+function withoutActivation(command: string): string {
+  let rest = command;
+  for (;;) {
+    const next = rest.replace(/^\s*(?:source\s+\S+|\.\s+\S+|conda\s+activate\s+\S+)\s*(?:;|&&)/, '');
+    if (next === rest) return rest;
+    rest = next;
+  }
 }
 
 export interface RecorderEnd {

@@ -81,7 +81,9 @@ async function snapshotAtBase(repoDir: string, baseCommit: string, into: string)
   await mkdir(into, { recursive: true });
   await git(into, ['init', '-q']);
   try {
-    await git(into, ['fetch', '-q', '--no-tags', '--update-shallow', source, baseCommit]);
+    // A fetch wants a full id; records may carry a short one (SWE-smith's repo names do).
+    const full = (await git(source, ['rev-parse', '--verify', '--quiet', `${baseCommit}^{commit}`])).trim();
+    await git(into, ['fetch', '-q', '--no-tags', '--update-shallow', source, full]);
   } catch (error) {
     const why = ((error as { stderr?: string }).stderr ?? messageOf(error)).trim().split('\n').at(-1);
     throw new Error(`base_commit ${baseCommit} is not in the repository ${source} (git fetch: ${why})`, { cause: error });

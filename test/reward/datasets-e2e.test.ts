@@ -93,7 +93,7 @@ beforeAll(async () => {
   );
   const built = await cli('images', 'build', '--tasks', tasksFile, '--repo', repo);
   expect(built.code, built.stderr + built.stdout).toBe(0);
-  expect(built.stdout).toMatch(/(built|up-to-date) +swe-env-test\/sweb\.eval\.x86_64\.example__calc-1:latest/);
+  expect(built.stdout).toMatch(/(built|up-to-date) +[\d.]+s +swe-env-test\/sweb\.eval\.x86_64\.example__calc-1:latest/);
   const { tasks, problems } = await loadTaskFile(tasksFile);
   expect(problems).toEqual([]);
   swebench = tasks[0]!;
@@ -116,7 +116,7 @@ describe('images build', () => {
   it('is skipped when the image is up to date', async () => {
     const again = await cli('images', 'build', '--tasks', tasksFile, '--repo', repo);
     expect(again.code).toBe(0);
-    expect(again.stdout).toMatch(/up-to-date +swe-env-test\/sweb\.eval\.x86_64\.example__calc-1/);
+    expect(again.stdout).toMatch(/up-to-date +[\d.]+s +swe-env-test\/sweb\.eval\.x86_64\.example__calc-1/);
   });
 });
 

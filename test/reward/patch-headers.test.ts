@@ -66,7 +66,7 @@ describe('patches whose headers hide a test file', () => {
         await t.client.close(id);
       }
       const report = (await t.client.evaluate(task.id, patch)).report!;
-      expect(report.patchApplied).toBe(true);
+      expect(report.patchApplied, report.error).toBe(true);
       expect(report.droppedFiles).toContain('conftest.py (test file, found on disk after applying)');
       expect(report.reward).toBe(0);
       expect(report.infraError).toBe(false);

@@ -2,9 +2,11 @@ import type { Task } from '../../tasks/task.js';
 import { readEvalScript } from './eval-script.js';
 import { SWE_BENCH_PARSERS, SWE_BENCH_SPECS, type VersionFacts } from './swe-bench-specs.js';
 import { SWE_GYM_PARSERS, SWE_GYM_SPECS } from './swe-gym-specs.js';
+import { SWE_SMITH_DEFAULT_TEST_CMD, SWE_SMITH_PROFILES } from './swe-smith-profiles.js';
+import type { HarnessGeneration } from '../harness/log-parsers.js';
 
 /** Where a plan's facts come from. */
-export type PlanSource = 'record-eval-script' | 'record-test-cmd' | 'swe-bench' | 'swe-gym' | 'default';
+export type PlanSource = 'record-eval-script' | 'record-test-cmd' | 'swe-bench' | 'swe-gym' | 'swe-smith' | 'default';
 
 /**
  * What grading a task runs, decided once per task: the harness's steps before the tests (its eval
@@ -26,6 +28,8 @@ export interface EvalPlan {
   readonly harnessParser: string;
   /** Facts the plan could not follow, for the report (an unusable eval_script, an unknown version). */
   readonly notes: readonly string[];
+  /** The grading rules of the harness this plan comes from, when fixed (SWE-smith grades as swebench 4.1). */
+  readonly harnessGeneration?: HarnessGeneration;
 }
 
 /** SWE-bench's TEST_PYTEST as finally defined (the first definition in constants/python.py is overwritten). */
@@ -86,6 +90,8 @@ export function evalPlan(task: Task): EvalPlan {
 
 function makePlan(task: Task): EvalPlan {
   const notes: string[] = [];
+  const smith = /^swesmith\/(.+)$/i.exec(task.repo);
+  if (smith && !task.evalScript) return smithPlan(task, smith[1]!);
   const repo = upstreamRepo(task.repo);
   const parser = task.logParser ?? lookup(SWE_BENCH_PARSERS, repo) ?? lookup(SWE_GYM_PARSERS, repo) ?? 'parse_log_pytest';
   if (task.evalScript) {
@@ -137,6 +143,36 @@ function testCommandFor(source: PlanSource, repo: string, testCmd: string, task:
   }
   const directives = task.testPatch.trim() !== '' ? harnessDirectives(task.testPatch, repo) : smithDirectives(task);
   return [testCmd, ...directives].join(' ');
+}
+
+/**
+ * A SWE-smith task as its harness grades it: the profile's test command (the whole suite unless the
+ * profile is `min_testing`, then the listed tests' files), its parser, no install re-run (its
+ * images are graded as built), swebench 4.1's rules.
+ */
+function smithPlan(task: Task, repoName: string): EvalPlan {
+  const notes: string[] = [];
+  const profile = lookup(SWE_SMITH_PROFILES, repoName);
+  if (!profile) notes.push(`swesmith has no profile ${repoName}: its PythonProfile defaults are used`);
+  let testCommand = task.testCmd ?? profile?.testCmd ?? SWE_SMITH_DEFAULT_TEST_CMD;
+  if (!task.testCmd && profile?.caseKeys) {
+    const keys = [...task.testPatch.matchAll(/\[case ([^\]]+)\]/g)].map((m) => m[1]!);
+    if (keys.length > 1) testCommand = `${testCommand} "${keys.join(' or ')}"`;
+  } else if (!task.testCmd && profile?.minTesting) {
+    const files = (names: readonly string[]) => [...new Set(names.map((n) => n.split('::')[0]!))].sort();
+    const all = [...files(task.failToPass), ...files(task.passToPass)];
+    if (all.length > 0) testCommand = `${testCommand} ${all.join(' ')}`;
+  }
+  return {
+    source: task.testCmd ? 'record-test-cmd' : 'swe-smith',
+    evalCommands: [],
+    install: task.install ?? '',
+    testCommand,
+    resetFiles: harnessModifiedFiles(task.testPatch),
+    harnessParser: task.logParser ?? profile?.parser ?? 'swesmith_pytest',
+    notes,
+    harnessGeneration: '4.1',
+  };
 }
 
 /** SWE-smith has no test patch: the files its listed tests live in. */

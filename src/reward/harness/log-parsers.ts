@@ -166,6 +166,73 @@ function parseLogSympy(log: string): StatusMap {
   return map;
 }
 
+/**
+ * SWE-smith's parsers (swesmith/profiles/python.py): PythonProfile.log_parser reads verbose pytest
+ * lines (`id STATUS`); five profiles have their own. Its TestStatus is swebench 4.1's.
+ */
+function smithPytest(log: string): StatusMap {
+  const map: StatusMap = new Map();
+  for (const line of lines(log)) {
+    for (const status of HARNESS_STATUSES) {
+      const m = new RegExp(`^(\\S+)(\\s+)${status}`).exec(line);
+      if (m) map.set(m[1]!, status);
+    }
+  }
+  return map;
+}
+
+function smithParamiko(log: string, prefix = ''): StatusMap {
+  const map: StatusMap = new Map();
+  for (const line of lines(log)) {
+    for (const status of HARNESS_STATUSES) {
+      const m = new RegExp(`^${prefix}${status}\\s(\\S+)`).exec(line);
+      if (m) map.set(m[1]!, status);
+    }
+  }
+  return map;
+}
+
+function smithMypy(log: string): StatusMap {
+  const map: StatusMap = new Map();
+  for (const line of lines(log)) {
+    for (const status of ['PASSED', 'FAILED'] as const) {
+      if (line.includes(status)) {
+        const last = words(line).at(-1);
+        if (last !== undefined) map.set(last, status);
+        break;
+      }
+    }
+  }
+  return map;
+}
+
+function smithSlugify(log: string): StatusMap {
+  const map: StatusMap = new Map();
+  const name = "^([a-zA-Z0-9_\\-,\\.\\s\\(\\)']+)\\s\\.{3}\\s";
+  for (const line of lines(log)) {
+    const ok = new RegExp(`${name}ok$`).exec(line);
+    if (ok) {
+      map.set(ok[1]!, 'PASSED');
+      continue;
+    }
+    for (const [keyword, status] of [['FAIL', 'FAILED'], ['ERROR', 'ERROR']] as const) {
+      const m = new RegExp(`${name}${keyword}$`).exec(line);
+      if (m) map.set(m[1]!, status);
+    }
+  }
+  return map;
+}
+
+function smithTornado(log: string): StatusMap {
+  const map: StatusMap = new Map();
+  for (const line of lines(log)) {
+    if (line.endsWith('... ok')) map.set(line.split(' ... ')[0]!, 'PASSED');
+    else if (line.includes(' ... skipped ')) map.set(line.split(' ... ')[0]!, 'SKIPPED');
+    else if (line.startsWith('ERROR:') || line.startsWith('FAIL:')) map.set(words(line).slice(1, 3).join(' '), 'FAILED');
+  }
+  return map;
+}
+
 const matplotlibNames = (line: string): string => line.replaceAll('MouseButton.LEFT', '1').replaceAll('MouseButton.RIGHT', '3');
 
 export const HARNESS_PARSERS: Readonly<Record<string, Parser>> = Object.freeze({
@@ -191,7 +258,18 @@ export const HARNESS_PARSERS: Readonly<Record<string, Parser>> = Object.freeze({
   parse_log_astropy: (log, g) => parseLogPytestV2(log, g),
   parse_log_scikit: (log, g) => parseLogPytestV2(log, g),
   parse_log_sphinx: (log, g) => parseLogPytestV2(log, g),
+  swesmith_pytest: (log) => smithPytest(log),
+  swesmith_paramiko: (log) => smithParamiko(log),
+  swesmith_autograd: (log) => smithParamiko(log, '\\[gw\\d\\]\\s'),
+  swesmith_mypy: (log) => smithMypy(log),
+  swesmith_slugify: (log) => smithSlugify(log),
+  swesmith_tornado: (log) => smithTornado(log),
 });
+
+/** SWE-smith's parsers, graded by its harness with swebench 4.1's rules. */
+export function isSmithParser(name: string): boolean {
+  return name.startsWith('swesmith_');
+}
 
 export function isHarnessParser(name: string): boolean {
   return Object.hasOwn(HARNESS_PARSERS, name);

@@ -31,6 +31,8 @@ const HARNESS_FAMILY: Readonly<Record<string, LogParserName>> = {
   parse_log_sphinx: 'pytest_v2',
   parse_log_pytest_pydantic: 'pytest_v2',
   parse_log_matplotlib: 'pytest_matplotlib',
+  swesmith_slugify: 'django',
+  swesmith_tornado: 'django',
 };
 
 /** Our parser for a plan's harness parser: the same family, read our stricter way. */

@@ -2,18 +2,26 @@
 # `git apply --3way`, `git apply --reject`, `patch --batch --forward --fuzz=5 -p1`, putting the tree
 # back to pristine between attempts (a failed --reject or patch leaves hunks behind), and last
 # accepting a tree the chain left fully patched (`git apply --check --reverse`).
+# The index is put back as it was whatever happens: the chain's own git commands refresh or stage
+# it, and the grader refuses any change inside .git it did not make.
 # Exit 10 (git apply), 12 (--3way), 13 (--reject), 11 (patch), 14 (already applied), 1 (none).
 # Arguments: the repository directory, the patch file.
 cd "$1" || exit 3
+saved=$(mktemp)
+cp -p .git/index "$saved" 2>/dev/null || saved=""
+done_with() {
+  if [ -n "$saved" ]; then cp -p "$saved" .git/index && rm -f "$saved"; fi
+  exit "$1"
+}
 g() { git -c safe.directory='*' "$@"; }
 pristine() { g checkout -q -- . 2>/dev/null; g clean -fdq 2>/dev/null; }
-if g apply --verbose "$2"; then exit 10; fi
+if g apply --verbose "$2"; then done_with 10; fi
 pristine
-if g apply --verbose --3way "$2"; then exit 12; fi
+if g apply --verbose --3way "$2"; then done_with 12; fi
 pristine
-if g apply --verbose --reject "$2"; then exit 13; fi
+if g apply --verbose --reject "$2"; then done_with 13; fi
 pristine
-if patch --batch --forward --fuzz=5 -p1 -i "$2"; then exit 11; fi
-if g apply --check --reverse "$2" 2>/dev/null; then exit 14; fi
+if patch --batch --forward --fuzz=5 -p1 -i "$2"; then done_with 11; fi
+if g apply --check --reverse "$2" 2>/dev/null; then done_with 14; fi
 pristine
-exit 1
+done_with 1
