@@ -45,7 +45,9 @@ export function formatReport(report: GradeReport__Output): string {
     for (const t of list) lines.push(`  ${t.status.replace('TEST_STATUS_', '').padEnd(8)} ${t.name}`);
   }
   const d = report.durations;
-  if (d) lines.push(`durations: capture ${d.captureS}s, container ${d.containerStartS}s, patch ${d.patchS}s, tests ${d.testRunS}s, total ${d.totalS}s`);
+  if (report.install) lines.push(`install: ${report.install.ran ? `re-run (exit ${report.install.exitCode}, ${report.install.seconds}s)` : 'not re-run'}: ${report.install.reason}`);
+  if (report.harness) lines.push(`official harness (${report.harness.generation}): ${report.harness.resolved ? 'resolved' : 'not resolved'}${report.harness.invalid ? ` (${report.harness.invalid})` : ''}; reward follows ${report.rewardRule}`);
+  if (d) lines.push(`durations: capture ${d.captureS}s, container ${d.containerStartS}s, patch ${d.patchS}s, install ${d.installS}s, tests ${d.testRunS}s, total ${d.totalS}s`);
   return lines.join('\n');
 }
 

@@ -325,7 +325,8 @@ export class Grader {
         { timeoutMs: 120_000, outputLimitBytes: 64 * 1024, signal: watched },
       ),
     );
-    report.durations.patchS = seconds(patchStarted);
+    // Applying and preparing, less the plan's steps before the tests (their own figure).
+    report.durations.patchS = Math.max(0, Math.round((seconds(patchStarted) - report.durations.installS) * 1000) / 1000);
     if (signal?.aborted) throw new Error('grading was cancelled');
     if (prepared.timedOut || prepared.exitCode !== 0) {
       // The test patch is the task's, applied to files restored from base: if it fails, the task or
