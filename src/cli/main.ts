@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 import { Command, InvalidArgumentError as CommanderArgError } from 'commander';
 import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createLogger } from '../common/logger.js';
 import { messageOf } from '../common/errors.js';
@@ -67,9 +68,20 @@ program
   .option('--reward-rule <rule>', "the verdict the reward follows: swe-env (default, strict) or harness (the official harness's)")
   .option('--harness-generation <g>', 'the swebench grading the harness verdict reproduces: 5 (default) or 4.1')
   .option('--image-template <t>', 'image name per task, e.g. sweb.eval.x86_64.{id_lower}:latest')
+  .option('--auth-token-file <file>', 'every call must carry this bearer token (or set SWE_ENV_AUTH_TOKEN); required beyond loopback')
+  .option('--tls-cert <file>', 'TLS server certificate (PEM); required beyond loopback')
+  .option('--tls-key <file>', 'TLS server key (PEM)')
+  .option('--tls-client-ca <file>', 'mutual TLS: clients must present a certificate signed by this CA')
   .option('--log-level <level>', 'pino log level', 'info')
   .action(async (o: Record<string, unknown>) => {
     const config = compileConfig({
+      security: {
+        authTokenFile: o['authTokenFile'] as string | undefined,
+        authToken: process.env['SWE_ENV_AUTH_TOKEN'] || undefined,
+        tlsCertFile: o['tlsCert'] as string | undefined,
+        tlsKeyFile: o['tlsKey'] as string | undefined,
+        tlsClientCaFile: o['tlsClientCa'] as string | undefined,
+      },
       host: o['host'] as string,
       port: o['port'] as number,
       serverId: o['serverId'] as string,
@@ -141,8 +153,11 @@ program
   .command('shell <taskId>')
   .description('step an episode by hand: type commands, :submit to grade, :quit to leave')
   .option('--server <address>', 'server address', '127.0.0.1:50051')
-  .action(async (taskId: string, o: { server: string }) => {
-    await runShell(o.server, taskId);
+  .option('--token-file <file>', 'bearer token for the server (or set SWE_ENV_AUTH_TOKEN)')
+  .option('--ca <file>', 'CA of the server\'s TLS certificate (PEM); TLS is used when given')
+  .action(async (taskId: string, o: { server: string; tokenFile?: string; ca?: string }) => {
+    const token = o.tokenFile ? readFileSync(o.tokenFile, 'utf8').trim() : process.env['SWE_ENV_AUTH_TOKEN'];
+    await runShell(o.server, taskId, { ...(token ? { token } : {}), ...(o.ca ? { ca: readFileSync(o.ca) } : {}) });
   });
 
 const images = program.command('images').description('task images');

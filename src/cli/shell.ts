@@ -1,5 +1,5 @@
 import { createInterface } from 'node:readline';
-import { SweEnvClient } from '../client/client.js';
+import { SweEnvClient, type ClientSecurity } from '../client/client.js';
 import type { GradeReport__Output } from '../generated/swe_env/v1/GradeReport.js';
 
 const HELP =
@@ -52,8 +52,8 @@ export function formatReport(report: GradeReport__Output): string {
 }
 
 /** An episode stepped by hand: a researcher's view of exactly what the model would see. */
-export async function runShell(address: string, taskId: string): Promise<void> {
-  const client = new SweEnvClient(address);
+export async function runShell(address: string, taskId: string, security: ClientSecurity = {}): Promise<void> {
+  const client = new SweEnvClient(address, {}, security);
   const reset = await client.reset({ taskId }, { timeoutS: 300 });
   const episodeId = reset.episodeId;
   process.stdout.write(`${reset.observation}\n\n[episode ${episodeId}] ${HELP}\n`);

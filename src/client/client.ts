@@ -4,6 +4,7 @@ import type { EvaluateResponse__Output } from '../generated/swe_env/v1/EvaluateR
 import type { ListTasksRequest } from '../generated/swe_env/v1/ListTasksRequest.js';
 import type { ListTasksResponse__Output } from '../generated/swe_env/v1/ListTasksResponse.js';
 import type { ResetRequest } from '../generated/swe_env/v1/ResetRequest.js';
+import type { ServerInfo__Output } from '../generated/swe_env/v1/ServerInfo.js';
 import type { ResetResponse__Output } from '../generated/swe_env/v1/ResetResponse.js';
 import type { StepResponse__Output } from '../generated/swe_env/v1/StepResponse.js';
 import type { SweEnvClient as GeneratedClient } from '../generated/swe_env/v1/SweEnv.js';
@@ -17,13 +18,31 @@ export interface CallOptions {
 
 type Callback<T> = (error: grpc.ServiceError | null, value?: T) => void;
 
+/** How to reach a server that is not on loopback: its bearer token, and TLS. */
+export interface ClientSecurity {
+  /** Sent as `authorization: Bearer <token>` on every call. */
+  readonly token?: string;
+  /** TLS: the CA that signed the server's certificate (PEM). Set `tls` to use the system's roots instead. */
+  readonly ca?: Buffer;
+  readonly tls?: boolean;
+  /** Mutual TLS: this client's certificate and key (PEM). */
+  readonly cert?: Buffer;
+  readonly key?: Buffer;
+}
+
 /** A small promise client for swe_env.v1 (the CLI, the tests and the benchmarks use it). */
 export class SweEnvClient {
   readonly raw: GeneratedClient;
 
-  constructor(address: string, channelOptions: grpc.ChannelOptions = {}) {
+  private readonly metadata: grpc.Metadata;
+
+  constructor(address: string, channelOptions: grpc.ChannelOptions = {}, security: ClientSecurity = {}) {
     const { proto } = loadProto();
-    this.raw = new proto.swe_env.v1.SweEnv(address, grpc.credentials.createInsecure(), {
+    const secure = security.tls === true || security.ca !== undefined || security.cert !== undefined;
+    const credentials = secure ? grpc.credentials.createSsl(security.ca ?? null, security.key ?? null, security.cert ?? null) : grpc.credentials.createInsecure();
+    this.metadata = new grpc.Metadata();
+    if (security.token) this.metadata.set('authorization', `Bearer ${security.token}`);
+    this.raw = new proto.swe_env.v1.SweEnv(address, credentials, {
       'grpc.keepalive_time_ms': 30_000,
       'grpc.keepalive_timeout_ms': 10_000,
       'grpc.keepalive_permit_without_calls': 1,
@@ -32,10 +51,10 @@ export class SweEnvClient {
     });
   }
 
-  private call<T>(invoke: (options: grpc.CallOptions, callback: Callback<T>) => void, options: CallOptions = {}): Promise<T> {
+  private call<T>(invoke: (options: grpc.CallOptions & { metadata: grpc.Metadata }, callback: Callback<T>) => void, options: CallOptions = {}): Promise<T> {
     const deadline = new Date(Date.now() + (options.timeoutS ?? 600) * 1000);
     return new Promise((resolve, reject) => {
-      invoke({ deadline }, (error, value) => {
+      invoke({ deadline, metadata: this.metadata }, (error, value) => {
         if (error) reject(error);
         else resolve(value as T);
       });
@@ -43,15 +62,19 @@ export class SweEnvClient {
   }
 
   listTasks(request: ListTasksRequest = {}, options?: CallOptions): Promise<ListTasksResponse__Output> {
-    return this.call((o, cb) => this.raw.listTasks(request, o, cb), options);
+    return this.call((o, cb) => this.raw.listTasks(request, o.metadata, o, cb), options);
+  }
+
+  getServerInfo(options?: CallOptions): Promise<ServerInfo__Output> {
+    return this.call((o, cb) => this.raw.getServerInfo({}, o.metadata, o, cb), { timeoutS: 10, ...options });
   }
 
   getTask(taskId: string, options?: CallOptions): Promise<Task__Output> {
-    return this.call((o, cb) => this.raw.getTask({ taskId }, o, cb), options);
+    return this.call((o, cb) => this.raw.getTask({ taskId }, o.metadata, o, cb), options);
   }
 
   reset(request: ResetRequest, options?: CallOptions): Promise<ResetResponse__Output> {
-    return this.call((o, cb) => this.raw.reset(request, o, cb), options);
+    return this.call((o, cb) => this.raw.reset(request, o.metadata, o, cb), options);
   }
 
   step(
@@ -62,7 +85,7 @@ export class SweEnvClient {
   ): Promise<StepResponse__Output> {
     const argumentsJson = action.argumentsJson ?? JSON.stringify(action.arguments ?? {});
     return this.call(
-      (o, cb) => this.raw.step({ episodeId, stepIndex, action: { name: action.name, argumentsJson, callId: action.callId ?? '' } }, o, cb),
+      (o, cb) => this.raw.step({ episodeId, stepIndex, action: { name: action.name, argumentsJson, callId: action.callId ?? '' } }, o.metadata, o, cb),
       options,
     );
   }
@@ -76,11 +99,11 @@ export class SweEnvClient {
   }
 
   close(episodeId: string, options?: CallOptions): Promise<CloseResponse__Output> {
-    return this.call((o, cb) => this.raw.Close({ episodeId }, o, cb), options);
+    return this.call((o, cb) => this.raw.Close({ episodeId }, o.metadata, o, cb), options);
   }
 
   evaluate(taskId: string, patch: string, options?: CallOptions): Promise<EvaluateResponse__Output> {
-    return this.call((o, cb) => this.raw.evaluate({ taskId, patch }, o, cb), { timeoutS: 3600, ...options });
+    return this.call((o, cb) => this.raw.evaluate({ taskId, patch }, o.metadata, o, cb), { timeoutS: 3600, ...options });
   }
 
   /** Plain-object view of a google.protobuf.Struct. */

@@ -12,6 +12,11 @@ export class Semaphore {
     this.available = capacity;
   }
 
+  /** Permits held now (what admission reports as in use). */
+  get inUse(): number {
+    return this.capacity - this.available;
+  }
+
   tryAcquire(): boolean {
     if (this.available > 0 && this.waiters.length === 0) {
       this.available -= 1;

@@ -14,6 +14,7 @@ import type { EpisodeSummary as _swe_env_v1_EpisodeSummary, EpisodeSummary__Outp
 import type { EvalPlan as _swe_env_v1_EvalPlan, EvalPlan__Output as _swe_env_v1_EvalPlan__Output } from './swe_env/v1/EvalPlan';
 import type { EvaluateRequest as _swe_env_v1_EvaluateRequest, EvaluateRequest__Output as _swe_env_v1_EvaluateRequest__Output } from './swe_env/v1/EvaluateRequest';
 import type { EvaluateResponse as _swe_env_v1_EvaluateResponse, EvaluateResponse__Output as _swe_env_v1_EvaluateResponse__Output } from './swe_env/v1/EvaluateResponse';
+import type { GetServerInfoRequest as _swe_env_v1_GetServerInfoRequest, GetServerInfoRequest__Output as _swe_env_v1_GetServerInfoRequest__Output } from './swe_env/v1/GetServerInfoRequest';
 import type { GetTaskRequest as _swe_env_v1_GetTaskRequest, GetTaskRequest__Output as _swe_env_v1_GetTaskRequest__Output } from './swe_env/v1/GetTaskRequest';
 import type { GradeReport as _swe_env_v1_GradeReport, GradeReport__Output as _swe_env_v1_GradeReport__Output } from './swe_env/v1/GradeReport';
 import type { HarnessVerdict as _swe_env_v1_HarnessVerdict, HarnessVerdict__Output as _swe_env_v1_HarnessVerdict__Output } from './swe_env/v1/HarnessVerdict';
@@ -22,6 +23,7 @@ import type { ListTasksRequest as _swe_env_v1_ListTasksRequest, ListTasksRequest
 import type { ListTasksResponse as _swe_env_v1_ListTasksResponse, ListTasksResponse__Output as _swe_env_v1_ListTasksResponse__Output } from './swe_env/v1/ListTasksResponse';
 import type { ResetRequest as _swe_env_v1_ResetRequest, ResetRequest__Output as _swe_env_v1_ResetRequest__Output } from './swe_env/v1/ResetRequest';
 import type { ResetResponse as _swe_env_v1_ResetResponse, ResetResponse__Output as _swe_env_v1_ResetResponse__Output } from './swe_env/v1/ResetResponse';
+import type { ServerInfo as _swe_env_v1_ServerInfo, ServerInfo__Output as _swe_env_v1_ServerInfo__Output } from './swe_env/v1/ServerInfo';
 import type { StepRequest as _swe_env_v1_StepRequest, StepRequest__Output as _swe_env_v1_StepRequest__Output } from './swe_env/v1/StepRequest';
 import type { StepResponse as _swe_env_v1_StepResponse, StepResponse__Output as _swe_env_v1_StepResponse__Output } from './swe_env/v1/StepResponse';
 import type { SweEnvClient as _swe_env_v1_SweEnvClient, SweEnvDefinition as _swe_env_v1_SweEnvDefinition } from './swe_env/v1/SweEnv';
@@ -55,6 +57,7 @@ export interface ProtoGrpcType {
       EvalPlan: MessageTypeDefinition<_swe_env_v1_EvalPlan, _swe_env_v1_EvalPlan__Output>
       EvaluateRequest: MessageTypeDefinition<_swe_env_v1_EvaluateRequest, _swe_env_v1_EvaluateRequest__Output>
       EvaluateResponse: MessageTypeDefinition<_swe_env_v1_EvaluateResponse, _swe_env_v1_EvaluateResponse__Output>
+      GetServerInfoRequest: MessageTypeDefinition<_swe_env_v1_GetServerInfoRequest, _swe_env_v1_GetServerInfoRequest__Output>
       GetTaskRequest: MessageTypeDefinition<_swe_env_v1_GetTaskRequest, _swe_env_v1_GetTaskRequest__Output>
       GradeReport: MessageTypeDefinition<_swe_env_v1_GradeReport, _swe_env_v1_GradeReport__Output>
       HarnessVerdict: MessageTypeDefinition<_swe_env_v1_HarnessVerdict, _swe_env_v1_HarnessVerdict__Output>
@@ -64,6 +67,7 @@ export interface ProtoGrpcType {
       ResetRequest: MessageTypeDefinition<_swe_env_v1_ResetRequest, _swe_env_v1_ResetRequest__Output>
       ResetResponse: MessageTypeDefinition<_swe_env_v1_ResetResponse, _swe_env_v1_ResetResponse__Output>
       Resolution: EnumTypeDefinition
+      ServerInfo: MessageTypeDefinition<_swe_env_v1_ServerInfo, _swe_env_v1_ServerInfo__Output>
       StepRequest: MessageTypeDefinition<_swe_env_v1_StepRequest, _swe_env_v1_StepRequest__Output>
       StepResponse: MessageTypeDefinition<_swe_env_v1_StepResponse, _swe_env_v1_StepResponse__Output>
       StepStatus: EnumTypeDefinition

@@ -161,6 +161,11 @@ export class Grader {
     return this.starts.with(() => this.provider.create(spec));
   }
 
+  /** Gradings holding a place in the pool now. */
+  get gradingsRunning(): number {
+    return this.pool.inUse;
+  }
+
   /** A place in the grading pool; a wait that outlives the caller's deadline is RESOURCE_EXHAUSTED. */
   private async admit(signal?: AbortSignal): Promise<void> {
     try {

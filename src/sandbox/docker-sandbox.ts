@@ -81,6 +81,12 @@ export class DockerSandboxProvider implements SandboxProvider {
     return this.storageQuota;
   }
 
+  /** Every `repo:tag` the engine holds (one listing; nothing is pulled). */
+  async imageTags(): Promise<Set<string>> {
+    const images = await this.docker.listImages();
+    return new Set(images.flatMap((image) => image.RepoTags ?? []).filter((tag) => tag !== '<none>:<none>'));
+  }
+
   /** Follows the engine's container events, so a dead sandbox can say what killed it. */
   async watchEvents(): Promise<void> {
     await this.events.start();

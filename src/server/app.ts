@@ -8,9 +8,11 @@ import { DockerSandboxProvider } from '../sandbox/docker-sandbox.js';
 import { loadTaskFiles } from '../tasks/loader.js';
 import type { Task } from '../tasks/task.js';
 import { TaskStore } from '../tasks/task-store.js';
+import { bearerTokenInterceptor, readToken, serverCredentials } from './auth.js';
 import type { ServerConfig } from './config.js';
 import { EpisodeRegistry } from './episode-registry.js';
 import { loadProto } from './proto.js';
+import { ServerInfoSource } from './server-info.js';
 import { SweEnvService } from './service.js';
 
 export const SERVICE_NAME = 'swe_env.v1.SweEnv';
@@ -71,23 +73,26 @@ export async function startServer(
     }, logger);
   const registry = new EpisodeRegistry(config, provider, starts, grader, logger);
   const shutdownController = new AbortController();
-  const service = new SweEnvService({ tasks, registry, grader, logger, shutdown: shutdownController.signal });
+  const info = new ServerInfoSource({ config, tasks, registry, grader, starts, provider });
+  const service = new SweEnvService({ tasks, registry, grader, logger, shutdown: shutdownController.signal, info });
 
   const { definition, proto } = loadProto();
-  const server = new grpc.Server(CHANNEL_OPTIONS);
+  const token = readToken(config.security);
+  const credentials = serverCredentials(config.security);
+  const server = new grpc.Server({ ...CHANNEL_OPTIONS, ...(token ? { interceptors: [bearerTokenInterceptor(token)] } : {}) });
   server.addService(proto.swe_env.v1.SweEnv.service, service.handlers());
   const health = new HealthImplementation({ '': 'SERVING', [SERVICE_NAME]: 'SERVING' });
   health.addToServer(server);
   new ReflectionService(definition).addToServer(server);
 
   const port = await new Promise<number>((resolve, reject) => {
-    server.bindAsync(`${config.host}:${config.port}`, grpc.ServerCredentials.createInsecure(), (error, bound) => {
+    server.bindAsync(`${config.host}:${config.port}`, credentials, (error, bound) => {
       if (error) reject(error);
       else resolve(bound);
     });
   });
   registry.startSweeper();
-  logger.info({ host: config.host, port, tasks: tasks.size, serverId: config.serverId }, 'swe-env serving');
+  logger.info({ host: config.host, port, tasks: tasks.size, serverId: config.serverId, tls: Boolean(config.security.tlsCertFile), token: Boolean(token) }, 'swe-env serving');
 
   let stopping: Promise<void> | undefined;
   const shutdown = (): Promise<void> => {

@@ -4,6 +4,7 @@ import { INSTALL_RERUNS, type InstallRerun } from '../reward/eval-plan/install-p
 import type { HarnessGeneration } from '../reward/harness/log-parsers.js';
 import { REWARD_RULES, type RewardRule } from '../reward/report.js';
 import { DEFAULT_IMAGE_TEMPLATE } from '../tasks/image-name.js';
+import { checkExposure, type ServerSecurity } from './auth.js';
 
 export type TruncationPolicy = 'grade' | 'zero';
 
@@ -50,15 +51,18 @@ export interface ServerConfig {
   readonly shutdownGraceS: number;
   readonly dockerSocket: string | undefined;
   readonly logLevel: string;
+  /** Token and TLS; required when host is not loopback (see auth.ts). */
+  readonly security: ServerSecurity;
 }
 
-export type ServerConfigInput = Partial<Omit<ServerConfig, 'limits' | 'defaults' | 'bounds'>> & {
+export type ServerConfigInput = Partial<Omit<ServerConfig, 'limits' | 'defaults' | 'bounds' | 'security'>> & {
+  security?: ServerSecurity;
   limits?: Partial<SandboxLimits>;
   defaults?: Partial<EpisodeDefaults>;
   bounds?: Partial<EpisodeDefaults>;
 };
 
-const DEFAULTS: Omit<ServerConfig, 'taskFiles' | 'dockerSocket'> = {
+const DEFAULTS: Omit<ServerConfig, 'taskFiles' | 'dockerSocket' | 'security'> = {
   host: '127.0.0.1',
   port: 50051,
   serverId: 'default',
@@ -128,6 +132,7 @@ export function compileConfig(input: ServerConfigInput = {}): Readonly<ServerCon
     ...stripUndefined(input),
     taskFiles: Object.freeze([...(input.taskFiles ?? [])]),
     dockerSocket: input.dockerSocket,
+    security: Object.freeze({ ...stripUndefined(input.security ?? {}) }),
     limits: Object.freeze({ ...DEFAULTS.limits, ...stripUndefined(input.limits ?? {}) }),
     defaults: checkEpisodeDefaults('defaults', { ...DEFAULTS.defaults, ...stripUndefined(input.defaults ?? {}) }),
     bounds: checkEpisodeDefaults('bounds', { ...DEFAULTS.bounds, ...stripUndefined(input.bounds ?? {}) }),
@@ -146,6 +151,7 @@ export function compileConfig(input: ServerConfigInput = {}): Readonly<ServerCon
   nonNegative('minHostFreeBytes', config.minHostFreeBytes);
   positive('testTimeoutS', config.testTimeoutS);
   positive('sweepIntervalS', config.sweepIntervalS);
+  checkExposure(config.host, config.security);
   oneOf('installRerun', config.installRerun, INSTALL_RERUNS);
   oneOf('rewardRule', config.rewardRule, REWARD_RULES);
   oneOf('harnessGeneration', config.harnessGeneration, ['5', '4.1']);

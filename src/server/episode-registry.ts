@@ -63,6 +63,15 @@ export class EpisodeRegistry {
     this.slots = new Semaphore(config.maxEpisodes);
   }
 
+  /** Shutting down: no new episodes. */
+  get draining(): boolean {
+    return this.shuttingDown;
+  }
+
+  get started(): Date {
+    return this.startedAt;
+  }
+
   get liveCount(): number {
     return this.live.size;
   }

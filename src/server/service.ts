@@ -17,6 +17,7 @@ import type { Grader } from '../reward/grader.js';
 import { renderPrompt } from '../tasks/prompt.js';
 import type { TaskStore } from '../tasks/task-store.js';
 import { REWARD_RULES, type RewardRule } from '../reward/report.js';
+import type { ServerInfoSource } from './server-info.js';
 import { optionsFromProto, optionsToProto, reportToProto, stepToProto, summaryToProto, taskSummaryToProto, taskToProto } from './convert.js';
 import type { EpisodeRegistry } from './episode-registry.js';
 import { unary, type CallContext } from './handler.js';
@@ -29,6 +30,7 @@ export interface ServiceDeps {
   readonly grader: Grader;
   readonly logger: Logger;
   readonly shutdown: AbortSignal;
+  readonly info: ServerInfoSource;
 }
 
 const MAX_PAGE = 1000;
@@ -118,6 +120,7 @@ export class SweEnvService {
       Step: unary('Step', logger, shutdown, (r: StepRequest__Output) => this.step(r)),
       Close: unary('Close', logger, shutdown, (r: CloseRequest__Output) => this.close(r)),
       Evaluate: unary('Evaluate', logger, shutdown, (r: EvaluateRequest__Output, c) => this.evaluate(r, c)),
+      GetServerInfo: unary('GetServerInfo', logger, shutdown, () => this.deps.info.info()),
     };
   }
 }

@@ -6,11 +6,13 @@ import type { CloseRequest as _swe_env_v1_CloseRequest, CloseRequest__Output as 
 import type { CloseResponse as _swe_env_v1_CloseResponse, CloseResponse__Output as _swe_env_v1_CloseResponse__Output } from '../../swe_env/v1/CloseResponse';
 import type { EvaluateRequest as _swe_env_v1_EvaluateRequest, EvaluateRequest__Output as _swe_env_v1_EvaluateRequest__Output } from '../../swe_env/v1/EvaluateRequest';
 import type { EvaluateResponse as _swe_env_v1_EvaluateResponse, EvaluateResponse__Output as _swe_env_v1_EvaluateResponse__Output } from '../../swe_env/v1/EvaluateResponse';
+import type { GetServerInfoRequest as _swe_env_v1_GetServerInfoRequest, GetServerInfoRequest__Output as _swe_env_v1_GetServerInfoRequest__Output } from '../../swe_env/v1/GetServerInfoRequest';
 import type { GetTaskRequest as _swe_env_v1_GetTaskRequest, GetTaskRequest__Output as _swe_env_v1_GetTaskRequest__Output } from '../../swe_env/v1/GetTaskRequest';
 import type { ListTasksRequest as _swe_env_v1_ListTasksRequest, ListTasksRequest__Output as _swe_env_v1_ListTasksRequest__Output } from '../../swe_env/v1/ListTasksRequest';
 import type { ListTasksResponse as _swe_env_v1_ListTasksResponse, ListTasksResponse__Output as _swe_env_v1_ListTasksResponse__Output } from '../../swe_env/v1/ListTasksResponse';
 import type { ResetRequest as _swe_env_v1_ResetRequest, ResetRequest__Output as _swe_env_v1_ResetRequest__Output } from '../../swe_env/v1/ResetRequest';
 import type { ResetResponse as _swe_env_v1_ResetResponse, ResetResponse__Output as _swe_env_v1_ResetResponse__Output } from '../../swe_env/v1/ResetResponse';
+import type { ServerInfo as _swe_env_v1_ServerInfo, ServerInfo__Output as _swe_env_v1_ServerInfo__Output } from '../../swe_env/v1/ServerInfo';
 import type { StepRequest as _swe_env_v1_StepRequest, StepRequest__Output as _swe_env_v1_StepRequest__Output } from '../../swe_env/v1/StepRequest';
 import type { StepResponse as _swe_env_v1_StepResponse, StepResponse__Output as _swe_env_v1_StepResponse__Output } from '../../swe_env/v1/StepResponse';
 import type { Task as _swe_env_v1_Task, Task__Output as _swe_env_v1_Task__Output } from '../../swe_env/v1/Task';
@@ -29,6 +31,15 @@ export interface SweEnvClient extends grpc.Client {
   evaluate(argument: _swe_env_v1_EvaluateRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_swe_env_v1_EvaluateResponse__Output>): grpc.ClientUnaryCall;
   evaluate(argument: _swe_env_v1_EvaluateRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_swe_env_v1_EvaluateResponse__Output>): grpc.ClientUnaryCall;
   evaluate(argument: _swe_env_v1_EvaluateRequest, callback: grpc.requestCallback<_swe_env_v1_EvaluateResponse__Output>): grpc.ClientUnaryCall;
+  
+  GetServerInfo(argument: _swe_env_v1_GetServerInfoRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_swe_env_v1_ServerInfo__Output>): grpc.ClientUnaryCall;
+  GetServerInfo(argument: _swe_env_v1_GetServerInfoRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_swe_env_v1_ServerInfo__Output>): grpc.ClientUnaryCall;
+  GetServerInfo(argument: _swe_env_v1_GetServerInfoRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_swe_env_v1_ServerInfo__Output>): grpc.ClientUnaryCall;
+  GetServerInfo(argument: _swe_env_v1_GetServerInfoRequest, callback: grpc.requestCallback<_swe_env_v1_ServerInfo__Output>): grpc.ClientUnaryCall;
+  getServerInfo(argument: _swe_env_v1_GetServerInfoRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_swe_env_v1_ServerInfo__Output>): grpc.ClientUnaryCall;
+  getServerInfo(argument: _swe_env_v1_GetServerInfoRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_swe_env_v1_ServerInfo__Output>): grpc.ClientUnaryCall;
+  getServerInfo(argument: _swe_env_v1_GetServerInfoRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_swe_env_v1_ServerInfo__Output>): grpc.ClientUnaryCall;
+  getServerInfo(argument: _swe_env_v1_GetServerInfoRequest, callback: grpc.requestCallback<_swe_env_v1_ServerInfo__Output>): grpc.ClientUnaryCall;
   
   GetTask(argument: _swe_env_v1_GetTaskRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_swe_env_v1_Task__Output>): grpc.ClientUnaryCall;
   GetTask(argument: _swe_env_v1_GetTaskRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_swe_env_v1_Task__Output>): grpc.ClientUnaryCall;
@@ -73,6 +84,8 @@ export interface SweEnvHandlers extends grpc.UntypedServiceImplementation {
   
   Evaluate: grpc.handleUnaryCall<_swe_env_v1_EvaluateRequest__Output, _swe_env_v1_EvaluateResponse>;
   
+  GetServerInfo: grpc.handleUnaryCall<_swe_env_v1_GetServerInfoRequest__Output, _swe_env_v1_ServerInfo>;
+  
   GetTask: grpc.handleUnaryCall<_swe_env_v1_GetTaskRequest__Output, _swe_env_v1_Task>;
   
   ListTasks: grpc.handleUnaryCall<_swe_env_v1_ListTasksRequest__Output, _swe_env_v1_ListTasksResponse>;
@@ -86,6 +99,7 @@ export interface SweEnvHandlers extends grpc.UntypedServiceImplementation {
 export interface SweEnvDefinition extends grpc.ServiceDefinition {
   Close: MethodDefinition<_swe_env_v1_CloseRequest, _swe_env_v1_CloseResponse, _swe_env_v1_CloseRequest__Output, _swe_env_v1_CloseResponse__Output>
   Evaluate: MethodDefinition<_swe_env_v1_EvaluateRequest, _swe_env_v1_EvaluateResponse, _swe_env_v1_EvaluateRequest__Output, _swe_env_v1_EvaluateResponse__Output>
+  GetServerInfo: MethodDefinition<_swe_env_v1_GetServerInfoRequest, _swe_env_v1_ServerInfo, _swe_env_v1_GetServerInfoRequest__Output, _swe_env_v1_ServerInfo__Output>
   GetTask: MethodDefinition<_swe_env_v1_GetTaskRequest, _swe_env_v1_Task, _swe_env_v1_GetTaskRequest__Output, _swe_env_v1_Task__Output>
   ListTasks: MethodDefinition<_swe_env_v1_ListTasksRequest, _swe_env_v1_ListTasksResponse, _swe_env_v1_ListTasksRequest__Output, _swe_env_v1_ListTasksResponse__Output>
   Reset: MethodDefinition<_swe_env_v1_ResetRequest, _swe_env_v1_ResetResponse, _swe_env_v1_ResetRequest__Output, _swe_env_v1_ResetResponse__Output>

@@ -64,6 +64,11 @@ class SweEnvStub:
                 request_serializer=swe__env_dot_v1_dot_swe__env__pb2.EvaluateRequest.SerializeToString,
                 response_deserializer=swe__env_dot_v1_dot_swe__env__pb2.EvaluateResponse.FromString,
                 _registered_method=True)
+        self.GetServerInfo = channel.unary_unary(
+                '/swe_env.v1.SweEnv/GetServerInfo',
+                request_serializer=swe__env_dot_v1_dot_swe__env__pb2.GetServerInfoRequest.SerializeToString,
+                response_deserializer=swe__env_dot_v1_dot_swe__env__pb2.ServerInfo.FromString,
+                _registered_method=True)
 
 
 class SweEnvServicer:
@@ -112,6 +117,13 @@ class SweEnvServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def GetServerInfo(self, request, context):
+        """What this server can take now and who it is: a fleet client places episodes with it.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
 
 def add_SweEnvServicer_to_server(servicer, server):
     rpc_method_handlers = {
@@ -144,6 +156,11 @@ def add_SweEnvServicer_to_server(servicer, server):
                     servicer.Evaluate,
                     request_deserializer=swe__env_dot_v1_dot_swe__env__pb2.EvaluateRequest.FromString,
                     response_serializer=swe__env_dot_v1_dot_swe__env__pb2.EvaluateResponse.SerializeToString,
+            ),
+            'GetServerInfo': grpc.unary_unary_rpc_method_handler(
+                    servicer.GetServerInfo,
+                    request_deserializer=swe__env_dot_v1_dot_swe__env__pb2.GetServerInfoRequest.FromString,
+                    response_serializer=swe__env_dot_v1_dot_swe__env__pb2.ServerInfo.SerializeToString,
             ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
@@ -308,6 +325,33 @@ class SweEnv:
             '/swe_env.v1.SweEnv/Evaluate',
             swe__env_dot_v1_dot_swe__env__pb2.EvaluateRequest.SerializeToString,
             swe__env_dot_v1_dot_swe__env__pb2.EvaluateResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def GetServerInfo(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/swe_env.v1.SweEnv/GetServerInfo',
+            swe__env_dot_v1_dot_swe__env__pb2.GetServerInfoRequest.SerializeToString,
+            swe__env_dot_v1_dot_swe__env__pb2.ServerInfo.FromString,
             options,
             channel_credentials,
             insecure,

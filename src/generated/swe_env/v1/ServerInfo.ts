@@ -1,0 +1,37 @@
+// Original file: proto/swe_env/v1/swe_env.proto
+
+import type { Long } from '@grpc/proto-loader';
+
+export interface ServerInfo {
+  'serverId'?: (string);
+  'version'?: (string);
+  'liveEpisodes'?: (number);
+  'maxEpisodes'?: (number);
+  'gradingsRunning'?: (number);
+  'maxGradings'?: (number);
+  'startsInFlight'?: (number);
+  'maxStarts'?: (number);
+  'taskCount'?: (number);
+  'images'?: (string)[];
+  'freeDiskBytes'?: (number | string | Long);
+  'minFreeBytes'?: (number | string | Long);
+  'draining'?: (boolean);
+  'startedAt'?: (string);
+}
+
+export interface ServerInfo__Output {
+  'serverId': (string);
+  'version': (string);
+  'liveEpisodes': (number);
+  'maxEpisodes': (number);
+  'gradingsRunning': (number);
+  'maxGradings': (number);
+  'startsInFlight': (number);
+  'maxStarts': (number);
+  'taskCount': (number);
+  'images': (string)[];
+  'freeDiskBytes': (number);
+  'minFreeBytes': (number);
+  'draining': (boolean);
+  'startedAt': (string);
+}

@@ -1,0 +1,92 @@
+import { timingSafeEqual } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { isIP } from 'node:net';
+import * as grpc from '@grpc/grpc-js';
+import { InvalidArgumentError } from '../common/errors.js';
+
+/** Where a server's credentials come from (files, read once at start). */
+export interface ServerSecurity {
+  /** A bearer token every call must carry (`authorization: Bearer <token>`). */
+  readonly authTokenFile?: string;
+  /** The token itself (from SWE_ENV_AUTH_TOKEN), when no file is given. */
+  readonly authToken?: string;
+  readonly tlsCertFile?: string;
+  readonly tlsKeyFile?: string;
+  /** Clients must present a certificate signed by this CA (mutual TLS). */
+  readonly tlsClientCaFile?: string;
+}
+
+/** 127.0.0.0/8, ::1 and localhost: a server there is reachable from this machine only. */
+export function isLoopback(host: string): boolean {
+  if (host === 'localhost') return true;
+  if (isIP(host) === 4) return host.startsWith('127.');
+  return host === '::1' || host === '[::1]';
+}
+
+/**
+ * A server bound to anything but loopback serves sandboxes that run arbitrary commands: it refuses
+ * to start without a token and TLS. Loopback stays as simple as before (both optional).
+ */
+export function checkExposure(host: string, security: ServerSecurity): void {
+  if (isLoopback(host)) return;
+  const token = Boolean(security.authTokenFile ?? security.authToken);
+  const tls = Boolean(security.tlsCertFile && security.tlsKeyFile);
+  if (!token || !tls) {
+    throw new InvalidArgumentError(
+      `refusing to listen on ${host} (not loopback) without ${[!token && 'a bearer token (--auth-token-file or SWE_ENV_AUTH_TOKEN)', !tls && 'TLS (--tls-cert and --tls-key)'].filter(Boolean).join(' and ')}`,
+    );
+  }
+}
+
+export function readToken(security: ServerSecurity): string | undefined {
+  const token = security.authTokenFile ? readFileSync(security.authTokenFile, 'utf8').trim() : security.authToken?.trim();
+  if (token === undefined) return undefined;
+  if (token.length < 16) throw new InvalidArgumentError('the auth token must be at least 16 characters');
+  return token;
+}
+
+export function serverCredentials(security: ServerSecurity): grpc.ServerCredentials {
+  if (!security.tlsCertFile || !security.tlsKeyFile) {
+    if (security.tlsCertFile || security.tlsKeyFile || security.tlsClientCaFile) throw new InvalidArgumentError('TLS needs both --tls-cert and --tls-key');
+    return grpc.ServerCredentials.createInsecure();
+  }
+  const ca = security.tlsClientCaFile ? readFileSync(security.tlsClientCaFile) : null;
+  return grpc.ServerCredentials.createSsl(ca, [{ cert_chain: readFileSync(security.tlsCertFile), private_key: readFileSync(security.tlsKeyFile) }], ca !== null);
+}
+
+function sameSecret(got: string, expected: Buffer): boolean {
+  const value = Buffer.from(got);
+  return value.length === expected.length && timingSafeEqual(value, expected);
+}
+
+/**
+ * Checks the bearer token on every call, health and reflection included, before any handler
+ * sees it: a call without it ends UNAUTHENTICATED and its messages are never delivered.
+ */
+export function bearerTokenInterceptor(token: string): grpc.ServerInterceptor {
+  const expected = Buffer.from(`Bearer ${token}`);
+  return (_method, call) => {
+    let denied = false;
+    return new grpc.ServerInterceptingCall(call, {
+      start: (next) => {
+        next({
+          onReceiveMetadata: (metadata, nextMetadata) => {
+            const got = metadata.get('authorization')[0];
+            if (typeof got !== 'string' || !sameSecret(got, expected)) {
+              denied = true;
+              call.sendStatus({ code: grpc.status.UNAUTHENTICATED, details: 'this server needs a bearer token: authorization: Bearer <token>' });
+              return;
+            }
+            nextMetadata(metadata);
+          },
+          onReceiveMessage: (message, nextMessage) => {
+            if (!denied) nextMessage(message);
+          },
+          onReceiveHalfClose: (nextHalfClose) => {
+            if (!denied) nextHalfClose();
+          },
+        });
+      },
+    });
+  };
+}
