@@ -57,8 +57,8 @@ export class FleetError extends Error {
   }
 }
 
-function codeOf(error: unknown): number | undefined {
-  return (error as { code?: number } | undefined)?.code;
+function codeOf(error: unknown): grpc.status | undefined {
+  return (error as { code?: grpc.status } | undefined)?.code;
 }
 
 /** Rendezvous (highest random weight) score of a key on a server. */
@@ -226,7 +226,7 @@ export class FleetClient {
       exitCode: -1,
       info: { fields: { end_reason: { kind: 'stringValue', stringValue: 'infra_error' }, server: { kind: 'stringValue', stringValue: m.address } } },
       report: null,
-    } as StepResponse__Output;
+    };
   }
 
   async step(
