@@ -27,6 +27,7 @@ interface Outcome {
   /** When the episode was placed, and when it learned its server was lost. */
   readonly placedAt?: number;
   readonly lostAt?: number;
+  readonly error?: string;
 }
 
 /** The scripted policy: look around, run the tests, apply the gold patch, submit. */
@@ -48,8 +49,8 @@ async function episode(fleet: FleetClient, task: Task, group: string): Promise<O
     await fleet.close(r.episodeId).catch(() => undefined);
     if (submitted.status === 'STEP_STATUS_INFRA_ERROR') return { server, resetMs, end: 'infra_error', placedAt, lostAt: Date.now() };
     return { server, resetMs, end: submitted.reward === 1 ? 'resolved' : 'unresolved', placedAt };
-  } catch {
-    return { server, resetMs: Date.now() - started, end: 'failed' };
+  } catch (error) {
+    return { server, resetMs: Date.now() - started, end: 'failed', error: String(error).slice(0, 160) };
   }
 }
 
@@ -58,7 +59,15 @@ async function servers(n: number, maxEpisodes: number): Promise<RunningServer[]>
   for (let i = 0; i < n; i++) {
     out.push(
       await startServer(
-        compileConfig({ port: 0, serverId: `bench-fleet-${randomUUID().slice(0, 8)}`, taskFiles: [DEMO], maxEpisodes, maxGradings: 2, limits: { memoryBytes: 512 * 1024 ** 2 } }),
+        compileConfig({
+          port: 0,
+          serverId: `bench-fleet-${randomUUID().slice(0, 8)}`,
+          taskFiles: [DEMO],
+          maxEpisodes,
+          maxGradings: 2,
+          shutdownGraceS: 1,
+          limits: { memoryBytes: 512 * 1024 ** 2 },
+        }),
         { logger: pino({ level: 'silent' }) },
       ),
     );
@@ -98,7 +107,7 @@ async function main(): Promise<void> {
   const { tasks } = await loadTaskFile(DEMO);
   process.stdout.write(`fleet scale test: ${groups} groups x ${groupSize} episodes, ${inFlight} in flight, max ${maxEpisodes} live per server\n`);
   let baseline = 0;
-  for (const n of [1, 2, 3]) {
+  for (const n of process.argv.includes('--failover-only') ? [] : [1, 2, 3]) {
     const running = await servers(n, maxEpisodes);
     const fleet = await FleetClient.connect({ addresses: running.map((s) => s.address), infoTtlMs: 500 });
     try {
@@ -122,30 +131,33 @@ async function main(): Promise<void> {
   // Failover: 3 servers, one killed once a third of the episodes have started.
   const running = await servers(3, maxEpisodes);
   const fleet = await FleetClient.connect({ addresses: running.map((s) => s.address), infoTtlMs: 500 });
-  const victim = running[0]!;
+  let victim = running[0]!;
   let killedAt = 0;
   const total = groups * groupSize;
   try {
     const outcomes = await run(fleet, tasks, groups, groupSize, inFlight, (i) => {
       if (i === Math.floor(total / 3) && !killedAt) {
         killedAt = Date.now();
-        // A crash, not a drain: the server stops answering at once (its containers are removed after).
+        // The server holding the most episodes, stopped with a one-second grace: it stops answering
+        // new calls at once and its containers go with it.
+        const busiest = [...fleet.servers].sort((a, b) => (b.info?.liveEpisodes ?? 0) + b.placed - ((a.info?.liveEpisodes ?? 0) + a.placed))[0]!;
+        victim = running.find((r) => r.address === busiest.address)!;
         void victim.shutdown();
       }
     });
     const detected = Math.min(...outcomes.filter((o) => o.lostAt).map((o) => o.lostAt!)) - killedAt;
     const placedAfter = outcomes.filter((o) => (o.placedAt ?? 0) > killedAt);
     const onVictim = outcomes.filter((o) => o.server === victim.address);
+    for (const o of outcomes.filter((x) => x.error)) process.stdout.write(`  failed on ${o.server || 'no server'}: ${o.error}\n`);
     const lost = onVictim.filter((o) => o.end === 'infra_error' || o.end === 'failed').length;
     const zeroOnVictim = onVictim.filter((o) => o.end === 'unresolved').length;
     const elsewhere = outcomes.filter((o) => o.server !== victim.address);
     process.stdout.write(
-      `failover: killed ${victim.address} after ${Math.floor(total / 3)} starts; first loss seen ${Number.isFinite(detected) ? `${detected} ms` : 'never'} after the kill; episodes on it ${onVictim.length} (lost as INFRA_ERROR ${lost}, scored a plain 0: ${zeroOnVictim}); placed after the kill ${placedAfter.length}, on the killed server ${placedAfter.filter((o) => o.server === victim.address).length}; elsewhere ${elsewhere.length}, resolved ${elsewhere.filter((o) => o.end === 'resolved').length}; server marked down: ${fleet.servers.find((s) => s.address === victim.address)?.down}\n`,
+      `failover: killed ${victim.address} after ${Math.floor(total / 3)} starts; first loss seen ${Number.isFinite(detected) ? `${detected} ms` : 'never'} after the kill; episodes on it ${onVictim.length} (finished before the kill ${onVictim.filter((o) => o.end === 'resolved').length}, lost as INFRA_ERROR ${lost}, scored a plain 0: ${zeroOnVictim}); placed after the kill ${placedAfter.length}, on the killed server ${placedAfter.filter((o) => o.server === victim.address).length}; elsewhere ${elsewhere.length}, resolved ${elsewhere.filter((o) => o.end === 'resolved').length}; server marked down: ${fleet.servers.find((s) => s.address === victim.address)?.down}\n`,
     );
   } finally {
     fleet.dispose();
-    for (const s of running.slice(1)) await s.shutdown();
-    await victim.shutdown();
+    for (const s of running) await s.shutdown();
   }
 }
 

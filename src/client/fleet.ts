@@ -45,8 +45,6 @@ interface Member {
  * deadline waiting for room moves on too (each attempt has a deadline of its own).
  */
 const MOVE_ON = new Set([grpc.status.RESOURCE_EXHAUSTED, grpc.status.UNAVAILABLE, grpc.status.DEADLINE_EXCEEDED]);
-/** gRPC codes meaning the server may be gone. */
-const UNREACHABLE = new Set([grpc.status.UNAVAILABLE, grpc.status.DEADLINE_EXCEEDED]);
 
 export class FleetError extends Error {
   constructor(
@@ -240,9 +238,11 @@ export class FleetClient {
     try {
       return await m.client.step(episodeId, stepIndex, action, options);
     } catch (error) {
-      const code = codeOf(error);
-      if (code !== undefined && UNREACHABLE.has(code) && (await this.gone(m))) return this.lost(episodeId, m, stepIndex, action.callId ?? '');
-      throw error; // the server is there: the caller retries the same step index (idempotent)
+      // Whatever the failure (unreachable, cancelled by a shutdown, reset stream), the server's
+      // own answer decides: gone, the episode is lost; there, the caller retries the same step
+      // index (idempotent) and gets the server's outcome.
+      if (codeOf(error) !== grpc.status.NOT_FOUND && (await this.gone(m))) return this.lost(episodeId, m, stepIndex, action.callId ?? '');
+      throw error;
     }
   }
 
