@@ -52,5 +52,13 @@ if [ ! -f "$harness41/.complete" ] || [ test/conformance/harness-4.1.txt -nt "$h
   PYTHONPATH="$harness41" "$venv/bin/python" -c 'import swebench, swesmith.profiles; assert swebench.__version__ == "4.1.0", swebench.__version__' >&2
   touch "$harness41/.complete"
 fi
+# The Kubernetes schema validator for the manifest test (deploy/kubernetes/validate-requirements.txt).
+validator="$venv/kubernetes-validate"
+if [ ! -f "$validator/.complete" ] || [ deploy/kubernetes/validate-requirements.txt -nt "$validator/.complete" ]; then
+  rm -rf "$validator"
+  "$venv/bin/python" -m pip --disable-pip-version-check -q install --no-deps --target "$validator" -r deploy/kubernetes/validate-requirements.txt 2>&1 | grep -v 'is ignored' >&2 || true
+  PYTHONPATH="$validator" "$venv/bin/python" -c 'import kubernetes_validate' >&2
+  touch "$validator/.complete"
+fi
 PYTHON="$venv/bin/python" bash clients/python/scripts/gen_proto.sh >&2
 printf '%s\n' "$venv"

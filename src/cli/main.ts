@@ -7,6 +7,7 @@ import { createLogger } from '../common/logger.js';
 import { messageOf } from '../common/errors.js';
 import { packageRoot } from '../common/paths.js';
 import { Semaphore } from '../common/semaphore.js';
+import { SweEnvClient } from '../client/client.js';
 import { Grader } from '../reward/grader.js';
 import { evalPlan } from '../reward/eval-plan/plan.js';
 import { harnessEvalScript } from '../reward/eval-plan/render.js';
@@ -64,6 +65,7 @@ program
   .option('--idle-timeout <s>', 'an episode with no call for this long expires', number)
   .option('--output-limit <bytes>', 'default cap on one observation', number)
   .option('--test-timeout <s>', 'limit on the test run when grading', number)
+  .option('--shutdown-grace <s>', 'on SIGTERM: refuse new episodes, let running calls finish this long, then remove every container', number)
   .option('--install-rerun <when>', "re-run the plan's install after the patch: when-needed (default), always (the harness's way), never")
   .option('--reward-rule <rule>', "the verdict the reward follows: swe-env (default, strict) or harness (the official harness's)")
   .option('--harness-generation <g>', 'the swebench grading the harness verdict reproduces: 5 (default) or 4.1')
@@ -91,6 +93,7 @@ program
       maxConcurrentStarts: o['maxStarts'] as number | undefined,
       maxGradings: o['maxGradings'] as number | undefined,
       testTimeoutS: o['testTimeout'] as number | undefined,
+      shutdownGraceS: o['shutdownGrace'] as number | undefined,
       installRerun: o['installRerun'] as InstallRerun | undefined,
       rewardRule: o['rewardRule'] as RewardRule | undefined,
       harnessGeneration: o['harnessGeneration'] as HarnessGeneration | undefined,
@@ -132,6 +135,25 @@ program
       const { tasks, problems } = await loadTaskFile(file);
       for (const t of tasks) process.stdout.write(`${t.id}\t${t.repo}\t${t.failToPass.length} F2P\t${t.passToPass.length} P2P\t${t.image}\n`);
       for (const p of problems) process.stderr.write(`${p.file} ${p.where} ${p.field}: ${p.message}\n`);
+    }
+  });
+
+program
+  .command('health')
+  .description('exit 0 when the server answers (through its token and TLS) and is not draining: for readiness and liveness probes')
+  .option('--server <address>', 'server address', '127.0.0.1:50051')
+  .option('--token-file <file>', 'bearer token for the server (or set SWE_ENV_AUTH_TOKEN)')
+  .option('--ca <file>', 'CA of the server\'s TLS certificate (PEM); TLS is used when given')
+  .option('--timeout <s>', 'seconds to wait for the answer', number, 5)
+  .action(async (o: { server: string; tokenFile?: string; ca?: string; timeout: number }) => {
+    const token = o.tokenFile ? readFileSync(o.tokenFile, 'utf8').trim() : process.env['SWE_ENV_AUTH_TOKEN'];
+    const client = new SweEnvClient(o.server, {}, { ...(token ? { token } : {}), ...(o.ca ? { ca: readFileSync(o.ca) } : {}) });
+    try {
+      const info = await client.getServerInfo({ timeoutS: o.timeout });
+      process.stdout.write(`${info.serverId} ${info.version}: ${info.liveEpisodes}/${info.maxEpisodes} episodes, ${info.gradingsRunning}/${info.maxGradings} gradings${info.draining ? ', draining' : ''}\n`);
+      if (info.draining) process.exitCode = 1;
+    } finally {
+      client.dispose();
     }
   });
 

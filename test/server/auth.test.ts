@@ -3,7 +3,10 @@ import * as protoLoader from '@grpc/proto-loader';
 import { protoPath as healthProtoPath } from 'grpc-health-check';
 import { rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { packageRoot } from '../../src/common/paths.js';
 import { SweEnvClient } from '../../src/client/client.js';
 import { compileConfig } from '../../src/server/config.js';
 import { makePki, type TestPki } from '../helpers/certs.js';
@@ -13,6 +16,7 @@ import { startTestServer, type TestServer } from '../helpers/server.js';
  * A server meant for a network: bearer token on every call (health included) and TLS, mutual TLS
  * when asked; one bound beyond loopback without them refuses to start.
  */
+const run = promisify(execFile);
 const TOKEN = 'test-token-0123456789abcdef';
 let pki: TestPki;
 let tls: TestServer;
@@ -97,6 +101,16 @@ describe('token and TLS', () => {
       anonymous.dispose();
       known.dispose();
     }
+  });
+
+  it('`swe-env health` (the probes\' command) passes through the token and TLS, and fails without the token', async () => {
+    const cli = join(packageRoot(), 'dist', 'src', 'cli', 'main.js');
+    const args = ['health', `--server=localhost:${tls.server.port}`, `--ca=${pki.caCert}`];
+    const ok = await run('node', [cli, ...args, `--token-file=${join(pki.dir, 'token')}`]);
+    expect(ok.stdout).toContain(tls.server.config.serverId);
+    const env = { ...process.env };
+    delete env['SWE_ENV_AUTH_TOKEN'];
+    await expect(run('node', [cli, ...args], { env })).rejects.toMatchObject({ code: 1 });
   });
 
   it('a server bound beyond loopback without a token and TLS refuses to start, saying what is missing', () => {
