@@ -2,11 +2,12 @@
 from __future__ import annotations
 
 import asyncio
-import itertools
+import hashlib
 import json
+import socket
 import threading
+import time
 import uuid
-import zlib
 from dataclasses import dataclass, field
 from typing import Any, Awaitable, Callable, Dict, List, Optional, Sequence, Tuple, TypeVar, Union
 
@@ -100,35 +101,92 @@ def _episode_options(options: Optional[Dict[str, Any]]) -> Optional[Any]:
     return message
 
 
-class AsyncSweEnvClient:
-    """asyncio client. Channels are created lazily, one per event loop and server address.
+#: A Reset that could not be placed on one server moves on to the next one on these.
+MOVE_ON = frozenset({grpc.StatusCode.RESOURCE_EXHAUSTED, grpc.StatusCode.UNAVAILABLE, grpc.StatusCode.DEADLINE_EXCEEDED})
 
-    Several addresses spread episodes over servers; a GRPO group (same ``group_id``) stays on one
-    server. Every call has a deadline. Retries only where safe: Reset (the client always chooses the
+
+def _score(key: str, address: str) -> int:
+    """Rendezvous (highest random weight) score of a key on a server."""
+    return int.from_bytes(hashlib.sha256(f"{key}\0{address}".encode()).digest()[:8], "big")
+
+
+def resolve_all(host_port: str) -> List[str]:
+    """Every address a ``host:port`` name resolves to (a headless Service, a DNS round robin)."""
+    host, _, port = host_port.rpartition(":")
+    infos = socket.getaddrinfo(host, int(port), type=socket.SOCK_STREAM)
+    out: List[str] = []
+    for family, _, _, _, sockaddr in infos:
+        address = f"[{sockaddr[0]}]:{port}" if family == socket.AF_INET6 else f"{sockaddr[0]}:{port}"
+        if address not in out:
+            out.append(address)
+    return out
+
+
+class AsyncSweEnvClient:
+    """asyncio client for one server or a fleet of them. Channels are created lazily, one per event
+    loop and server address.
+
+    With several servers (``addresses``, or ``dns_name`` resolving to many) the client places each
+    episode, with no scheduler of its own: every episode of a GRPO group (same ``group_id``) goes
+    to one server; a new group goes to the server its key hashes to among those holding the task's
+    image, unless that server is over its share of the load (bounded-load rendezvous hashing over
+    the servers' GetServerInfo reports), then to the next. RESOURCE_EXHAUSTED or an unreachable
+    server moves a Reset on to the next server with the same episode id. A server that stops
+    answering is taken out: a step of one of its episodes comes back as an INFRA_ERROR result
+    (masked by the trainer, never a 0) and new Resets go elsewhere.
+
+    Every call has a deadline. Retries only where safe: Reset (the client always chooses the
     episode id, so a retry returns the same episode), Step (the server runs a step_index once) and
-    Close (idempotent).
+    Close (idempotent). ``token`` is sent as ``authorization: Bearer``; ``root_certificates`` (or
+    ``tls=True`` for the system's roots) turns TLS on, ``certificate_chain``/``private_key`` give
+    mutual TLS.
     """
 
     def __init__(
         self,
-        addresses: Union[str, Sequence[str]] = "127.0.0.1:50051",
+        addresses: Union[str, Sequence[str], None] = "127.0.0.1:50051",
         *,
+        dns_name: Optional[str] = None,
+        token: Optional[str] = None,
+        root_certificates: Optional[bytes] = None,
+        tls: bool = False,
+        certificate_chain: Optional[bytes] = None,
+        private_key: Optional[bytes] = None,
         timeout_s: float = 300.0,
         step_timeout_s: float = 3600.0,
         retries: int = 5,
         backoff_s: float = 0.2,
+        info_ttl_s: float = 2.0,
+        load_factor: float = 1.25,
     ) -> None:
-        self.addresses: List[str] = [addresses] if isinstance(addresses, str) else list(addresses)
+        given = [] if addresses is None else [addresses] if isinstance(addresses, str) else list(addresses)
+        if dns_name:
+            given += [a for a in resolve_all(dns_name) if a not in given]
+        self.addresses: List[str] = given
         if not self.addresses:
-            raise ValueError("at least one server address is needed")
+            raise ValueError("at least one server address is needed (addresses or dns_name)")
         self.timeout_s = timeout_s
         self.step_timeout_s = step_timeout_s
         self.retries = retries
         self.backoff_s = backoff_s
+        self.info_ttl_s = info_ttl_s
+        self.load_factor = load_factor
+        self._metadata: Tuple[Tuple[str, str], ...] = (("authorization", f"Bearer {token}"),) if token else ()
+        secure = tls or root_certificates is not None or certificate_chain is not None
+        self._credentials = (
+            grpc.ssl_channel_credentials(root_certificates=root_certificates, private_key=private_key, certificate_chain=certificate_chain) if secure else None
+        )
         self._channels: Dict[Tuple[int, str], grpc.aio.Channel] = {}
         self._stubs: Dict[Tuple[int, str], pb_grpc.SweEnvStub] = {}
         self._episode_address: Dict[str, str] = {}
-        self._round_robin = itertools.cycle(range(len(self.addresses)))
+        self._group_address: Dict[str, str] = {}
+        self._info: Dict[str, Tuple[float, Dict[str, Any]]] = {}
+        self._placed: Dict[str, int] = {a: 0 for a in self.addresses}
+        self._task_images: Dict[str, str] = {}
+        #: Episodes lost with their server: Close reports them ended as infra_error.
+        self._lost_episodes: Dict[str, str] = {}
+        #: Servers that stopped answering (taken out until they answer again).
+        self.down: set = set()
         #: How many calls were retried (for metrics and tests).
         self.retry_count = 0
 
@@ -138,15 +196,13 @@ class AsyncSweEnvClient:
         key = (id(asyncio.get_running_loop()), address)
         stub = self._stubs.get(key)
         if stub is None:
-            channel = grpc.aio.insecure_channel(address, options=CHANNEL_OPTIONS)
+            if self._credentials is not None:
+                channel = grpc.aio.secure_channel(address, self._credentials, options=CHANNEL_OPTIONS)
+            else:
+                channel = grpc.aio.insecure_channel(address, options=CHANNEL_OPTIONS)
             self._channels[key] = channel
             stub = self._stubs[key] = pb_grpc.SweEnvStub(channel)
         return stub
-
-    def address_for(self, group_id: Optional[str] = None) -> str:
-        if group_id:
-            return self.addresses[zlib.crc32(group_id.encode()) % len(self.addresses)]
-        return self.addresses[next(self._round_robin)]
 
     def episode_address(self, episode_id: str) -> str:
         return self._episode_address.get(episode_id, self.addresses[0])
@@ -155,13 +211,105 @@ class AsyncSweEnvClient:
         attempt = 0
         while True:
             try:
-                return await getattr(self._stub(address), method)(request, timeout=timeout_s)
+                return await getattr(self._stub(address), method)(request, timeout=timeout_s, metadata=self._metadata)
             except grpc.aio.AioRpcError as error:
                 if not retry or error.code() not in RETRYABLE or attempt >= self.retries:
                     raise from_rpc_error(error) from None
             attempt += 1
             self.retry_count += 1
             await asyncio.sleep(min(5.0, self.backoff_s * (2 ** (attempt - 1))))
+
+    # --- placement ------------------------------------------------------------------------------
+
+    async def server_info(self, address: str, timeout_s: float = 3.0) -> Dict[str, Any]:
+        """What one server can take now (GetServerInfo)."""
+        return _to_dict(await self._call(address, "GetServerInfo", pb.GetServerInfoRequest(), timeout_s, False))
+
+    async def refresh(self, everyone: bool = False) -> Dict[str, Optional[Dict[str, Any]]]:
+        """Asks every server with a stale report (or all) what it can take; a silent one is taken out."""
+        now = time.monotonic()
+
+        async def ask(address: str) -> None:
+            try:
+                self._info[address] = (time.monotonic(), await self.server_info(address))
+                self._placed[address] = 0  # the report counts them now
+                self.down.discard(address)
+            except SweEnvError:
+                self.down.add(address)
+                self._info.pop(address, None)
+
+        stale = [a for a in self.addresses if everyone or now - self._info.get(a, (0.0, {}))[0] > self.info_ttl_s]
+        await asyncio.gather(*(ask(a) for a in stale))
+        return {a: self._info.get(a, (0.0, None))[1] for a in self.addresses}
+
+    def _load(self, address: str) -> int:
+        return int(self._info.get(address, (0.0, {}))[1].get("live_episodes", 0)) + self._placed.get(address, 0)
+
+    async def _image_of(self, task_id: str) -> Optional[str]:
+        if task_id in self._task_images:
+            return self._task_images[task_id]
+        for address in self.addresses:
+            if address in self.down:
+                continue
+            try:
+                image = (await self.get_task(task_id, address=address)).get("image")
+            except SweEnvError as error:
+                if error.code == grpc.StatusCode.NOT_FOUND:
+                    raise
+                continue
+            if image:
+                self._task_images[task_id] = image
+            return image
+        return None
+
+    async def candidates(self, task_id: str, group_id: str, key: str) -> List[str]:
+        """The servers to try for a Reset, best first."""
+        if len(self.addresses) == 1:
+            return list(self.addresses)
+        await self.refresh()
+        alive = [a for a in self.addresses if a not in self.down and not self._info.get(a, (0.0, {}))[1].get("draining")]
+        image = await self._image_of(task_id)
+        info = lambda a: self._info.get(a, (0.0, {}))[1]  # noqa: E731
+        holds = lambda a: not image or image in info(a).get("images", [])  # noqa: E731
+        total = sum(self._load(a) for a in alive)
+        bound = -(-(self.load_factor * (total + 1)) // max(1, len(alive)))
+        opened = lambda a: self._load(a) < int(info(a).get("max_episodes", 1 << 30))  # noqa: E731
+        room = lambda a: opened(a) and self._load(a) < bound  # noqa: E731
+        ranked = sorted(alive, key=lambda a: _score(key, a), reverse=True)
+        by_load = sorted(alive, key=self._load)
+        pinned = self._group_address.get(group_id) if group_id else None
+        ordered = [a for a in ranked if a == pinned and opened(a)] + [a for a in ranked if holds(a) and room(a)] + [a for a in by_load if opened(a)] + by_load
+        seen: List[str] = []
+        for a in ordered:
+            if a not in seen:
+                seen.append(a)
+        return seen or list(self.addresses)
+
+    async def _gone(self, address: str) -> bool:
+        """Whether a server that failed a call is really gone (asked once more, briefly)."""
+        if address in self.down:
+            return True
+        try:
+            self._info[address] = (time.monotonic(), await self.server_info(address))
+            return False
+        except SweEnvError:
+            self.down.add(address)
+            return True
+
+    def _lost(self, episode_id: str, address: str, step_index: int, call_id: str) -> StepResult:
+        self._episode_address.pop(episode_id, None)
+        self._lost_episodes[episode_id] = address
+        return StepResult(
+            observation=f"[swe-env fleet] the server holding this episode ({address}) stopped answering; the episode is lost.",
+            reward=0.0,
+            terminated=False,
+            truncated=True,
+            status="INFRA_ERROR",
+            step_index=step_index,
+            exit_code=-1,
+            info={"end_reason": "infra_error", "server": address},
+            call_id=call_id,
+        )
 
     # --- calls ----------------------------------------------------------------------------------
 
@@ -194,22 +342,38 @@ class AsyncSweEnvClient:
         timeout_s: Optional[float] = None,
     ) -> ResetResult:
         episode_id = episode_id or str(uuid.uuid4())
-        address = self.address_for(group_id)
         request = pb.ResetRequest(task_id=task_id, episode_id=episode_id, seed=seed, group_id=group_id)
         opts = _episode_options(options)
         if opts is not None:
             request.options.CopyFrom(opts)
-        # Known before the call: a caller cancelled during Reset can still Close the right server.
-        self._episode_address[episode_id] = address
-        response = await self._call(address, "Reset", request, timeout_s or self.timeout_s, True)
-        return ResetResult(
-            episode_id=response.episode_id,
-            observation=response.observation,
-            tools=[json.loads(t.openai_json) for t in response.tools],
-            info=MessageToDict(response.info),
-            options=_to_dict(response.options),
-            address=address,
-        )
+        candidates = await self.candidates(task_id, group_id, group_id or episode_id)
+        single = len(self.addresses) == 1
+        last: Optional[SweEnvError] = None
+        for address in candidates:
+            # Known before the call: a caller cancelled during Reset can still Close the right server.
+            self._episode_address[episode_id] = address
+            try:
+                response = await self._call(address, "Reset", request, timeout_s or self.timeout_s, single)
+            except SweEnvError as error:
+                if single or error.code not in MOVE_ON:
+                    raise
+                if error.code == grpc.StatusCode.UNAVAILABLE:
+                    self.down.add(address)
+                last = error
+                continue
+            self._placed[address] = self._placed.get(address, 0) + 1
+            if group_id:
+                self._group_address[group_id] = address
+            return ResetResult(
+                episode_id=response.episode_id,
+                observation=response.observation,
+                tools=[json.loads(t.openai_json) for t in response.tools],
+                info=MessageToDict(response.info),
+                options=_to_dict(response.options),
+                address=address,
+            )
+        assert last is not None
+        raise last
 
     async def step(
         self,
@@ -223,12 +387,30 @@ class AsyncSweEnvClient:
     ) -> StepResult:
         arguments_json = arguments if isinstance(arguments, str) else json.dumps(arguments or {})
         request = pb.StepRequest(episode_id=episode_id, step_index=step_index, action=pb.Action(name=name, arguments_json=arguments_json, call_id=call_id))
-        response = await self._call(self.episode_address(episode_id), "Step", request, timeout_s or self.step_timeout_s, True)
+        if episode_id in self._lost_episodes:
+            return self._lost(episode_id, self._lost_episodes[episode_id], step_index, call_id)
+        address = self.episode_address(episode_id)
+        if address in self.down and len(self.addresses) > 1:
+            return self._lost(episode_id, address, step_index, call_id)
+        try:
+            response = await self._call(address, "Step", request, timeout_s or self.step_timeout_s, True)
+        except SweEnvError as error:
+            # The server's own answer decides: gone, the episode is lost (INFRA_ERROR, masked);
+            # there, the error stands and the caller may retry the same step index.
+            if len(self.addresses) > 1 and error.code != grpc.StatusCode.NOT_FOUND and await self._gone(address):
+                return self._lost(episode_id, address, step_index, call_id)
+            raise
         return _step_result(response)
 
     async def close(self, episode_id: str, timeout_s: Optional[float] = None) -> Dict[str, Any]:
-        response = await self._call(self.episode_address(episode_id), "Close", pb.CloseRequest(episode_id=episode_id), timeout_s or self.timeout_s, True)
+        lost = self._lost_episodes.pop(episode_id, None)
+        address = lost or self.episode_address(episode_id)
+        if lost or (address in self.down and len(self.addresses) > 1):
+            self._episode_address.pop(episode_id, None)
+            return {"episode_id": episode_id, "end_reason": "infra_error", "reward": 0.0, "server": address}
+        response = await self._call(address, "Close", pb.CloseRequest(episode_id=episode_id), timeout_s or self.timeout_s, True)
         self._episode_address.pop(episode_id, None)
+        self._placed[address] = max(0, self._placed.get(address, 0) - 1)
         return _to_dict(response.summary)
 
     async def evaluate(self, task_id: str, patch: str, timeout_s: Optional[float] = None) -> Dict[str, Any]:
@@ -288,6 +470,12 @@ class SweEnvClient:
 
     def evaluate(self, *args: Any, **kwargs: Any) -> Dict[str, Any]:
         return self._run(self.aio.evaluate, *args, **kwargs)
+
+    def server_info(self, *args: Any, **kwargs: Any) -> Dict[str, Any]:
+        return self._run(self.aio.server_info, *args, **kwargs)
+
+    def refresh(self, *args: Any, **kwargs: Any) -> Dict[str, Optional[Dict[str, Any]]]:
+        return self._run(self.aio.refresh, *args, **kwargs)
 
     def shutdown(self) -> None:
         try:

@@ -165,9 +165,3 @@ def test_a_step_retried_after_the_connection_drops_runs_once(server):
         proxy.close()
 
 
-def test_group_ids_keep_a_grpo_group_on_one_server():
-    client = AsyncSweEnvClient(["a:1", "b:2", "c:3"])
-    chosen = {client.address_for("group-42") for _ in range(20)}
-    assert len(chosen) == 1
-    spread = {client.address_for() for _ in range(6)}
-    assert spread == {"a:1", "b:2", "c:3"}

@@ -1,0 +1,120 @@
+"""The client over a fleet of real servers (the Node CLI) on loopback: GRPO groups kept on one
+server and spread over servers, a server that stops answering taken out with its episodes ended as
+INFRA_ERROR, and a server that needs a bearer token and TLS."""
+from __future__ import annotations
+
+import asyncio
+import subprocess
+import tempfile
+from pathlib import Path
+
+import pytest
+
+from swe_env import AsyncSweEnvClient
+from swe_env.errors import SweEnvError
+
+from conftest import Server
+
+TASK = "swe-env-demo__minicalc-1"
+
+
+@pytest.fixture()
+def fleet():
+    servers = [Server(("--max-episodes", "8")) for _ in range(3)]
+    try:
+        yield servers
+    finally:
+        for s in servers:
+            if s.proc.poll() is None:
+                s.stop()
+
+
+def test_groups_stay_on_one_server_and_spread_over_the_fleet(fleet):
+    async def main() -> None:
+        client = AsyncSweEnvClient([s.address for s in fleet], info_ttl_s=0)
+        infos = await client.refresh(everyone=True)
+        assert all(info and info["max_episodes"] == 8 for info in infos.values())
+        placed = []
+        try:
+            for group in ("g1", "g2", "g3"):
+                for _ in range(3):
+                    r = await client.reset(TASK, group_id=group)
+                    placed.append((group, r.episode_id, r.address))
+            for group in ("g1", "g2", "g3"):
+                assert len({a for g, _, a in placed if g == group}) == 1
+            assert len({a for _, _, a in placed}) >= 2
+            step = await client.step(placed[0][1], 0, "bash", {"command": "echo placed"})
+            assert step.observation == "placed\n"
+        finally:
+            for _, episode_id, _ in placed:
+                await client.close(episode_id)
+            await client.aclose()
+
+    asyncio.run(main())
+
+
+def test_a_server_that_stops_answering_ends_its_episodes_as_infra_error(fleet):
+    async def main() -> None:
+        client = AsyncSweEnvClient([s.address for s in fleet], info_ttl_s=0, retries=1)
+        victim = fleet[1]
+        on_victim = None
+        for i in range(30):
+            r = await client.reset(TASK, group_id=f"probe-{i}")
+            if r.address == victim.address:
+                on_victim = r
+                break
+            await client.close(r.episode_id)
+        assert on_victim is not None, "no group hashed to the victim"
+        victim.proc.kill()  # a crash: no drain, no cleanup by the server
+        victim.proc.wait(timeout=30)
+        lost = await client.step(on_victim.episode_id, 0, "bash", {"command": "echo hi"})
+        assert lost.status == "INFRA_ERROR" and lost.infra_error and lost.truncated
+        assert lost.info["end_reason"] == "infra_error"
+        assert victim.address in client.down
+        after = await client.reset(TASK, group_id="after-crash")
+        assert after.address != victim.address
+        assert (await client.step(after.episode_id, 0, "bash", {"command": "echo alive"})).observation == "alive\n"
+        await client.close(after.episode_id)
+        summary = await client.close(on_victim.episode_id)
+        assert summary["end_reason"] == "infra_error"
+        await client.aclose()
+
+    asyncio.run(main())
+    # The crashed server's containers: its restart (same server id) would remove them; here the test does.
+    subprocess.run(["bash", "-c", f"docker ps -aq --filter label=swe-env.server={fleet[1].server_id} | xargs -r docker rm -f"], capture_output=True)
+
+
+def _pki(directory: Path) -> dict:
+    def run(*args: str) -> None:
+        subprocess.run(args, check=True, capture_output=True, cwd=directory)
+
+    run("openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "2", "-subj", "/CN=ca", "-keyout", "ca.key", "-out", "ca.pem")
+    run("openssl", "req", "-newkey", "rsa:2048", "-nodes", "-subj", "/CN=server", "-keyout", "server.key", "-out", "server.csr")
+    (directory / "san.ext").write_text("subjectAltName=DNS:localhost,IP:127.0.0.1\n")
+    run("openssl", "x509", "-req", "-in", "server.csr", "-CA", "ca.pem", "-CAkey", "ca.key", "-CAcreateserial", "-days", "2", "-out", "server.pem", "-extfile", "san.ext")
+    (directory / "token").write_text("python-token-0123456789abcdef\n")
+    return {name: directory / name for name in ("ca.pem", "server.pem", "server.key", "token")}
+
+
+def test_token_and_tls():
+    with tempfile.TemporaryDirectory() as tmp:
+        files = _pki(Path(tmp))
+        server = Server(("--auth-token-file", str(files["token"]), "--tls-cert", str(files["server.pem"]), "--tls-key", str(files["server.key"])))
+        port = server.address.rsplit(":", 1)[1]
+        try:
+
+            async def main() -> None:
+                ca = files["ca.pem"].read_bytes()
+                good = AsyncSweEnvClient(f"localhost:{port}", token="python-token-0123456789abcdef", root_certificates=ca)
+                assert (await good.server_info(f"localhost:{port}"))["server_id"] == server.server_id
+                assert len(await good.list_tasks()) > 0
+                await good.aclose()
+                anonymous = AsyncSweEnvClient(f"localhost:{port}", root_certificates=ca, retries=0)
+                with pytest.raises(SweEnvError) as refused:
+                    await anonymous.list_tasks()
+                assert refused.value.code.name == "UNAUTHENTICATED"
+                await anonymous.aclose()
+
+            asyncio.run(main())
+        finally:
+            server.stop()
