@@ -65,6 +65,7 @@ program
   .option('--idle-timeout <s>', 'an episode with no call for this long expires', number)
   .option('--output-limit <bytes>', 'default cap on one observation', number)
   .option('--test-timeout <s>', 'limit on the test run when grading', number)
+  .option('--docker-socket <path>', 'the container engine\'s socket (default: DOCKER_HOST or /var/run/docker.sock)')
   .option('--shutdown-grace <s>', 'on SIGTERM: refuse new episodes, let running calls finish this long, then remove every container', number)
   .option('--install-rerun <when>', "re-run the plan's install after the patch: when-needed (default), always (the harness's way), never")
   .option('--reward-rule <rule>', "the verdict the reward follows: swe-env (default, strict) or harness (the official harness's)")
@@ -94,6 +95,7 @@ program
       maxGradings: o['maxGradings'] as number | undefined,
       testTimeoutS: o['testTimeout'] as number | undefined,
       shutdownGraceS: o['shutdownGrace'] as number | undefined,
+      dockerSocket: o['dockerSocket'] as string | undefined,
       installRerun: o['installRerun'] as InstallRerun | undefined,
       rewardRule: o['rewardRule'] as RewardRule | undefined,
       harnessGeneration: o['harnessGeneration'] as HarnessGeneration | undefined,

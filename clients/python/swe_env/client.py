@@ -8,6 +8,7 @@ import socket
 import threading
 import time
 import uuid
+from datetime import datetime
 from dataclasses import dataclass, field
 from typing import Any, Awaitable, Callable, Dict, List, Optional, Sequence, Tuple, TypeVar, Union
 
@@ -185,6 +186,8 @@ class AsyncSweEnvClient:
         self._task_images: Dict[str, str] = {}
         #: Episodes lost with their server: Close reports them ended as infra_error.
         self._lost_episodes: Dict[str, str] = {}
+        #: When each episode was started (wall clock), to tell a restarted server's NOT_FOUND.
+        self._reset_at: Dict[str, float] = {}
         #: Servers that stopped answering (taken out until they answer again).
         self.down: set = set()
         #: How many calls were retried (for metrics and tests).
@@ -296,6 +299,21 @@ class AsyncSweEnvClient:
             self.down.add(address)
             return True
 
+    async def _restarted_since(self, address: str, episode_id: str) -> bool:
+        """Whether the server started after this episode did (it restarted: the episode is gone with it)."""
+        started = self._reset_at.get(episode_id)
+        if started is None:
+            return False
+        try:
+            info = await self.server_info(address)
+        except SweEnvError:
+            return False
+        try:
+            server_started = datetime.fromisoformat(info["started_at"].replace("Z", "+00:00")).timestamp()
+        except (KeyError, ValueError):
+            return False
+        return server_started > started
+
     def _lost(self, episode_id: str, address: str, step_index: int, call_id: str) -> StepResult:
         self._episode_address.pop(episode_id, None)
         self._lost_episodes[episode_id] = address
@@ -362,6 +380,7 @@ class AsyncSweEnvClient:
                 last = error
                 continue
             self._placed[address] = self._placed.get(address, 0) + 1
+            self._reset_at[episode_id] = time.time()
             if group_id:
                 self._group_address[group_id] = address
             return ResetResult(
@@ -399,6 +418,8 @@ class AsyncSweEnvClient:
             # there, the error stands and the caller may retry the same step index.
             if len(self.addresses) > 1 and error.code != grpc.StatusCode.NOT_FOUND and await self._gone(address):
                 return self._lost(episode_id, address, step_index, call_id)
+            if error.code == grpc.StatusCode.NOT_FOUND and await self._restarted_since(address, episode_id):
+                return self._lost(episode_id, address, step_index, call_id)
             raise
         return _step_result(response)
 
@@ -408,8 +429,17 @@ class AsyncSweEnvClient:
         if lost or (address in self.down and len(self.addresses) > 1):
             self._episode_address.pop(episode_id, None)
             return {"episode_id": episode_id, "end_reason": "infra_error", "reward": 0.0, "server": address}
-        response = await self._call(address, "Close", pb.CloseRequest(episode_id=episode_id), timeout_s or self.timeout_s, True)
+        try:
+            response = await self._call(address, "Close", pb.CloseRequest(episode_id=episode_id), timeout_s or self.timeout_s, True)
+        except SweEnvError as error:
+            # A server that restarted since the episode began lost it: the environment's failure.
+            if error.code == grpc.StatusCode.NOT_FOUND and await self._restarted_since(address, episode_id):
+                self._episode_address.pop(episode_id, None)
+                self._reset_at.pop(episode_id, None)
+                return {"episode_id": episode_id, "end_reason": "infra_error", "reward": 0.0, "server": address}
+            raise
         self._episode_address.pop(episode_id, None)
+        self._reset_at.pop(episode_id, None)
         self._placed[address] = max(0, self._placed.get(address, 0) - 1)
         return _to_dict(response.summary)
 

@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# Starts (or finds) an extra Docker engine on this machine, with its own data root, state and
+# socket, and gives it the images of the default engine it is asked for: a stand-in for another
+# machine's engine, for the multi-node tests (each Ray node's server drives its own engine).
+# Usage: extra-engine.sh NAME [IMAGE...]   prints the engine's socket path on stdout.
+here=$(cd "$(dirname "$0")" && pwd)
+. "$here/lib.sh"
+
+name=$1
+shift
+socket=/run/swe-env-engine-$name.sock
+answers() { timeout 10 docker -H "unix://$socket" info >/dev/null 2>&1; }
+
+if ! answers; then
+  log "starting engine $name (log: /var/log/swe-env-engine-$name.log)"
+  mkdir -p "/var/lib/swe-env-engine-$name" "/run/swe-env-engine-$name"
+  nohup dockerd --bridge=none --iptables=false --ip-forward=false --ip-masq=false \
+    --data-root "/var/lib/swe-env-engine-$name" --exec-root "/run/swe-env-engine-$name" \
+    --pidfile "/run/swe-env-engine-$name.pid" --host "unix://$socket" \
+    >>"/var/log/swe-env-engine-$name.log" 2>&1 &
+  for _ in $(seq 1 60); do
+    answers && break
+    sleep 1
+  done
+  answers || { tail -n 20 "/var/log/swe-env-engine-$name.log" >&2; exit 1; }
+fi
+# Images it lacks, copied from the default engine (no registry: save | load).
+missing=()
+for image in "$@"; do
+  docker -H "unix://$socket" image inspect "$image" >/dev/null 2>&1 || missing+=("$image")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+  log "engine $name: loading ${#missing[@]} images"
+  docker save "${missing[@]}" | docker -H "unix://$socket" load >/dev/null
+fi
+printf '%s\n' "$socket"
