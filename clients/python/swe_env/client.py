@@ -4,11 +4,13 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import json
+import os
 import socket
 import threading
 import time
 import uuid
 from datetime import datetime
+from pathlib import Path
 from dataclasses import dataclass, field
 from typing import Any, Awaitable, Callable, Dict, List, Optional, Sequence, Tuple, TypeVar, Union
 
@@ -172,6 +174,11 @@ class AsyncSweEnvClient:
         self.backoff_s = backoff_s
         self.info_ttl_s = info_ttl_s
         self.load_factor = load_factor
+        # The integrations (verl, NeMo-RL, NeMo Gym) build their clients themselves: the token and
+        # the CA can come from the environment their workers inherit.
+        token = token if token is not None else (os.environ.get("SWE_ENV_AUTH_TOKEN") or None)
+        if root_certificates is None and os.environ.get("SWE_ENV_CA_FILE"):
+            root_certificates = Path(os.environ["SWE_ENV_CA_FILE"]).read_bytes()
         self._metadata: Tuple[Tuple[str, str], ...] = (("authorization", f"Bearer {token}"),) if token else ()
         secure = tls or root_certificates is not None or certificate_chain is not None
         self._credentials = (

@@ -4,6 +4,7 @@ INFRA_ERROR, and a server that needs a bearer token and TLS."""
 from __future__ import annotations
 
 import asyncio
+import os
 import subprocess
 import tempfile
 from pathlib import Path
@@ -109,6 +110,15 @@ def test_token_and_tls():
                 assert (await good.server_info(f"localhost:{port}"))["server_id"] == server.server_id
                 assert len(await good.list_tasks()) > 0
                 await good.aclose()
+                # From the environment, as the integrations' workers get it.
+                os.environ["SWE_ENV_AUTH_TOKEN"] = "python-token-0123456789abcdef"
+                os.environ["SWE_ENV_CA_FILE"] = str(files["ca.pem"])
+                try:
+                    from_env = AsyncSweEnvClient(f"localhost:{port}")
+                    assert len(await from_env.list_tasks()) > 0
+                    await from_env.aclose()
+                finally:
+                    del os.environ["SWE_ENV_AUTH_TOKEN"], os.environ["SWE_ENV_CA_FILE"]
                 anonymous = AsyncSweEnvClient(f"localhost:{port}", root_certificates=ca, retries=0)
                 with pytest.raises(SweEnvError) as refused:
                     await anonymous.list_tasks()
