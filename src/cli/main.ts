@@ -65,6 +65,8 @@ program
   .option('--idle-timeout <s>', 'an episode with no call for this long expires', number)
   .option('--output-limit <bytes>', 'default cap on one observation', number)
   .option('--test-timeout <s>', 'limit on the test run when grading', number)
+  .option('--metrics-port <port>', 'serve Prometheus metrics at http://HOST:PORT/metrics (0: any free port)', number)
+  .option('--metrics-host <host>', 'address of the metrics endpoint', '127.0.0.1')
   .option('--docker-socket <path>', 'the container engine\'s socket (default: DOCKER_HOST or /var/run/docker.sock)')
   .option('--shutdown-grace <s>', 'on SIGTERM: refuse new episodes, let running calls finish this long, then remove every container', number)
   .option('--install-rerun <when>', "re-run the plan's install after the patch: when-needed (default), always (the harness's way), never")
@@ -96,6 +98,8 @@ program
       testTimeoutS: o['testTimeout'] as number | undefined,
       shutdownGraceS: o['shutdownGrace'] as number | undefined,
       dockerSocket: o['dockerSocket'] as string | undefined,
+      metricsPort: o['metricsPort'] as number | undefined,
+      metricsHost: o['metricsHost'] as string,
       installRerun: o['installRerun'] as InstallRerun | undefined,
       rewardRule: o['rewardRule'] as RewardRule | undefined,
       harnessGeneration: o['harnessGeneration'] as HarnessGeneration | undefined,
@@ -117,7 +121,7 @@ program
       },
     });
     const server = await startServer(config);
-    process.stdout.write(`swe-env listening on ${server.address} with ${server.tasks.size} tasks\n`);
+    process.stdout.write(`swe-env listening on ${server.address} with ${server.tasks.size} tasks${server.metricsPort === undefined ? '' : `; metrics on ${config.metricsHost}:${server.metricsPort}/metrics`}\n`);
     const stop = (): void => {
       server.shutdown().then(
         () => process.exit(0),

@@ -45,6 +45,8 @@ export interface GraderConfig {
   readonly rewardRule?: RewardRule;
   /** Which swebench grading the harness verdict reproduces (default 5). */
   readonly harnessGeneration?: HarnessGeneration;
+  /** Told of every finished grading (metrics). */
+  readonly onGraded?: (report: GradeReport) => void;
 }
 
 const GRADING_DIR = '/swe_env/grading';
@@ -256,6 +258,7 @@ export class Grader {
       report.resolved = false;
       report.reward = 0;
     }
+    this.config.onGraded?.(report);
     return { report, statuses };
   }
 

@@ -129,7 +129,22 @@ export class DockerSandboxProvider implements SandboxProvider {
     }
   }
 
+  /** Told of every container start: its role, how long it took, whether it started (metrics). */
+  onContainerStart: ((role: string, seconds: number, ok: boolean) => void) | undefined;
+
   async create(spec: SandboxSpec, signal?: AbortSignal): Promise<Sandbox> {
+    const started = Date.now();
+    try {
+      const sandbox = await this.createOnce(spec, signal);
+      this.onContainerStart?.(spec.role, (Date.now() - started) / 1000, true);
+      return sandbox;
+    } catch (error) {
+      this.onContainerStart?.(spec.role, (Date.now() - started) / 1000, false);
+      throw error;
+    }
+  }
+
+  private async createOnce(spec: SandboxSpec, signal?: AbortSignal): Promise<Sandbox> {
     if (signal?.aborted) throw abortReason(signal);
     const expiresAt = new Date(Date.now() + spec.maxLifetimeS * 1000);
     const options: Docker.ContainerCreateOptions = {
@@ -166,7 +181,7 @@ export class DockerSandboxProvider implements SandboxProvider {
       if (options.HostConfig?.StorageOpt && /storage-?opt/i.test(String(error))) {
         // xfs without pquota, for one: the watchdog alone keeps the limit.
         this.storageQuota = false;
-        return this.create(spec, signal);
+        return this.createOnce(spec, signal);
       }
       if (engineUnreachable(error)) throw new UnavailableError(`the container engine does not answer (${String(error)}); try again later`);
       if (statusCodeOf(error) !== 404) {

@@ -12,6 +12,8 @@ import { bearerTokenInterceptor, readToken, serverCredentials } from './auth.js'
 import type { ServerConfig } from './config.js';
 import { EpisodeRegistry } from './episode-registry.js';
 import { loadProto } from './proto.js';
+import { serveMetrics } from '../metrics/metrics-http.js';
+import { ServerMetrics } from '../metrics/server-metrics.js';
 import { ServerInfoSource } from './server-info.js';
 import { SweEnvService } from './service.js';
 
@@ -25,6 +27,8 @@ export interface RunningServer {
   readonly registry: EpisodeRegistry;
   readonly provider: DockerSandboxProvider;
   readonly logger: Logger;
+  /** The Prometheus endpoint's port, when metrics are served. */
+  readonly metricsPort: number | undefined;
   /** Stops accepting calls, cancels what is still running after the grace period, removes every container. */
   shutdown(): Promise<void>;
 }
@@ -62,6 +66,18 @@ export async function startServer(
   if (leftovers > 0) logger.warn({ removed: leftovers, serverId: config.serverId }, 'removed containers left by an earlier run');
 
   const starts = new Semaphore(config.maxConcurrentStarts);
+  // Filled in below: the gauges read the registry and grader once they exist.
+  const sources = { live: () => 0, gradings: () => 0 };
+  const metrics = new ServerMetrics({
+    liveEpisodes: () => sources.live(),
+    gradingsRunning: () => sources.gradings(),
+    startsInFlight: () => starts.inUse,
+    hostFreeBytes: () => provider.hostFreeBytes(),
+    maxEpisodes: config.maxEpisodes,
+    minFreeBytes: config.minHostFreeBytes,
+  });
+  metrics.leftoversRemoved.inc(leftovers);
+  provider.onContainerStart = (role, seconds, ok) => metrics.containerStart(role, seconds, ok);
   const grader = new Grader(provider, starts, {
       limits: config.limits,
       testTimeoutS: config.testTimeoutS,
@@ -70,11 +86,14 @@ export async function startServer(
       installRerun: config.installRerun,
       rewardRule: config.rewardRule,
       harnessGeneration: config.harnessGeneration,
+      onGraded: (report) => metrics.graded(report),
     }, logger);
   const registry = new EpisodeRegistry(config, provider, starts, grader, logger);
+  sources.live = () => registry.liveCount;
+  sources.gradings = () => grader.gradingsRunning;
   const shutdownController = new AbortController();
   const info = new ServerInfoSource({ config, tasks, registry, grader, starts, provider });
-  const service = new SweEnvService({ tasks, registry, grader, logger, shutdown: shutdownController.signal, info });
+  const service = new SweEnvService({ tasks, registry, grader, logger, shutdown: shutdownController.signal, info, metrics });
 
   const { definition, proto } = loadProto();
   const token = readToken(config.security);
@@ -91,6 +110,7 @@ export async function startServer(
       else resolve(bound);
     });
   });
+  const metricsEndpoint = config.metricsPort === undefined ? undefined : await serveMetrics(metrics.registry, config.metricsHost, config.metricsPort);
   registry.startSweeper();
   logger.info({ host: config.host, port, tasks: tasks.size, serverId: config.serverId, tls: Boolean(config.security.tlsCertFile), token: Boolean(token) }, 'swe-env serving');
 
@@ -106,6 +126,7 @@ export async function startServer(
         shutdownController.abort(new Error('the server is shutting down'));
         server.forceShutdown();
       }
+      await metricsEndpoint?.close();
       await registry.shutdown();
       await provider.removeServerContainers().catch((error: unknown) => logger.error({ err: error }, 'final cleanup failed'));
       provider.events.stop();
@@ -115,5 +136,5 @@ export async function startServer(
     return stopping;
   };
 
-  return { port, address: `${config.host}:${port}`, config, tasks, registry, provider, logger, shutdown };
+  return { port, address: `${config.host}:${port}`, config, tasks, registry, provider, logger, shutdown, metricsPort: metricsEndpoint?.port };
 }

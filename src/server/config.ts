@@ -53,6 +53,9 @@ export interface ServerConfig {
   readonly logLevel: string;
   /** Token and TLS; required when host is not loopback (see auth.ts). */
   readonly security: ServerSecurity;
+  /** Prometheus metrics on this port (0: any free one); undefined: not served. */
+  readonly metricsPort: number | undefined;
+  readonly metricsHost: string;
 }
 
 export type ServerConfigInput = Partial<Omit<ServerConfig, 'limits' | 'defaults' | 'bounds' | 'security'>> & {
@@ -62,7 +65,8 @@ export type ServerConfigInput = Partial<Omit<ServerConfig, 'limits' | 'defaults'
   bounds?: Partial<EpisodeDefaults>;
 };
 
-const DEFAULTS: Omit<ServerConfig, 'taskFiles' | 'dockerSocket' | 'security'> = {
+const DEFAULTS: Omit<ServerConfig, 'taskFiles' | 'dockerSocket' | 'security' | 'metricsPort'> = {
+  metricsHost: '127.0.0.1',
   host: '127.0.0.1',
   port: 50051,
   serverId: 'default',
@@ -133,6 +137,7 @@ export function compileConfig(input: ServerConfigInput = {}): Readonly<ServerCon
     taskFiles: Object.freeze([...(input.taskFiles ?? [])]),
     dockerSocket: input.dockerSocket,
     security: Object.freeze({ ...stripUndefined(input.security ?? {}) }),
+    metricsPort: input.metricsPort,
     limits: Object.freeze({ ...DEFAULTS.limits, ...stripUndefined(input.limits ?? {}) }),
     defaults: checkEpisodeDefaults('defaults', { ...DEFAULTS.defaults, ...stripUndefined(input.defaults ?? {}) }),
     bounds: checkEpisodeDefaults('bounds', { ...DEFAULTS.bounds, ...stripUndefined(input.bounds ?? {}) }),

@@ -1,7 +1,12 @@
 import type * as grpc from '@grpc/grpc-js';
+import { status } from '@grpc/grpc-js';
 import { anySignal, deadlineSignal } from '../common/abort.js';
 import { CancelledError, messageOf, statusOf, SweEnvError } from '../common/errors.js';
 import type { Logger } from '../common/logger.js';
+
+const STATUS_NAMES: Readonly<Record<number, string>> = Object.fromEntries(
+  Object.entries(status).filter(([, v]) => typeof v === 'number').map(([k, v]) => [v as number, k]),
+);
 
 export interface CallContext {
   /** Fires on the call's deadline, the client's cancel, or server shutdown. */
@@ -12,11 +17,15 @@ export interface CallContext {
  * Wraps an async unary handler: grpc-js ignores a rejected promise, so without this a throw would
  * leave the call hanging. Every outcome becomes exactly one callback with a proper status.
  */
+/** Told of every call's outcome (metrics): its method, status code name and seconds. */
+export type CallObserver = (method: string, code: string, seconds: number) => void;
+
 export function unary<Req, Res>(
   method: string,
   logger: Logger,
   shutdown: AbortSignal,
   handler: (request: Req, context: CallContext) => Promise<Res>,
+  observe?: CallObserver,
 ): grpc.handleUnaryCall<Req, Res> {
   return (call, callback) => {
     const cancelled = new AbortController();
@@ -34,6 +43,7 @@ export function unary<Req, Res>(
       if (answered) return;
       answered = true;
       deadlineAbort.clear();
+      observe?.(method, error ? (STATUS_NAMES[error.code] ?? String(error.code)) : 'OK', (Date.now() - started) / 1000);
       try {
         callback(error, response);
       } catch (callbackError) {

@@ -17,6 +17,7 @@ import type { Grader } from '../reward/grader.js';
 import { renderPrompt } from '../tasks/prompt.js';
 import type { TaskStore } from '../tasks/task-store.js';
 import { REWARD_RULES, type RewardRule } from '../reward/report.js';
+import type { ServerMetrics } from '../metrics/server-metrics.js';
 import type { ServerInfoSource } from './server-info.js';
 import { optionsFromProto, optionsToProto, reportToProto, stepToProto, summaryToProto, taskSummaryToProto, taskToProto } from './convert.js';
 import type { EpisodeRegistry } from './episode-registry.js';
@@ -31,6 +32,7 @@ export interface ServiceDeps {
   readonly logger: Logger;
   readonly shutdown: AbortSignal;
   readonly info: ServerInfoSource;
+  readonly metrics?: ServerMetrics;
 }
 
 const MAX_PAGE = 1000;
@@ -88,6 +90,7 @@ export class SweEnvService {
     if (request.stepIndex < 0) throw new InvalidArgumentError('step_index must not be negative');
     if (!request.action) throw new InvalidArgumentError('action is required');
     const episode = await this.deps.registry.get(request.episodeId);
+    const started = Date.now();
     // The step is not tied to this call's signal: once started it runs to its own timeout and is
     // recorded, so a client retrying after a lost response gets the result instead of a re-run.
     const outcome = await episode.step(request.stepIndex, {
@@ -95,6 +98,7 @@ export class SweEnvService {
       argumentsJson: request.action.argumentsJson,
       callId: request.action.callId,
     });
+    this.deps.metrics?.step(request.action.name, outcome.status, (Date.now() - started) / 1000);
     return stepToProto(outcome);
   }
 
@@ -112,15 +116,16 @@ export class SweEnvService {
   }
 
   handlers(): SweEnvHandlers {
-    const { logger, shutdown } = this.deps;
+    const { logger, shutdown, metrics } = this.deps;
+    const observe = metrics ? (method: string, code: string, seconds: number) => metrics.rpc(method, code, seconds) : undefined;
     return {
-      ListTasks: unary('ListTasks', logger, shutdown, (r: ListTasksRequest__Output) => this.listTasks(r)),
-      GetTask: unary('GetTask', logger, shutdown, (r: GetTaskRequest__Output) => this.getTask(r)),
-      Reset: unary('Reset', logger, shutdown, (r: ResetRequest__Output, c) => this.reset(r, c)),
-      Step: unary('Step', logger, shutdown, (r: StepRequest__Output) => this.step(r)),
-      Close: unary('Close', logger, shutdown, (r: CloseRequest__Output) => this.close(r)),
-      Evaluate: unary('Evaluate', logger, shutdown, (r: EvaluateRequest__Output, c) => this.evaluate(r, c)),
-      GetServerInfo: unary('GetServerInfo', logger, shutdown, () => this.deps.info.info()),
+      ListTasks: unary('ListTasks', logger, shutdown, (r: ListTasksRequest__Output) => this.listTasks(r), observe),
+      GetTask: unary('GetTask', logger, shutdown, (r: GetTaskRequest__Output) => this.getTask(r), observe),
+      Reset: unary('Reset', logger, shutdown, (r: ResetRequest__Output, c) => this.reset(r, c), observe),
+      Step: unary('Step', logger, shutdown, (r: StepRequest__Output) => this.step(r), observe),
+      Close: unary('Close', logger, shutdown, (r: CloseRequest__Output) => this.close(r), observe),
+      Evaluate: unary('Evaluate', logger, shutdown, (r: EvaluateRequest__Output, c) => this.evaluate(r, c), observe),
+      GetServerInfo: unary('GetServerInfo', logger, shutdown, () => this.deps.info.info(), observe),
     };
   }
 }
