@@ -65,6 +65,9 @@ program
   .option('--idle-timeout <s>', 'an episode with no call for this long expires', number)
   .option('--output-limit <bytes>', 'default cap on one observation', number)
   .option('--test-timeout <s>', 'limit on the test run when grading', number)
+  .option('--max-warm <n>', 'sandboxes kept ready by Prewarm over all tasks at most (0: off)', number)
+  .option('--warm-memory-mb <n>', 'memory the warm sandboxes may hold in all', number)
+  .option('--warm-ttl <s>', 'a warm sandbox no Reset took within this is removed', number)
   .option('--metrics-port <port>', 'serve Prometheus metrics at http://HOST:PORT/metrics (0: any free port)', number)
   .option('--metrics-host <host>', 'address of the metrics endpoint', '127.0.0.1')
   .option('--docker-socket <path>', 'the container engine\'s socket (default: DOCKER_HOST or /var/run/docker.sock)')
@@ -99,6 +102,9 @@ program
       shutdownGraceS: o['shutdownGrace'] as number | undefined,
       dockerSocket: o['dockerSocket'] as string | undefined,
       metricsPort: o['metricsPort'] as number | undefined,
+      maxWarm: o['maxWarm'] as number | undefined,
+      warmMemoryBytes: o['warmMemoryMb'] === undefined ? undefined : (o['warmMemoryMb'] as number) * 1024 * 1024,
+      warmTtlS: o['warmTtl'] as number | undefined,
       metricsHost: o['metricsHost'] as string,
       installRerun: o['installRerun'] as InstallRerun | undefined,
       rewardRule: o['rewardRule'] as RewardRule | undefined,

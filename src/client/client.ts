@@ -5,6 +5,7 @@ import type { ListTasksRequest } from '../generated/swe_env/v1/ListTasksRequest.
 import type { ListTasksResponse__Output } from '../generated/swe_env/v1/ListTasksResponse.js';
 import type { ResetRequest } from '../generated/swe_env/v1/ResetRequest.js';
 import type { ServerInfo__Output } from '../generated/swe_env/v1/ServerInfo.js';
+import type { PrewarmResponse__Output } from '../generated/swe_env/v1/PrewarmResponse.js';
 import type { ResetResponse__Output } from '../generated/swe_env/v1/ResetResponse.js';
 import type { StepResponse__Output } from '../generated/swe_env/v1/StepResponse.js';
 import type { SweEnvClient as GeneratedClient } from '../generated/swe_env/v1/SweEnv.js';
@@ -63,6 +64,10 @@ export class SweEnvClient {
 
   listTasks(request: ListTasksRequest = {}, options?: CallOptions): Promise<ListTasksResponse__Output> {
     return this.call((o, cb) => this.raw.listTasks(request, o.metadata, o, cb), options);
+  }
+
+  prewarm(taskId: string, count: number, options?: CallOptions): Promise<PrewarmResponse__Output> {
+    return this.call((o, cb) => this.raw.prewarm({ taskId, count }, o.metadata, o, cb), { timeoutS: 30, ...options });
   }
 
   getServerInfo(options?: CallOptions): Promise<ServerInfo__Output> {

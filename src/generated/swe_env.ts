@@ -21,6 +21,8 @@ import type { HarnessVerdict as _swe_env_v1_HarnessVerdict, HarnessVerdict__Outp
 import type { InstallRun as _swe_env_v1_InstallRun, InstallRun__Output as _swe_env_v1_InstallRun__Output } from './swe_env/v1/InstallRun';
 import type { ListTasksRequest as _swe_env_v1_ListTasksRequest, ListTasksRequest__Output as _swe_env_v1_ListTasksRequest__Output } from './swe_env/v1/ListTasksRequest';
 import type { ListTasksResponse as _swe_env_v1_ListTasksResponse, ListTasksResponse__Output as _swe_env_v1_ListTasksResponse__Output } from './swe_env/v1/ListTasksResponse';
+import type { PrewarmRequest as _swe_env_v1_PrewarmRequest, PrewarmRequest__Output as _swe_env_v1_PrewarmRequest__Output } from './swe_env/v1/PrewarmRequest';
+import type { PrewarmResponse as _swe_env_v1_PrewarmResponse, PrewarmResponse__Output as _swe_env_v1_PrewarmResponse__Output } from './swe_env/v1/PrewarmResponse';
 import type { ResetRequest as _swe_env_v1_ResetRequest, ResetRequest__Output as _swe_env_v1_ResetRequest__Output } from './swe_env/v1/ResetRequest';
 import type { ResetResponse as _swe_env_v1_ResetResponse, ResetResponse__Output as _swe_env_v1_ResetResponse__Output } from './swe_env/v1/ResetResponse';
 import type { ServerInfo as _swe_env_v1_ServerInfo, ServerInfo__Output as _swe_env_v1_ServerInfo__Output } from './swe_env/v1/ServerInfo';
@@ -64,6 +66,8 @@ export interface ProtoGrpcType {
       InstallRun: MessageTypeDefinition<_swe_env_v1_InstallRun, _swe_env_v1_InstallRun__Output>
       ListTasksRequest: MessageTypeDefinition<_swe_env_v1_ListTasksRequest, _swe_env_v1_ListTasksRequest__Output>
       ListTasksResponse: MessageTypeDefinition<_swe_env_v1_ListTasksResponse, _swe_env_v1_ListTasksResponse__Output>
+      PrewarmRequest: MessageTypeDefinition<_swe_env_v1_PrewarmRequest, _swe_env_v1_PrewarmRequest__Output>
+      PrewarmResponse: MessageTypeDefinition<_swe_env_v1_PrewarmResponse, _swe_env_v1_PrewarmResponse__Output>
       ResetRequest: MessageTypeDefinition<_swe_env_v1_ResetRequest, _swe_env_v1_ResetRequest__Output>
       ResetResponse: MessageTypeDefinition<_swe_env_v1_ResetResponse, _swe_env_v1_ResetResponse__Output>
       Resolution: EnumTypeDefinition

@@ -4,6 +4,7 @@ import type { GradeReport } from '../reward/report.js';
 /** What the gauges read when Prometheus scrapes (the server's own state, not copies of it). */
 export interface MetricSources {
   liveEpisodes(): number;
+  warmSandboxes(): number;
   gradingsRunning(): number;
   startsInFlight(): number;
   hostFreeBytes(): Promise<number | undefined>;
@@ -47,6 +48,7 @@ export class ServerMetrics {
     this.containerStartSeconds = new Histogram({ name: 'swe_env_container_start_seconds', help: 'container start latency by role', labelNames: ['role'], buckets: LATENCY_BUCKETS, registers });
     this.leftoversRemoved = new Counter({ name: 'swe_env_leftover_containers_removed_total', help: 'containers of an earlier run with this server id removed at start (restarts)', registers });
     new Gauge({ name: 'swe_env_live_episodes', help: 'live episodes (one sandbox each)', registers, collect() { this.set(sources.liveEpisodes()); } });
+    new Gauge({ name: 'swe_env_warm_sandboxes', help: 'sandboxes started and ready for a Reset (Prewarm)', registers, collect() { this.set(sources.warmSandboxes()); } });
     new Gauge({ name: 'swe_env_max_episodes', help: 'live episodes at most', registers, collect() { this.set(sources.maxEpisodes); } });
     new Gauge({ name: 'swe_env_gradings_running', help: 'gradings holding a place in the pool', registers, collect() { this.set(sources.gradingsRunning()); } });
     new Gauge({ name: 'swe_env_starts_in_flight', help: 'container starts under way', registers, collect() { this.set(sources.startsInFlight()); } });

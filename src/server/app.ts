@@ -67,9 +67,10 @@ export async function startServer(
 
   const starts = new Semaphore(config.maxConcurrentStarts);
   // Filled in below: the gauges read the registry and grader once they exist.
-  const sources = { live: () => 0, gradings: () => 0 };
+  const sources = { live: () => 0, gradings: () => 0, warm: () => 0 };
   const metrics = new ServerMetrics({
     liveEpisodes: () => sources.live(),
+    warmSandboxes: () => sources.warm(),
     gradingsRunning: () => sources.gradings(),
     startsInFlight: () => starts.inUse,
     hostFreeBytes: () => provider.hostFreeBytes(),
@@ -90,6 +91,7 @@ export async function startServer(
     }, logger);
   const registry = new EpisodeRegistry(config, provider, starts, grader, logger);
   sources.live = () => registry.liveCount;
+  sources.warm = () => registry.warm.warmCount;
   sources.gradings = () => grader.gradingsRunning;
   const shutdownController = new AbortController();
   const info = new ServerInfoSource({ config, tasks, registry, grader, starts, provider });

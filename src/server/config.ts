@@ -53,6 +53,12 @@ export interface ServerConfig {
   readonly logLevel: string;
   /** Token and TLS; required when host is not loopback (see auth.ts). */
   readonly security: ServerSecurity;
+  /** Warm sandboxes (Prewarm) over all tasks at most; 0 turns prewarming off. */
+  readonly maxWarm: number;
+  /** Memory the warm sandboxes may hold in all (each counts limits.memoryBytes). */
+  readonly warmMemoryBytes: number;
+  /** A warm sandbox no Reset took within this is removed. */
+  readonly warmTtlS: number;
   /** Prometheus metrics on this port (0: any free one); undefined: not served. */
   readonly metricsPort: number | undefined;
   readonly metricsHost: string;
@@ -67,6 +73,9 @@ export type ServerConfigInput = Partial<Omit<ServerConfig, 'limits' | 'defaults'
 
 const DEFAULTS: Omit<ServerConfig, 'taskFiles' | 'dockerSocket' | 'security' | 'metricsPort'> = {
   metricsHost: '127.0.0.1',
+  maxWarm: 16,
+  warmMemoryBytes: 16 * 1024 ** 3,
+  warmTtlS: 600,
   host: '127.0.0.1',
   port: 50051,
   serverId: 'default',
@@ -157,6 +166,8 @@ export function compileConfig(input: ServerConfigInput = {}): Readonly<ServerCon
   positive('testTimeoutS', config.testTimeoutS);
   positive('sweepIntervalS', config.sweepIntervalS);
   checkExposure(config.host, config.security);
+  nonNegative('maxWarm', config.maxWarm);
+  positive('warmTtlS', config.warmTtlS);
   oneOf('installRerun', config.installRerun, INSTALL_RERUNS);
   oneOf('rewardRule', config.rewardRule, REWARD_RULES);
   oneOf('harnessGeneration', config.harnessGeneration, ['5', '4.1']);

@@ -19,6 +19,7 @@ import { ShellSession } from '../sandbox/shell-session.js';
 import type { Task } from '../tasks/task.js';
 import type { EpisodeDefaults, ServerConfig } from './config.js';
 import { Episode, type EpisodeSummary } from './episode.js';
+import { WarmPool } from './warm-pool.js';
 
 export interface ResetInput {
   readonly task: Task;
@@ -61,6 +62,24 @@ export class EpisodeRegistry {
     private readonly logger: Logger,
   ) {
     this.slots = new Semaphore(config.maxEpisodes);
+    this.warm = new WarmPool(provider, starts, {
+      maxWarm: config.maxWarm,
+      warmMemoryBytes: config.warmMemoryBytes,
+      warmTtlS: config.warmTtlS,
+      episodeLifeS: config.defaults.episodeTimeoutS + config.defaults.idleTimeoutS + 300,
+      limits: config.limits,
+    }, logger);
+  }
+
+  /** Ready sandboxes per task (Prewarm). */
+  readonly warm: WarmPool;
+
+  /** Keeps `count` sandboxes of the task ready for its next Resets (see WarmPool). */
+  prewarm(task: Task, count: number): { warm: number; starting: number; message: string } {
+    if (this.shuttingDown) throw new UnavailableError('the server is shutting down');
+    if (!Number.isInteger(count) || count < 0 || count > 1024) throw new InvalidArgumentError('count must be a whole number from 0 to 1024');
+    if (this.config.maxWarm === 0) return { warm: 0, starting: 0, message: 'prewarming is off on this server (--max-warm 0)' };
+    return this.warm.prewarm(task, count);
   }
 
   /** Shutting down: no new episodes. */
@@ -145,6 +164,16 @@ export class EpisodeRegistry {
     await this.assertDiskRoom();
     await this.acquire(this.slots, signal, () => `the server is full: ${this.config.maxEpisodes} live episodes`);
     let sandbox: Sandbox | undefined;
+    const warm = this.warm.take(input.task, options.episodeTimeoutS + options.idleTimeoutS + 300);
+    if (warm) {
+      // Made exactly as below (container, shell, repository checks), only earlier.
+      if (warm.removedRefs.length > 0) this.logger.warn({ episode: id, task: input.task.id, removed: warm.removedRefs }, 'removed refs past the base commit');
+      return new Episode(id, input.task, options, input.seed, input.groupId, warm.sandbox, warm.shell, warm.head, {
+        grader: this.grader,
+        logger: this.logger,
+        maxPatchBytes: this.config.maxPatchBytes,
+      });
+    }
     try {
       await this.acquire(this.starts, signal, () => `too many container starts under way (${this.config.maxConcurrentStarts})`);
       try {
@@ -293,6 +322,7 @@ export class EpisodeRegistry {
   /** Expires idle episodes, forgets old tombstones, and removes containers past their expiry label. */
   async sweep(now = Date.now()): Promise<void> {
     await this.retryRemovals();
+    await this.warm.sweep(now);
     for (const [id, entry] of [...this.live]) {
       const episode = await entry.ready.catch(() => undefined);
       if (!episode || episode.busy) continue;
@@ -311,6 +341,7 @@ export class EpisodeRegistry {
   async shutdown(): Promise<void> {
     this.shuttingDown = true;
     if (this.sweeper) clearInterval(this.sweeper);
+    await this.warm.close();
     const entries = [...this.live];
     await Promise.allSettled(
       entries.map(async ([id, entry]) => {

@@ -55,6 +55,7 @@ export class ServerInfoSource {
       minFreeBytes: config.minHostFreeBytes,
       draining: registry.draining,
       startedAt: registry.started.toISOString(),
+      warmSandboxes: registry.warm.warmCount,
     };
   }
 

@@ -18,6 +18,8 @@ import { renderPrompt } from '../tasks/prompt.js';
 import type { TaskStore } from '../tasks/task-store.js';
 import { REWARD_RULES, type RewardRule } from '../reward/report.js';
 import type { ServerMetrics } from '../metrics/server-metrics.js';
+import type { PrewarmRequest__Output } from '../generated/swe_env/v1/PrewarmRequest.js';
+import type { PrewarmResponse } from '../generated/swe_env/v1/PrewarmResponse.js';
 import type { ServerInfoSource } from './server-info.js';
 import { optionsFromProto, optionsToProto, reportToProto, stepToProto, summaryToProto, taskSummaryToProto, taskToProto } from './convert.js';
 import type { EpisodeRegistry } from './episode-registry.js';
@@ -115,6 +117,11 @@ export class SweEnvService {
     return { report: reportToProto(report) };
   }
 
+  async prewarm(request: PrewarmRequest__Output): Promise<PrewarmResponse> {
+    if (!request.taskId) throw new InvalidArgumentError('task_id is required');
+    return Promise.resolve(this.deps.registry.prewarm(this.deps.tasks.get(request.taskId), request.count));
+  }
+
   handlers(): SweEnvHandlers {
     const { logger, shutdown, metrics } = this.deps;
     const observe = metrics ? (method: string, code: string, seconds: number) => metrics.rpc(method, code, seconds) : undefined;
@@ -125,6 +132,7 @@ export class SweEnvService {
       Step: unary('Step', logger, shutdown, (r: StepRequest__Output) => this.step(r), observe),
       Close: unary('Close', logger, shutdown, (r: CloseRequest__Output) => this.close(r), observe),
       Evaluate: unary('Evaluate', logger, shutdown, (r: EvaluateRequest__Output, c) => this.evaluate(r, c), observe),
+      Prewarm: unary('Prewarm', logger, shutdown, (r: PrewarmRequest__Output) => this.prewarm(r), observe),
       GetServerInfo: unary('GetServerInfo', logger, shutdown, () => this.deps.info.info(), observe),
     };
   }

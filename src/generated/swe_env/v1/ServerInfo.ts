@@ -17,6 +17,7 @@ export interface ServerInfo {
   'minFreeBytes'?: (number | string | Long);
   'draining'?: (boolean);
   'startedAt'?: (string);
+  'warmSandboxes'?: (number);
 }
 
 export interface ServerInfo__Output {
@@ -34,4 +35,5 @@ export interface ServerInfo__Output {
   'minFreeBytes': (number);
   'draining': (boolean);
   'startedAt': (string);
+  'warmSandboxes': (number);
 }

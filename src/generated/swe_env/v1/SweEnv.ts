@@ -10,6 +10,8 @@ import type { GetServerInfoRequest as _swe_env_v1_GetServerInfoRequest, GetServe
 import type { GetTaskRequest as _swe_env_v1_GetTaskRequest, GetTaskRequest__Output as _swe_env_v1_GetTaskRequest__Output } from '../../swe_env/v1/GetTaskRequest';
 import type { ListTasksRequest as _swe_env_v1_ListTasksRequest, ListTasksRequest__Output as _swe_env_v1_ListTasksRequest__Output } from '../../swe_env/v1/ListTasksRequest';
 import type { ListTasksResponse as _swe_env_v1_ListTasksResponse, ListTasksResponse__Output as _swe_env_v1_ListTasksResponse__Output } from '../../swe_env/v1/ListTasksResponse';
+import type { PrewarmRequest as _swe_env_v1_PrewarmRequest, PrewarmRequest__Output as _swe_env_v1_PrewarmRequest__Output } from '../../swe_env/v1/PrewarmRequest';
+import type { PrewarmResponse as _swe_env_v1_PrewarmResponse, PrewarmResponse__Output as _swe_env_v1_PrewarmResponse__Output } from '../../swe_env/v1/PrewarmResponse';
 import type { ResetRequest as _swe_env_v1_ResetRequest, ResetRequest__Output as _swe_env_v1_ResetRequest__Output } from '../../swe_env/v1/ResetRequest';
 import type { ResetResponse as _swe_env_v1_ResetResponse, ResetResponse__Output as _swe_env_v1_ResetResponse__Output } from '../../swe_env/v1/ResetResponse';
 import type { ServerInfo as _swe_env_v1_ServerInfo, ServerInfo__Output as _swe_env_v1_ServerInfo__Output } from '../../swe_env/v1/ServerInfo';
@@ -59,6 +61,15 @@ export interface SweEnvClient extends grpc.Client {
   listTasks(argument: _swe_env_v1_ListTasksRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_swe_env_v1_ListTasksResponse__Output>): grpc.ClientUnaryCall;
   listTasks(argument: _swe_env_v1_ListTasksRequest, callback: grpc.requestCallback<_swe_env_v1_ListTasksResponse__Output>): grpc.ClientUnaryCall;
   
+  Prewarm(argument: _swe_env_v1_PrewarmRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_swe_env_v1_PrewarmResponse__Output>): grpc.ClientUnaryCall;
+  Prewarm(argument: _swe_env_v1_PrewarmRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_swe_env_v1_PrewarmResponse__Output>): grpc.ClientUnaryCall;
+  Prewarm(argument: _swe_env_v1_PrewarmRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_swe_env_v1_PrewarmResponse__Output>): grpc.ClientUnaryCall;
+  Prewarm(argument: _swe_env_v1_PrewarmRequest, callback: grpc.requestCallback<_swe_env_v1_PrewarmResponse__Output>): grpc.ClientUnaryCall;
+  prewarm(argument: _swe_env_v1_PrewarmRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_swe_env_v1_PrewarmResponse__Output>): grpc.ClientUnaryCall;
+  prewarm(argument: _swe_env_v1_PrewarmRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_swe_env_v1_PrewarmResponse__Output>): grpc.ClientUnaryCall;
+  prewarm(argument: _swe_env_v1_PrewarmRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_swe_env_v1_PrewarmResponse__Output>): grpc.ClientUnaryCall;
+  prewarm(argument: _swe_env_v1_PrewarmRequest, callback: grpc.requestCallback<_swe_env_v1_PrewarmResponse__Output>): grpc.ClientUnaryCall;
+  
   Reset(argument: _swe_env_v1_ResetRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_swe_env_v1_ResetResponse__Output>): grpc.ClientUnaryCall;
   Reset(argument: _swe_env_v1_ResetRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_swe_env_v1_ResetResponse__Output>): grpc.ClientUnaryCall;
   Reset(argument: _swe_env_v1_ResetRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_swe_env_v1_ResetResponse__Output>): grpc.ClientUnaryCall;
@@ -90,6 +101,8 @@ export interface SweEnvHandlers extends grpc.UntypedServiceImplementation {
   
   ListTasks: grpc.handleUnaryCall<_swe_env_v1_ListTasksRequest__Output, _swe_env_v1_ListTasksResponse>;
   
+  Prewarm: grpc.handleUnaryCall<_swe_env_v1_PrewarmRequest__Output, _swe_env_v1_PrewarmResponse>;
+  
   Reset: grpc.handleUnaryCall<_swe_env_v1_ResetRequest__Output, _swe_env_v1_ResetResponse>;
   
   Step: grpc.handleUnaryCall<_swe_env_v1_StepRequest__Output, _swe_env_v1_StepResponse>;
@@ -102,6 +115,7 @@ export interface SweEnvDefinition extends grpc.ServiceDefinition {
   GetServerInfo: MethodDefinition<_swe_env_v1_GetServerInfoRequest, _swe_env_v1_ServerInfo, _swe_env_v1_GetServerInfoRequest__Output, _swe_env_v1_ServerInfo__Output>
   GetTask: MethodDefinition<_swe_env_v1_GetTaskRequest, _swe_env_v1_Task, _swe_env_v1_GetTaskRequest__Output, _swe_env_v1_Task__Output>
   ListTasks: MethodDefinition<_swe_env_v1_ListTasksRequest, _swe_env_v1_ListTasksResponse, _swe_env_v1_ListTasksRequest__Output, _swe_env_v1_ListTasksResponse__Output>
+  Prewarm: MethodDefinition<_swe_env_v1_PrewarmRequest, _swe_env_v1_PrewarmResponse, _swe_env_v1_PrewarmRequest__Output, _swe_env_v1_PrewarmResponse__Output>
   Reset: MethodDefinition<_swe_env_v1_ResetRequest, _swe_env_v1_ResetResponse, _swe_env_v1_ResetRequest__Output, _swe_env_v1_ResetResponse__Output>
   Step: MethodDefinition<_swe_env_v1_StepRequest, _swe_env_v1_StepResponse, _swe_env_v1_StepRequest__Output, _swe_env_v1_StepResponse__Output>
 }

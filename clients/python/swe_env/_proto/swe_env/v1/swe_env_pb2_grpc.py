@@ -69,6 +69,11 @@ class SweEnvStub:
                 request_serializer=swe__env_dot_v1_dot_swe__env__pb2.GetServerInfoRequest.SerializeToString,
                 response_deserializer=swe__env_dot_v1_dot_swe__env__pb2.ServerInfo.FromString,
                 _registered_method=True)
+        self.Prewarm = channel.unary_unary(
+                '/swe_env.v1.SweEnv/Prewarm',
+                request_serializer=swe__env_dot_v1_dot_swe__env__pb2.PrewarmRequest.SerializeToString,
+                response_deserializer=swe__env_dot_v1_dot_swe__env__pb2.PrewarmResponse.FromString,
+                _registered_method=True)
 
 
 class SweEnvServicer:
@@ -124,6 +129,14 @@ class SweEnvServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def Prewarm(self, request, context):
+        """Keeps `count` sandboxes of a task started and ready (the same checks as a Reset) for the next
+        Resets of it, within the server's warm budget; returns at once, starting them in the background.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
 
 def add_SweEnvServicer_to_server(servicer, server):
     rpc_method_handlers = {
@@ -161,6 +174,11 @@ def add_SweEnvServicer_to_server(servicer, server):
                     servicer.GetServerInfo,
                     request_deserializer=swe__env_dot_v1_dot_swe__env__pb2.GetServerInfoRequest.FromString,
                     response_serializer=swe__env_dot_v1_dot_swe__env__pb2.ServerInfo.SerializeToString,
+            ),
+            'Prewarm': grpc.unary_unary_rpc_method_handler(
+                    servicer.Prewarm,
+                    request_deserializer=swe__env_dot_v1_dot_swe__env__pb2.PrewarmRequest.FromString,
+                    response_serializer=swe__env_dot_v1_dot_swe__env__pb2.PrewarmResponse.SerializeToString,
             ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
@@ -352,6 +370,33 @@ class SweEnv:
             '/swe_env.v1.SweEnv/GetServerInfo',
             swe__env_dot_v1_dot_swe__env__pb2.GetServerInfoRequest.SerializeToString,
             swe__env_dot_v1_dot_swe__env__pb2.ServerInfo.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def Prewarm(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/swe_env.v1.SweEnv/Prewarm',
+            swe__env_dot_v1_dot_swe__env__pb2.PrewarmRequest.SerializeToString,
+            swe__env_dot_v1_dot_swe__env__pb2.PrewarmResponse.FromString,
             options,
             channel_credentials,
             insecure,
