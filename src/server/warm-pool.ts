@@ -165,7 +165,8 @@ export class WarmPool {
     const [warm] = list.splice(index, 1);
     this.stats.taken += 1;
     const target = this.targets.get(task.id);
-    if (target && target.until > Date.now() && this.room() > 0) this.warmOne(task);
+    const have = list.length + this.startingFor(task.id);
+    if (target && target.until > Date.now() && have < target.count && this.room() > 0) this.warmOne(task);
     return warm;
   }
 
