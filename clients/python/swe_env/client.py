@@ -450,6 +450,29 @@ class AsyncSweEnvClient:
         self._placed[address] = max(0, self._placed.get(address, 0) - 1)
         return _to_dict(response.summary)
 
+    async def prewarm(self, task_id: str, count: int, *, group_id: str = "") -> Dict[str, Any]:
+        """Keeps ``count`` sandboxes of the task ready on the server the group's Resets will go to
+        (the group is pinned there), so those Resets skip the container start."""
+        key = group_id or f"prewarm-{task_id}"
+        last: Optional[SweEnvError] = None
+        for address in await self.candidates(task_id, group_id, key):
+            try:
+                response = await self._call(address, "Prewarm", pb.PrewarmRequest(task_id=task_id, count=count), self.timeout_s, True)
+            except SweEnvError as error:
+                if error.code not in MOVE_ON:
+                    raise
+                last = error
+                continue
+            if group_id:
+                self._group_address[group_id] = address
+            return {**_to_dict(response), "address": address}
+        assert last is not None
+        raise last
+
+    async def prewarm_batch(self, batch: Sequence[Tuple[str, str, int]]) -> List[Dict[str, Any]]:
+        """Prewarms the next batch while the current one runs: ``(task_id, group_id, count)`` per GRPO group."""
+        return list(await asyncio.gather(*(self.prewarm(task_id, count, group_id=group_id) for task_id, group_id, count in batch)))
+
     async def evaluate(self, task_id: str, patch: str, timeout_s: Optional[float] = None) -> Dict[str, Any]:
         response = await self._call(self.addresses[0], "Evaluate", pb.EvaluateRequest(task_id=task_id, patch=patch), timeout_s or self.step_timeout_s, False)
         return _to_dict(response.report)
@@ -507,6 +530,12 @@ class SweEnvClient:
 
     def evaluate(self, *args: Any, **kwargs: Any) -> Dict[str, Any]:
         return self._run(self.aio.evaluate, *args, **kwargs)
+
+    def prewarm(self, *args: Any, **kwargs: Any) -> Dict[str, Any]:
+        return self._run(self.aio.prewarm, *args, **kwargs)
+
+    def prewarm_batch(self, *args: Any, **kwargs: Any) -> List[Dict[str, Any]]:
+        return self._run(self.aio.prewarm_batch, *args, **kwargs)
 
     def server_info(self, *args: Any, **kwargs: Any) -> Dict[str, Any]:
         return self._run(self.aio.server_info, *args, **kwargs)

@@ -54,6 +54,33 @@ def test_groups_stay_on_one_server_and_spread_over_the_fleet(fleet):
     asyncio.run(main())
 
 
+def test_prewarm_batch_readies_the_next_groups_where_their_resets_go(fleet):
+    async def main() -> None:
+        client = AsyncSweEnvClient([s.address for s in fleet], info_ttl_s=0)
+        warmed = await client.prewarm_batch([(TASK, "next-1", 2), (TASK, "next-2", 2)])
+        assert all(w["warm"] + w["starting"] == 2 for w in warmed)
+        by_group = {"next-1": warmed[0]["address"], "next-2": warmed[1]["address"]}
+        for _ in range(300):
+            infos = await client.refresh(everyone=True)
+            if all((infos[a] or {}).get("warm_sandboxes", 0) >= 2 for a in by_group.values()):
+                break
+            await asyncio.sleep(0.2)
+        before = {a: infos[a]["warm_sandboxes"] for a in set(by_group.values())}
+        started = []
+        for group, address in by_group.items():
+            for _ in range(2):
+                r = await client.reset(TASK, group_id=group)
+                assert r.address == address  # the group's Resets go where its sandboxes are warm
+                started.append(r.episode_id)
+        # The Resets took warm sandboxes (each take replaces only up to the task's target of 2).
+        assert all(before[a] >= 2 for a in before)
+        for episode_id in started:
+            await client.close(episode_id)
+        await client.aclose()
+
+    asyncio.run(main())
+
+
 def test_a_server_that_stops_answering_ends_its_episodes_as_infra_error(fleet):
     async def main() -> None:
         client = AsyncSweEnvClient([s.address for s in fleet], info_ttl_s=0, retries=1)
