@@ -3,6 +3,7 @@
 # socket, and gives it the images of the default engine it is asked for: a stand-in for another
 # machine's engine, for the multi-node tests (each Ray node's server drives its own engine).
 # Usage: extra-engine.sh NAME [IMAGE...]   prints the engine's socket path on stdout.
+# SWE_ENV_ENGINE_RUNTIMES="crun=/usr/bin/crun" registers more OCI runtimes with it.
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/lib.sh"
 
@@ -14,7 +15,9 @@ answers() { timeout 10 docker -H "unix://$socket" info >/dev/null 2>&1; }
 if ! answers; then
   log "starting engine $name (log: /var/log/swe-env-engine-$name.log)"
   mkdir -p "/var/lib/swe-env-engine-$name" "/run/swe-env-engine-$name"
-  nohup dockerd --bridge=none --iptables=false --ip-forward=false --ip-masq=false \
+  runtimes=()
+  for runtime in ${SWE_ENV_ENGINE_RUNTIMES:-}; do runtimes+=(--add-runtime "$runtime"); done
+  nohup dockerd "${runtimes[@]}" --bridge=none --iptables=false --ip-forward=false --ip-masq=false \
     --data-root "/var/lib/swe-env-engine-$name" --exec-root "/run/swe-env-engine-$name" \
     --pidfile "/run/swe-env-engine-$name.pid" --host "unix://$socket" \
     >>"/var/log/swe-env-engine-$name.log" 2>&1 &

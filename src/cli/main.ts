@@ -70,6 +70,7 @@ program
   .option('--warm-ttl <s>', 'a warm sandbox no Reset took within this is removed', number)
   .option('--metrics-port <port>', 'serve Prometheus metrics at http://HOST:PORT/metrics (0: any free port)', number)
   .option('--metrics-host <host>', 'address of the metrics endpoint', '127.0.0.1')
+  .option('--oci-runtime <name>', 'OCI runtime for sandboxes, as registered with the engine (e.g. crun); default the engine\'s')
   .option('--docker-socket <path>', 'the container engine\'s socket (default: DOCKER_HOST or /var/run/docker.sock)')
   .option('--shutdown-grace <s>', 'on SIGTERM: refuse new episodes, let running calls finish this long, then remove every container', number)
   .option('--install-rerun <when>', "re-run the plan's install after the patch: when-needed (default), always (the harness's way), never")
@@ -101,6 +102,7 @@ program
       testTimeoutS: o['testTimeout'] as number | undefined,
       shutdownGraceS: o['shutdownGrace'] as number | undefined,
       dockerSocket: o['dockerSocket'] as string | undefined,
+      ociRuntime: o['ociRuntime'] as string | undefined,
       metricsPort: o['metricsPort'] as number | undefined,
       maxWarm: o['maxWarm'] as number | undefined,
       warmMemoryBytes: o['warmMemoryMb'] === undefined ? undefined : (o['warmMemoryMb'] as number) * 1024 * 1024,

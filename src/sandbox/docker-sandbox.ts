@@ -51,8 +51,9 @@ export class DockerSandboxProvider implements SandboxProvider {
 
   constructor(
     readonly serverId: string,
-    options: { socketPath?: string } = {},
+    options: { socketPath?: string; ociRuntime?: string } = {},
   ) {
+    this.ociRuntime = options.ociRuntime;
     this.docker = new Docker(options.socketPath ? { socketPath: options.socketPath } : undefined);
     this.events = new ContainerEvents(this.docker, `${LABEL_SERVER}=${serverId}`);
     this.disk = new DiskWatchdog(this.docker);
@@ -129,6 +130,9 @@ export class DockerSandboxProvider implements SandboxProvider {
     }
   }
 
+  /** The engine's OCI runtime for sandboxes (runc by default; crun where registered). */
+  private readonly ociRuntime: string | undefined;
+
   /** Told of every container start: its role, how long it took, whether it started (metrics). */
   onContainerStart: ((role: string, seconds: number, ok: boolean) => void) | undefined;
 
@@ -169,6 +173,7 @@ export class DockerSandboxProvider implements SandboxProvider {
         PidsLimit: spec.limits.pidsLimit,
         SecurityOpt: spec.role === 'build' ? ['no-new-privileges'] : ['no-new-privileges', `seccomp=${SANDBOX_SECCOMP_PROFILE}`],
         CapDrop: ['NET_RAW', 'MKNOD', 'AUDIT_WRITE', 'SYS_CHROOT'],
+        ...(this.ociRuntime ? { Runtime: this.ociRuntime } : {}),
       },
     };
     if (spec.limits.diskBytes > 0 && (await this.storageQuotaSupported())) {

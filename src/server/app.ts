@@ -58,7 +58,10 @@ export async function startServer(
 ): Promise<RunningServer> {
   const logger = options.logger ?? createLogger(config.logLevel);
   const tasks = new TaskStore(options.tasks ?? (await loadTasks(config, logger)));
-  const provider = new DockerSandboxProvider(config.serverId, config.dockerSocket ? { socketPath: config.dockerSocket } : {});
+  const provider = new DockerSandboxProvider(config.serverId, {
+    ...(config.dockerSocket ? { socketPath: config.dockerSocket } : {}),
+    ...(config.ociRuntime ? { ociRuntime: config.ociRuntime } : {}),
+  });
   await provider.ping();
   await provider.watchEvents();
   provider.watchDisk(config.diskCheckIntervalS * 1000);

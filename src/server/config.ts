@@ -50,6 +50,8 @@ export interface ServerConfig {
   readonly tombstoneTtlS: number;
   readonly shutdownGraceS: number;
   readonly dockerSocket: string | undefined;
+  /** The engine's OCI runtime for sandboxes (e.g. crun, registered with dockerd --add-runtime); default the engine's. */
+  readonly ociRuntime: string | undefined;
   readonly logLevel: string;
   /** Token and TLS; required when host is not loopback (see auth.ts). */
   readonly security: ServerSecurity;
@@ -71,7 +73,7 @@ export type ServerConfigInput = Partial<Omit<ServerConfig, 'limits' | 'defaults'
   bounds?: Partial<EpisodeDefaults>;
 };
 
-const DEFAULTS: Omit<ServerConfig, 'taskFiles' | 'dockerSocket' | 'security' | 'metricsPort'> = {
+const DEFAULTS: Omit<ServerConfig, 'taskFiles' | 'dockerSocket' | 'security' | 'metricsPort' | 'ociRuntime'> = {
   metricsHost: '127.0.0.1',
   maxWarm: 16,
   warmMemoryBytes: 16 * 1024 ** 3,
@@ -147,6 +149,7 @@ export function compileConfig(input: ServerConfigInput = {}): Readonly<ServerCon
     dockerSocket: input.dockerSocket,
     security: Object.freeze({ ...stripUndefined(input.security ?? {}) }),
     metricsPort: input.metricsPort,
+    ociRuntime: input.ociRuntime,
     limits: Object.freeze({ ...DEFAULTS.limits, ...stripUndefined(input.limits ?? {}) }),
     defaults: checkEpisodeDefaults('defaults', { ...DEFAULTS.defaults, ...stripUndefined(input.defaults ?? {}) }),
     bounds: checkEpisodeDefaults('bounds', { ...DEFAULTS.bounds, ...stripUndefined(input.bounds ?? {}) }),
