@@ -163,6 +163,9 @@ class AsyncSweEnvClient:
         load_factor: float = 1.25,
     ) -> None:
         given = [] if addresses is None else [addresses] if isinstance(addresses, str) else list(addresses)
+        # An entry "dns:host:port" stands for every address the name resolves to (a headless
+        # Service): the integrations take address lists from their configs, so this reaches them too.
+        given = [a for entry in given for a in (resolve_all(entry[4:]) if entry.startswith("dns:") else [entry])]
         if dns_name:
             given += [a for a in resolve_all(dns_name) if a not in given]
         self.addresses: List[str] = given

@@ -155,3 +155,9 @@ def test_token_and_tls():
             asyncio.run(main())
         finally:
             server.stop()
+
+
+def test_a_dns_entry_stands_for_every_address_of_the_name():
+    client = AsyncSweEnvClient(["dns:localhost:50999", "10.0.0.9:1"])
+    assert "127.0.0.1:50999" in client.addresses and "10.0.0.9:1" in client.addresses
+    assert not any(a.startswith("dns:") for a in client.addresses)
