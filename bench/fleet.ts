@@ -76,19 +76,19 @@ async function servers(n: number, maxEpisodes: number): Promise<RunningServer[]>
 }
 
 async function run(fleet: FleetClient, tasks: readonly Task[], groups: number, groupSize: number, inFlight: number, onStart?: (i: number) => void): Promise<Outcome[]> {
-  const jobs = Array.from({ length: groups * groupSize }, (_, i) => ({ group: `g${Math.floor(i / groupSize)}-${randomUUID().slice(0, 4)}`, task: tasks[Math.floor(i / groupSize) % tasks.length]! }));
-  // One group id per group: the same suffix for its members.
-  const ids = new Map<number, string>();
+  const run = randomUUID().slice(0, 4);
+  const jobs = Array.from({ length: groups * groupSize }, (_, i) => {
+    const g = Math.floor(i / groupSize);
+    return { group: `g${g}-${run}`, task: tasks[g % tasks.length]! };
+  });
   const out: Outcome[] = new Array<Outcome>(jobs.length);
   let next = 0;
   await Promise.all(
     Array.from({ length: inFlight }, async () => {
       while (next < jobs.length) {
         const i = next++;
-        const g = Math.floor(i / groupSize);
-        if (!ids.has(g)) ids.set(g, jobs[i]!.group);
         onStart?.(i);
-        out[i] = await episode(fleet, jobs[i]!.task, ids.get(g)!);
+        out[i] = await episode(fleet, jobs[i]!.task, jobs[i]!.group);
       }
     }),
   );

@@ -4,6 +4,8 @@
 # machine's engine, for the multi-node tests (each Ray node's server drives its own engine).
 # Usage: extra-engine.sh NAME [IMAGE...]   prints the engine's socket path on stdout.
 # SWE_ENV_ENGINE_RUNTIMES="crun=/usr/bin/crun" registers more OCI runtimes with it.
+# The engine is left running for the next use (its images stay loaded); stop it with
+# kill "$(cat /run/swe-env-engine-NAME.pid)". The tests remove every container they start on it.
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/lib.sh"
 

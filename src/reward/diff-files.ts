@@ -82,16 +82,6 @@ export function diffFiles(diff: string): DiffFile[] {
 }
 
 /** SWE-bench's NON_TEST_EXTS: test_patch paths with these endings are not passed to the runner. */
-const NON_TEST_EXTS = ['.json', '.png', 'csv', '.txt', '.md', '.jpg', '.jpeg', '.pkl', '.yml', '.yaml', '.toml'];
-
-/** The test files to run: the paths of the test patch, less data files (get_test_directives). */
-export function testDirectives(testPatch: string): string[] {
-  return diffFiles(testPatch)
-    .filter((f) => !f.isDeleted)
-    .map((f) => f.path)
-    .filter((path) => !NON_TEST_EXTS.some((ext) => path.endsWith(ext)));
-}
-
 /** The lines a diff adds to one file (what the task's test patch brings to it), as text. */
 export function addedLines(diff: string, path: string): string {
   const file = diff

@@ -131,10 +131,6 @@ async function assertAlive(sandbox: Sandbox, during: string, exitCode: number): 
   }
 }
 
-export function shellQuote(word: string): string {
-  return /^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replaceAll("'", `'\\''`)}'`;
-}
-
 /**
  * Grades a patch in a FRESH container from the task's pristine image: the agent's container is
  * never trusted. Steps: apply the patch, restore and re-apply the test files, run the tests under a

@@ -69,12 +69,11 @@ export async function startServer(
   if (leftovers > 0) logger.warn({ removed: leftovers, serverId: config.serverId }, 'removed containers left by an earlier run');
 
   const starts = new Semaphore(config.maxConcurrentStarts);
-  // Filled in below: the gauges read the registry and grader once they exist.
-  const sources = { live: () => 0, gradings: () => 0, warm: () => 0 };
+  // The gauges read the registry and grader made below; they are read only at scrape time.
   const metrics = new ServerMetrics({
-    liveEpisodes: () => sources.live(),
-    warmSandboxes: () => sources.warm(),
-    gradingsRunning: () => sources.gradings(),
+    liveEpisodes: () => registry.liveCount,
+    warmSandboxes: () => registry.warm.warmCount,
+    gradingsRunning: () => grader.gradingsRunning,
     startsInFlight: () => starts.inUse,
     hostFreeBytes: () => provider.hostFreeBytes(),
     maxEpisodes: config.maxEpisodes,
@@ -93,9 +92,6 @@ export async function startServer(
       onGraded: (report) => metrics.graded(report),
     }, logger);
   const registry = new EpisodeRegistry(config, provider, starts, grader, logger);
-  sources.live = () => registry.liveCount;
-  sources.warm = () => registry.warm.warmCount;
-  sources.gradings = () => grader.gradingsRunning;
   const shutdownController = new AbortController();
   const info = new ServerInfoSource({ config, tasks, registry, grader, starts, provider });
   const service = new SweEnvService({ tasks, registry, grader, logger, shutdown: shutdownController.signal, info, metrics });

@@ -12,13 +12,12 @@ import {
 import { abortReason } from '../common/abort.js';
 import type { Logger } from '../common/logger.js';
 import { Semaphore } from '../common/semaphore.js';
-import { gitHygieneInit, parseHygiene } from '../reward/git-hygiene.js';
 import type { Grader } from '../reward/grader.js';
-import type { Sandbox, SandboxProvider } from '../sandbox/sandbox.js';
-import { ShellSession } from '../sandbox/shell-session.js';
+import type { SandboxProvider } from '../sandbox/sandbox.js';
 import type { Task } from '../tasks/task.js';
 import type { EpisodeDefaults, ServerConfig } from './config.js';
 import { Episode, type EpisodeSummary } from './episode.js';
+import { readySandbox, type ReadySandbox } from './ready-sandbox.js';
 import { WarmPool } from './warm-pool.js';
 
 export interface ResetInput {
@@ -163,54 +162,31 @@ export class EpisodeRegistry {
   private async start(id: string, input: ResetInput, options: EpisodeDefaults, signal?: AbortSignal): Promise<Episode> {
     await this.assertDiskRoom();
     await this.acquire(this.slots, signal, () => `the server is full: ${this.config.maxEpisodes} live episodes`);
-    let sandbox: Sandbox | undefined;
-    const warm = this.warm.take(input.task, options.episodeTimeoutS + options.idleTimeoutS + 300);
-    if (warm) {
-      // Made exactly as below (container, shell, repository checks), only earlier.
-      if (warm.removedRefs.length > 0) this.logger.warn({ episode: id, task: input.task.id, removed: warm.removedRefs }, 'removed refs past the base commit');
-      return new Episode(id, input.task, options, input.seed, input.groupId, warm.sandbox, warm.shell, warm.head, {
-        grader: this.grader,
-        logger: this.logger,
-        maxPatchBytes: this.config.maxPatchBytes,
-      });
-    }
+    // Past the wall clock and an idle spell, nothing can still need this container.
+    const lifeS = options.episodeTimeoutS + options.idleTimeoutS + 300;
+    let ready: ReadySandbox;
     try {
-      await this.acquire(this.starts, signal, () => `too many container starts under way (${this.config.maxConcurrentStarts})`);
-      try {
-        sandbox = await this.provider.create(
-          {
-            image: input.task.image,
-            workdir: input.task.workdir,
-            // Past the wall clock and an idle spell, nothing can still need this container.
-            maxLifetimeS: options.episodeTimeoutS + options.idleTimeoutS + 300,
-            role: 'episode',
-            episodeId: id,
-            limits: this.config.limits,
-          },
-          signal,
-        );
-      } finally {
-        this.starts.release();
-      }
-      const shell = await ShellSession.start(sandbox, input.task.workdir, gitHygieneInit(input.task.workdir, input.task.baseCommit));
-      let hygiene;
-      try {
-        hygiene = parseHygiene(shell.initResult, input.task.workdir, input.task.baseCommit);
-      } catch (error) {
-        await shell.close();
-        throw error;
-      }
-      if (hygiene.removed.length > 0) this.logger.warn({ episode: id, task: input.task.id, removed: hygiene.removed }, 'removed refs past the base commit');
-      return new Episode(id, input.task, options, input.seed, input.groupId, sandbox, shell, hygiene.head, {
-        grader: this.grader,
-        logger: this.logger,
-        maxPatchBytes: this.config.maxPatchBytes,
-      });
+      // A prewarmed sandbox of the task is made by the same readySandbox, only earlier.
+      ready =
+        this.warm.take(input.task, lifeS) ??
+        (await readySandbox(this.provider, input.task, { episodeId: id, maxLifetimeS: lifeS, limits: this.config.limits, ...(signal ? { signal } : {}) }, async (create) => {
+          await this.acquire(this.starts, signal, () => `too many container starts under way (${this.config.maxConcurrentStarts})`);
+          try {
+            return await create();
+          } finally {
+            this.starts.release();
+          }
+        }));
     } catch (error) {
       this.slots.release();
-      await sandbox?.remove().catch(() => undefined);
       throw error;
     }
+    if (ready.removedRefs.length > 0) this.logger.warn({ episode: id, task: input.task.id, removed: ready.removedRefs }, 'removed refs past the base commit');
+    return new Episode(id, input.task, options, input.seed, input.groupId, ready.sandbox, ready.shell, ready.head, {
+      grader: this.grader,
+      logger: this.logger,
+      maxPatchBytes: this.config.maxPatchBytes,
+    });
   }
 
   /** Below the free-space watermark a new sandbox could fill the engine's disk for every episode. */

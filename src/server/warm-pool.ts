@@ -2,17 +2,12 @@ import { randomUUID } from 'node:crypto';
 import type { Logger } from '../common/logger.js';
 import { messageOf } from '../common/errors.js';
 import type { Semaphore } from '../common/semaphore.js';
-import { gitHygieneInit, parseHygiene } from '../reward/git-hygiene.js';
-import type { Sandbox, SandboxLimits, SandboxProvider } from '../sandbox/sandbox.js';
-import { ShellSession } from '../sandbox/shell-session.js';
+import type { SandboxLimits, SandboxProvider } from '../sandbox/sandbox.js';
 import type { Task } from '../tasks/task.js';
+import { readySandbox, type ReadySandbox } from './ready-sandbox.js';
 
-/** A started sandbox, its shell up and the repository checks done, waiting for a Reset. */
-export interface WarmSandbox {
-  readonly sandbox: Sandbox;
-  readonly shell: ShellSession;
-  readonly head: string;
-  readonly removedRefs: readonly string[];
+/** A ready sandbox (see readySandbox) waiting for a Reset of its task. */
+export interface WarmSandbox extends ReadySandbox {
   /** When its container's keeper ends it (its maximum life runs from its start). */
   readonly endsAt: number;
   readonly warmedAt: number;
@@ -41,7 +36,8 @@ export class WarmPool {
   private readonly ready = new Map<string, WarmSandbox[]>();
   /** How many each task should keep warm, until when. */
   private readonly targets = new Map<string, { task: Task; count: number; until: number }>();
-  private starting = 0;
+  /** Sandboxes being made, per task. */
+  private readonly startingByTask = new Map<string, number>();
   private closed = false;
   readonly stats = { warmed: 0, taken: 0, expired: 0, failed: 0 };
 
@@ -59,13 +55,15 @@ export class WarmPool {
   }
 
   get startingCount(): number {
-    return this.starting;
+    let n = 0;
+    for (const count of this.startingByTask.values()) n += count;
+    return n;
   }
 
   /** How many more the budgets allow (count and memory). */
   private room(): number {
     const byMemory = Math.floor(this.config.warmMemoryBytes / Math.max(1, this.config.limits.memoryBytes));
-    return Math.max(0, Math.min(this.config.maxWarm, byMemory) - this.warmCount - this.starting);
+    return Math.max(0, Math.min(this.config.maxWarm, byMemory) - this.warmCount - this.startingCount);
   }
 
   /**
@@ -88,14 +86,11 @@ export class WarmPool {
     };
   }
 
-  private readonly startingByTask = new Map<string, number>();
-
   private startingFor(taskId: string): number {
     return this.startingByTask.get(taskId) ?? 0;
   }
 
   private warmOne(task: Task): void {
-    this.starting += 1;
     this.startingByTask.set(task.id, this.startingFor(task.id) + 1);
     this.make(task)
       .then(
@@ -115,42 +110,18 @@ export class WarmPool {
         },
       )
       .finally(() => {
-        this.starting -= 1;
         this.startingByTask.set(task.id, this.startingFor(task.id) - 1);
       });
   }
 
-  /** The same container, shell and checks a cold Reset makes. */
+  /** The same container, shell and checks a cold Reset makes (readySandbox), made now. */
   private async make(task: Task): Promise<WarmSandbox> {
     const lifeS = this.config.warmTtlS + this.config.episodeLifeS;
-    await this.starts.acquire();
-    let sandbox: Sandbox;
     const started = Date.now();
-    try {
-      sandbox = await this.provider.create({
-        image: task.image,
-        workdir: task.workdir,
-        maxLifetimeS: lifeS,
-        role: 'episode',
-        episodeId: `warm-${randomUUID()}`,
-        limits: this.config.limits,
-      });
-    } finally {
-      this.starts.release();
-    }
-    try {
-      const shell = await ShellSession.start(sandbox, task.workdir, gitHygieneInit(task.workdir, task.baseCommit));
-      try {
-        const hygiene = parseHygiene(shell.initResult, task.workdir, task.baseCommit);
-        return { sandbox, shell, head: hygiene.head, removedRefs: hygiene.removed, endsAt: started + lifeS * 1000, warmedAt: Date.now() };
-      } catch (error) {
-        await shell.close();
-        throw error;
-      }
-    } catch (error) {
-      await sandbox.remove().catch(() => undefined);
-      throw error;
-    }
+    const ready = await readySandbox(this.provider, task, { episodeId: `warm-${randomUUID()}`, maxLifetimeS: lifeS, limits: this.config.limits }, (create) =>
+      this.starts.with(create),
+    );
+    return { ...ready, endsAt: started + lifeS * 1000, warmedAt: Date.now() };
   }
 
   /**

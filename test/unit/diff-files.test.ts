@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { diffFiles, testDirectives } from '../../src/reward/diff-files.js';
+import { diffFiles } from '../../src/reward/diff-files.js';
 
 const DIFF = `diff --git a/src/a.py b/src/a.py
 index 1..2 100644
@@ -40,9 +40,5 @@ describe('diffFiles', () => {
     expect(files.map((f) => f.path)).toEqual(['src/a.py', 'tests/test_new.py', 'old.txt', 'dir with space/f.py', 'tab\there.py', 'tests/data.json']);
     expect(files[1]).toMatchObject({ isNew: true, isDeleted: false });
     expect(files[2]).toMatchObject({ isNew: false, isDeleted: true });
-  });
-
-  it('gives SWE-bench test directives: test files, not data files nor deleted ones', () => {
-    expect(testDirectives(DIFF)).toEqual(['src/a.py', 'tests/test_new.py', 'dir with space/f.py', 'tab\there.py']);
   });
 });

@@ -72,7 +72,7 @@ def test_prewarm_batch_readies_the_next_groups_where_their_resets_go(fleet):
                 r = await client.reset(TASK, group_id=group)
                 assert r.address == address  # the group's Resets go where its sandboxes are warm
                 started.append(r.episode_id)
-        # The Resets took warm sandboxes (each take replaces only up to the task's target of 2).
+        # Each group's server had its sandboxes warm before the group's Resets reached it.
         assert all(before[a] >= 2 for a in before)
         for episode_id in started:
             await client.close(episode_id)
