@@ -2,6 +2,7 @@
 import { Command, InvalidArgumentError as CommanderArgError } from 'commander';
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
+import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { createLogger } from '../common/logger.js';
 import { messageOf } from '../common/errors.js';
@@ -16,7 +17,7 @@ import type { HarnessGeneration } from '../reward/harness/log-parsers.js';
 import type { RewardRule } from '../reward/report.js';
 import { DockerSandboxProvider } from '../sandbox/docker-sandbox.js';
 import { startServer } from '../server/app.js';
-import { compileConfig } from '../server/config.js';
+import { compileConfig, type ShutdownMode } from '../server/config.js';
 import { buildDemoImages } from '../tasks/demo/demo-images.js';
 import { readDemoSources } from '../tasks/demo/demo-sources.js';
 import { makeDemoDataset } from '../tasks/demo/make-dataset.js';
@@ -37,6 +38,13 @@ function number(value: string): number {
   return n;
 }
 
+/** SWE_ENV_STATE_DIR, else the XDG state directory's swe-env folder. */
+function defaultStateDir(): string {
+  const env = process.env['SWE_ENV_STATE_DIR'];
+  if (env) return env;
+  return join(process.env['XDG_STATE_HOME'] || join(homedir(), '.local', 'state'), 'swe-env');
+}
+
 function collect(value: string, previous: string[] = []): string[] {
   return [...previous, value];
 }
@@ -49,7 +57,10 @@ program
   .option('--tasks <file>', 'task file (JSON array or JSONL), repeatable', collect)
   .option('--host <host>', 'address to listen on', '127.0.0.1')
   .option('--port <port>', 'port (0 picks a free one)', number, 50051)
-  .option('--server-id <id>', 'labels this server\'s containers; leftovers with this id are removed at start', 'default')
+  .option('--server-id <id>', 'labels this server\'s containers; a restart with this id takes over the episodes of its last run', 'default')
+  .option('--state-dir <dir>', 'where episode records are kept so a restart goes on with live episodes (under DIR/SERVER-ID)', defaultStateDir())
+  .option('--no-state', 'keep no episode records: a restart removes the last run\'s containers and its episodes are lost')
+  .option('--on-shutdown <mode>', 'on SIGTERM: drain (end every episode, remove its container) or leave (keep live episodes for the next start)', 'drain')
   .option('--max-episodes <n>', 'live episodes at most', number)
   .option('--max-starts <n>', 'container starts at once at most', number)
   .option('--max-gradings <n>', 'gradings (each in its own container) at once at most; more wait, Evaluate until its deadline', number)
@@ -108,6 +119,8 @@ program
       warmMemoryBytes: o['warmMemoryMb'] === undefined ? undefined : (o['warmMemoryMb'] as number) * 1024 * 1024,
       warmTtlS: o['warmTtl'] as number | undefined,
       metricsHost: o['metricsHost'] as string,
+      stateDir: o['state'] === false ? undefined : (o['stateDir'] as string),
+      onShutdown: o['onShutdown'] as ShutdownMode,
       installRerun: o['installRerun'] as InstallRerun | undefined,
       rewardRule: o['rewardRule'] as RewardRule | undefined,
       harnessGeneration: o['harnessGeneration'] as HarnessGeneration | undefined,

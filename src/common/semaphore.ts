@@ -17,6 +17,11 @@ export class Semaphore {
     return this.capacity - this.available;
   }
 
+  /** Takes a permit even when none is free (an episode a restart re-adopted holds one). */
+  take(): void {
+    this.available -= 1;
+  }
+
   tryAcquire(): boolean {
     if (this.available > 0 && this.waiters.length === 0) {
       this.available -= 1;
@@ -45,6 +50,11 @@ export class Semaphore {
   }
 
   release(): void {
+    if (this.available < 0) {
+      // Over capacity (permits taken by force): this permit pays that back, nobody is woken.
+      this.available += 1;
+      return;
+    }
     const next = this.waiters.shift();
     if (next) {
       if (next.signal && next.onAbort) next.signal.removeEventListener('abort', next.onAbort);

@@ -33,6 +33,19 @@ export class ServerMetrics {
   private readonly containerStarts: Counter<'role' | 'outcome'>;
   private readonly containerStartSeconds: Histogram<'role'>;
   readonly leftoversRemoved: Counter;
+  private readonly restartTakeover: Counter<'outcome'>;
+  /** Episode records the journal could not write (read at scrape time; set once the journal exists). */
+  journalDropped: () => number = () => 0;
+
+  /** What a start took over from an earlier run of its server id (restart survival). */
+  recovered(report: { adopted: number; resumedSteps: number; lost: number; ended: number; tombstones: number; removed: number }): void {
+    this.restartTakeover.inc({ outcome: 'adopted' }, report.adopted);
+    this.restartTakeover.inc({ outcome: 'resumed_step' }, report.resumedSteps);
+    this.restartTakeover.inc({ outcome: 'lost' }, report.lost);
+    this.restartTakeover.inc({ outcome: 'ended' }, report.ended);
+    this.restartTakeover.inc({ outcome: 'tombstone' }, report.tombstones);
+    this.leftoversRemoved.inc(report.removed);
+  }
 
   constructor(sources: MetricSources) {
     const registers = [this.registry];
@@ -47,6 +60,14 @@ export class ServerMetrics {
     this.containerStarts = new Counter({ name: 'swe_env_container_starts_total', help: 'container starts by role and outcome', labelNames: ['role', 'outcome'], registers });
     this.containerStartSeconds = new Histogram({ name: 'swe_env_container_start_seconds', help: 'container start latency by role', labelNames: ['role'], buckets: LATENCY_BUCKETS, registers });
     this.leftoversRemoved = new Counter({ name: 'swe_env_leftover_containers_removed_total', help: 'containers of an earlier run with this server id removed at start (restarts)', registers });
+    this.restartTakeover = new Counter({
+      name: 'swe_env_restart_episodes_total',
+      help: "an earlier run's episodes this start took over: adopted (going on), resumed_step (a step running at the crash), lost (container gone), ended, tombstone",
+      labelNames: ['outcome'],
+      registers,
+    });
+    const dropped = (): number => this.journalDropped();
+    new Gauge({ name: 'swe_env_episode_records_dropped', help: 'episode records that could not be written (those episodes will not survive a restart)', registers, collect() { this.set(dropped()); } });
     new Gauge({ name: 'swe_env_live_episodes', help: 'live episodes (one sandbox each)', registers, collect() { this.set(sources.liveEpisodes()); } });
     new Gauge({ name: 'swe_env_warm_sandboxes', help: 'sandboxes started and ready for a Reset (Prewarm)', registers, collect() { this.set(sources.warmSandboxes()); } });
     new Gauge({ name: 'swe_env_max_episodes', help: 'live episodes at most', registers, collect() { this.set(sources.maxEpisodes); } });

@@ -8,7 +8,7 @@ import { InfraError, UnavailableError, messageOf } from '../common/errors.js';
 import { abortReason } from '../common/abort.js';
 import { CappedOutput } from './output-buffer.js';
 import { KEEPER_SCRIPT } from './shell-scripts.js';
-import { LABEL_EPISODE, LABEL_MANAGED, LABEL_SERVER, isExpired, sandboxLabels } from './labels.js';
+import { LABEL_EPISODE, LABEL_MANAGED, LABEL_ROLE, LABEL_SERVER, isExpired, sandboxLabels } from './labels.js';
 import type {
   AttachedProcess,
   ExecOptions,
@@ -16,6 +16,7 @@ import type {
   Sandbox,
   SandboxProvider,
   SandboxSpec,
+  ServerContainer,
 } from './sandbox.js';
 
 const DEFAULT_EXEC_OUTPUT_LIMIT = 16 * 1024 * 1024;
@@ -224,8 +225,29 @@ export class DockerSandboxProvider implements SandboxProvider {
     return results.filter((r) => r.status === 'fulfilled').length;
   }
 
-  async removeServerContainers(): Promise<number> {
-    return this.removeAll(await this.listManaged([`${LABEL_SERVER}=${this.serverId}`]));
+  async removeServerContainers(keep: ReadonlySet<string> = new Set()): Promise<number> {
+    const infos = await this.listManaged([`${LABEL_SERVER}=${this.serverId}`]);
+    return this.removeAll(infos.filter((info) => !keep.has(info.Id)));
+  }
+
+  async serverContainers(): Promise<ServerContainer[]> {
+    const infos = await this.listManaged([`${LABEL_SERVER}=${this.serverId}`]);
+    return infos.map((info) => ({
+      id: info.Id,
+      episodeId: info.Labels[LABEL_EPISODE] ?? '',
+      role: info.Labels[LABEL_ROLE] ?? '',
+      running: info.State === 'running',
+    }));
+  }
+
+  /**
+   * The sandbox of a container an earlier run of this server id started (a restart re-adopting
+   * its episodes): nothing is created; the disk watchdog takes it back under its quota.
+   */
+  adopt(containerId: string, spec: SandboxSpec): Sandbox {
+    const container = this.docker.getContainer(containerId);
+    this.disk.watch(container, spec.limits.diskBytes);
+    return new DockerSandbox(container, spec, this.events, this.disk);
   }
 
   async removeExpired(now: Date = new Date()): Promise<number> {

@@ -94,12 +94,23 @@ export interface Sandbox {
   remove(): Promise<void>;
 }
 
+export interface ServerContainer {
+  readonly id: string;
+  readonly episodeId: string;
+  readonly role: string;
+  readonly running: boolean;
+}
+
 export interface SandboxProvider {
   readonly serverId: string;
   create(spec: SandboxSpec, signal?: AbortSignal): Promise<Sandbox>;
   imageExists(image: string): Promise<boolean>;
-  /** Removes every container this server id left behind (a crashed predecessor's). */
-  removeServerContainers(): Promise<number>;
+  /** Removes every container this server id left behind (a crashed predecessor's), but those in `keep`. */
+  removeServerContainers(keep?: ReadonlySet<string>): Promise<number>;
+  /** This server id's containers, running or not (a restart deciding what to re-adopt). */
+  serverContainers(): Promise<ServerContainer[]>;
+  /** A sandbox for an existing container of this server id (a restart re-adopting it). */
+  adopt(containerId: string, spec: SandboxSpec): Sandbox;
   /** Removes managed containers past their expiry label, whichever server made them. */
   removeExpired(now?: Date): Promise<number>;
   /** Containers of this server, for tests and shutdown. */

@@ -84,6 +84,22 @@ export class ShellSession {
 
   initResult: { output: string; exitCode: number } | undefined;
 
+  /**
+   * A new shell in a sandbox whose earlier shell is gone with the server that drove it (a restart
+   * re-adopting the container): it starts in `cwd`, and the next command's result says the shell
+   * was replaced, since variables and functions the agent set are not carried over.
+   */
+  static async resume(sandbox: Sandbox, workdir: string, cwd: string, why: string): Promise<ShellSession> {
+    const session = new ShellSession(sandbox, workdir);
+    session.cwd = cwd;
+    await session.spawn();
+    session.pendingNote = `${why}; a new shell was started in ${session.cwd} (exported variables and functions were reset)`;
+    return session;
+  }
+
+  /** Told with the next command's result (a shell replaced between commands). */
+  private pendingNote: string | undefined;
+
   /** Runs one command; calls are serialised. */
   run(command: string, options: BashRunOptions): Promise<BashResult> {
     const result = this.queue.then(() => this.runNow(command, options));
@@ -147,7 +163,8 @@ export class ShellSession {
 
   private async runNow(command: string, options: BashRunOptions): Promise<BashResult> {
     const started = Date.now();
-    let note: string | undefined;
+    let note = this.pendingNote;
+    this.pendingNote = undefined;
     if (this.ended) {
       await this.respawn();
       note = `the previous shell had ended; a new shell was started in ${this.cwd}`;

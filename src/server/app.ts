@@ -1,4 +1,6 @@
 import * as grpc from '@grpc/grpc-js';
+import { mkdir } from 'node:fs/promises';
+import { join } from 'node:path';
 import { ReflectionService } from '@grpc/reflection';
 import { HealthImplementation } from 'grpc-health-check';
 import { createLogger, type Logger } from '../common/logger.js';
@@ -11,11 +13,27 @@ import { TaskStore } from '../tasks/task-store.js';
 import { bearerTokenInterceptor, readToken, serverCredentials } from './auth.js';
 import type { ServerConfig } from './config.js';
 import { EpisodeRegistry } from './episode-registry.js';
+import { EpisodeJournal } from './persistence/episode-journal.js';
+import { recoverEpisodes } from './persistence/recovery.js';
+import { lockStateDir } from './persistence/state-lock.js';
 import { loadProto } from './proto.js';
 import { serveMetrics } from '../metrics/metrics-http.js';
 import { ServerMetrics } from '../metrics/server-metrics.js';
 import { ServerInfoSource } from './server-info.js';
 import { SweEnvService } from './service.js';
+
+/** The server id's state directory: locked to this process, with its episode journal. */
+async function openState(stateDir: string, serverId: string, logger: Logger): Promise<{ journal: EpisodeJournal; unlock: () => Promise<void> }> {
+  const serverDir = join(stateDir, serverId);
+  await mkdir(serverDir, { recursive: true, mode: 0o700 });
+  const unlock = await lockStateDir(serverDir, serverId);
+  try {
+    return { journal: await EpisodeJournal.open(serverDir, logger), unlock };
+  } catch (error) {
+    await unlock();
+    throw error;
+  }
+}
 
 export const SERVICE_NAME = 'swe_env.v1.SweEnv';
 
@@ -65,8 +83,7 @@ export async function startServer(
   await provider.ping();
   await provider.watchEvents();
   provider.watchDisk(config.diskCheckIntervalS * 1000);
-  const leftovers = await provider.removeServerContainers();
-  if (leftovers > 0) logger.warn({ removed: leftovers, serverId: config.serverId }, 'removed containers left by an earlier run');
+  const state = config.stateDir ? await openState(config.stateDir, config.serverId, logger) : undefined;
 
   const starts = new Semaphore(config.maxConcurrentStarts);
   // The gauges read the registry and grader made below; they are read only at scrape time.
@@ -79,7 +96,6 @@ export async function startServer(
     maxEpisodes: config.maxEpisodes,
     minFreeBytes: config.minHostFreeBytes,
   });
-  metrics.leftoversRemoved.inc(leftovers);
   provider.onContainerStart = (role, seconds, ok) => metrics.containerStart(role, seconds, ok);
   const grader = new Grader(provider, starts, {
       limits: config.limits,
@@ -91,7 +107,22 @@ export async function startServer(
       harnessGeneration: config.harnessGeneration,
       onGraded: (report) => metrics.graded(report),
     }, logger);
-  const registry = new EpisodeRegistry(config, provider, starts, grader, logger);
+  const registry = new EpisodeRegistry(config, provider, starts, grader, logger, state?.journal);
+  try {
+    // An earlier run's episodes go on (with records) or its containers are removed (without).
+    if (state) {
+      const recovered = await recoverEpisodes({ config, journal: state.journal, provider, tasks, registry, logger });
+      metrics.recovered(recovered);
+    } else {
+      const leftovers = await provider.removeServerContainers();
+      if (leftovers > 0) logger.warn({ removed: leftovers, serverId: config.serverId }, 'removed containers left by an earlier run');
+      metrics.leftoversRemoved.inc(leftovers);
+    }
+  } catch (error) {
+    await state?.unlock();
+    throw error;
+  }
+  metrics.journalDropped = () => state?.journal.dropped ?? 0;
   const shutdownController = new AbortController();
   const info = new ServerInfoSource({ config, tasks, registry, grader, starts, provider });
   const service = new SweEnvService({ tasks, registry, grader, logger, shutdown: shutdownController.signal, info, metrics });
@@ -128,8 +159,9 @@ export async function startServer(
         server.forceShutdown();
       }
       await metricsEndpoint?.close();
-      await registry.shutdown();
-      await provider.removeServerContainers().catch((error: unknown) => logger.error({ err: error }, 'final cleanup failed'));
+      const left = await registry.shutdown(config.onShutdown, config.shutdownGraceS * 1000);
+      await provider.removeServerContainers(left).catch((error: unknown) => logger.error({ err: error }, 'final cleanup failed'));
+      await state?.unlock();
       provider.events.stop();
       await provider.disk.stop();
       logger.info('stopped');

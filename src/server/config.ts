@@ -64,7 +64,17 @@ export interface ServerConfig {
   /** Prometheus metrics on this port (0: any free one); undefined: not served. */
   readonly metricsPort: number | undefined;
   readonly metricsHost: string;
+  /**
+   * Where episode records are kept so a restart with the same server id re-adopts its episodes
+   * (records under `<stateDir>/<serverId>/`); undefined: no records, a restart removes leftovers.
+   */
+  readonly stateDir: string | undefined;
+  /** On shutdown: 'drain' removes every episode; 'leave' keeps live ones for the next start (needs stateDir). */
+  readonly onShutdown: ShutdownMode;
 }
+
+export const SHUTDOWN_MODES = ['drain', 'leave'] as const;
+export type ShutdownMode = (typeof SHUTDOWN_MODES)[number];
 
 export type ServerConfigInput = Partial<Omit<ServerConfig, 'limits' | 'defaults' | 'bounds' | 'security'>> & {
   security?: ServerSecurity;
@@ -73,7 +83,8 @@ export type ServerConfigInput = Partial<Omit<ServerConfig, 'limits' | 'defaults'
   bounds?: Partial<EpisodeDefaults>;
 };
 
-const DEFAULTS: Omit<ServerConfig, 'taskFiles' | 'dockerSocket' | 'security' | 'metricsPort' | 'ociRuntime'> = {
+const DEFAULTS: Omit<ServerConfig, 'taskFiles' | 'dockerSocket' | 'security' | 'metricsPort' | 'ociRuntime' | 'stateDir'> = {
+  onShutdown: 'drain',
   metricsHost: '127.0.0.1',
   maxWarm: 16,
   warmMemoryBytes: 16 * 1024 ** 3,
@@ -150,6 +161,7 @@ export function compileConfig(input: ServerConfigInput = {}): Readonly<ServerCon
     security: Object.freeze({ ...stripUndefined(input.security ?? {}) }),
     metricsPort: input.metricsPort,
     ociRuntime: input.ociRuntime,
+    stateDir: input.stateDir || undefined,
     limits: Object.freeze({ ...DEFAULTS.limits, ...stripUndefined(input.limits ?? {}) }),
     defaults: checkEpisodeDefaults('defaults', { ...DEFAULTS.defaults, ...stripUndefined(input.defaults ?? {}) }),
     bounds: checkEpisodeDefaults('bounds', { ...DEFAULTS.bounds, ...stripUndefined(input.bounds ?? {}) }),
@@ -174,6 +186,10 @@ export function compileConfig(input: ServerConfigInput = {}): Readonly<ServerCon
   oneOf('installRerun', config.installRerun, INSTALL_RERUNS);
   oneOf('rewardRule', config.rewardRule, REWARD_RULES);
   oneOf('harnessGeneration', config.harnessGeneration, ['5', '4.1']);
+  oneOf('onShutdown', config.onShutdown, SHUTDOWN_MODES);
+  if (config.onShutdown === 'leave' && !config.stateDir) {
+    throw new InvalidArgumentError("onShutdown 'leave' keeps episodes for the next start, which needs a state directory to find them");
+  }
   if (!/^[a-zA-Z0-9][a-zA-Z0-9_.-]*$/.test(config.serverId)) {
     throw new InvalidArgumentError(`serverId must be letters, digits, '_', '.', '-', got '${config.serverId}'`);
   }

@@ -16,7 +16,9 @@ import type { Grader } from '../reward/grader.js';
 import type { SandboxProvider } from '../sandbox/sandbox.js';
 import type { Task } from '../tasks/task.js';
 import type { EpisodeDefaults, ServerConfig } from './config.js';
-import { Episode, type EpisodeSummary } from './episode.js';
+import { Episode, type EpisodeDeps, type EpisodeSummary } from './episode.js';
+import type { EpisodeJournal } from './persistence/episode-journal.js';
+import type { EpisodeRecord } from './persistence/episode-record.js';
 import { readySandbox, type ReadySandbox } from './ready-sandbox.js';
 import { WarmPool } from './warm-pool.js';
 
@@ -59,6 +61,8 @@ export class EpisodeRegistry {
     readonly starts: Semaphore,
     private readonly grader: Grader,
     private readonly logger: Logger,
+    /** Episode records for restart survival; absent when the server keeps no state. */
+    readonly journal?: EpisodeJournal,
   ) {
     this.slots = new Semaphore(config.maxEpisodes);
     this.warm = new WarmPool(provider, starts, {
@@ -182,11 +186,34 @@ export class EpisodeRegistry {
       throw error;
     }
     if (ready.removedRefs.length > 0) this.logger.warn({ episode: id, task: input.task.id, removed: ready.removedRefs }, 'removed refs past the base commit');
-    return new Episode(id, input.task, options, input.seed, input.groupId, ready.sandbox, ready.shell, ready.head, {
+    const episode = new Episode(id, input.task, options, input.seed, input.groupId, ready.sandbox, ready.shell, ready.head, this.episodeDeps());
+    // On disk before Reset answers: a restart right after it still knows the episode.
+    await episode.persist();
+    return episode;
+  }
+
+  /** What every episode of this server is given (a restored one too). */
+  episodeDeps(): EpisodeDeps {
+    const journal = this.journal;
+    return {
       grader: this.grader,
       logger: this.logger,
       maxPatchBytes: this.config.maxPatchBytes,
-    });
+      serverId: this.config.serverId,
+      ...(journal ? { persist: (record: EpisodeRecord) => journal.save(record) } : {}),
+    };
+  }
+
+  /** A live episode a restarted server restored from its record. */
+  adoptLive(episode: Episode): void {
+    this.slots.take();
+    this.live.set(episode.id, { taskId: episode.task.id, ready: Promise.resolve(episode) });
+  }
+
+  /** A retired episode's tombstone read back from its record (Close stays idempotent across a restart). */
+  adoptTombstone(record: EpisodeRecord & { retired: NonNullable<EpisodeRecord['retired']> }): void {
+    const { reason, detail, at, summary } = record.retired;
+    this.tombstones.set(record.id, { reason, detail, at, taskId: record.taskId, summary });
   }
 
   /** Below the free-space watermark a new sandbox could fill the engine's disk for every episode. */
@@ -259,7 +286,9 @@ export class EpisodeRegistry {
       reason === 'expired'
         ? `expired: no call for ${episode.options.idleTimeoutS}s, so its container was removed`
         : 'was closed';
-    this.tombstones.set(id, { reason, detail, at: Date.now(), taskId: episode.task.id, summary });
+    const at = Date.now();
+    this.tombstones.set(id, { reason, detail, at, taskId: episode.task.id, summary });
+    await episode.persist({ reason, detail, at, summary });
     this.logger.info(
       { episode: id, task: summary.taskId, end: summary.endReason, reward: summary.reward, steps: summary.steps, s: summary.durationS },
       `episode ${reason}`,
@@ -308,16 +337,41 @@ export class EpisodeRegistry {
       }
     }
     for (const [id, tomb] of [...this.tombstones]) {
-      if (now - tomb.at >= this.config.tombstoneTtlS * 1000) this.tombstones.delete(id);
+      if (now - tomb.at < this.config.tombstoneTtlS * 1000) continue;
+      this.tombstones.delete(id);
+      await this.journal?.remove(id);
     }
     await this.provider.removeExpired(new Date(now)).catch((error: unknown) => this.logger.warn({ err: messageOf(error) }, 'reaping expired containers failed'));
   }
 
-  /** Stops admitting, and removes every episode's container. */
-  async shutdown(): Promise<void> {
+  /**
+   * Stops admitting, and removes every episode's container ('drain'), or lets the steps under way
+   * end within `graceMs` and leaves the live episodes' containers and records for the next start
+   * with this server id ('leave'). Returns the containers left.
+   */
+  async shutdown(mode: 'drain' | 'leave' = 'drain', graceMs = 0): Promise<Set<string>> {
     this.shuttingDown = true;
     if (this.sweeper) clearInterval(this.sweeper);
     await this.warm.close();
+    if (mode === 'leave') return this.leave(graceMs);
+    await this.drain();
+    return new Set();
+  }
+
+  private async leave(graceMs: number): Promise<Set<string>> {
+    const left = new Set<string>();
+    await Promise.allSettled(
+      [...this.live.values()].map(async (entry) => {
+        const episode = await entry.ready;
+        if (await episode.detach(graceMs)) left.add(episode.containerId);
+      }),
+    );
+    await this.journal?.flush();
+    this.logger.info({ left: left.size }, 'episodes left for the next start');
+    return left;
+  }
+
+  private async drain(): Promise<void> {
     const entries = [...this.live];
     await Promise.allSettled(
       entries.map(async ([id, entry]) => {

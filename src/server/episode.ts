@@ -7,6 +7,7 @@ import type { Sandbox } from '../sandbox/sandbox.js';
 import type { ShellSession } from '../sandbox/shell-session.js';
 import type { Task } from '../tasks/task.js';
 import type { EpisodeDefaults } from './config.js';
+import { RECORD_VERSION, type EpisodeRecord, type InflightStep } from './persistence/episode-record.js';
 import { parseAction } from './tools.js';
 
 /** Outcomes kept for retries: a client retries the step it has no answer for, the latest. */
@@ -48,6 +49,18 @@ export interface EpisodeDeps {
   readonly grader: Grader;
   readonly logger: Logger;
   readonly maxPatchBytes: number;
+  readonly serverId: string;
+  /** Writes the episode's record (restart survival); absent when the server keeps no state. */
+  readonly persist?: (record: EpisodeRecord) => Promise<unknown>;
+}
+
+/** An episode's state as a restarted server read it back from its record. */
+export interface RestoredState {
+  readonly createdAt: number;
+  readonly stepCount: number;
+  readonly recent: readonly StepOutcome[];
+  readonly cwd: string;
+  readonly end?: EpisodeRecord['end'];
 }
 
 export interface Action {
@@ -61,7 +74,7 @@ export interface Action {
  * client; a step index that already ran returns the recorded outcome and runs nothing again.
  */
 export class Episode {
-  readonly createdAt = Date.now();
+  readonly createdAt: number;
   lastActivityAt = Date.now();
   /** Steps executed so far; only the last RETAINED outcomes are kept (a retry targets the latest). */
   private stepCount = 0;
@@ -76,6 +89,14 @@ export class Episode {
   private grading = false;
   /** The last failure to remove the container, until a retry succeeds. */
   private removalError: string | undefined;
+  /** The shell's working directory after the last command (a restarted server's shell starts there). */
+  private cwd: string;
+  /** The step under way, as the record has it (a restart finds it unanswered). */
+  private inflightRecord: InflightStep | undefined;
+  /** The change a grading under way works on (kept in the record so a restart can grade it again). */
+  private captured: { patchBase64: string; captureS: number } | undefined;
+  /** Set when a restarted server found this episode's container gone: the next step says so. */
+  private lostMessage: string | undefined;
 
   constructor(
     readonly id: string,
@@ -84,11 +105,54 @@ export class Episode {
     readonly seed: number,
     readonly groupId: string,
     private readonly sandbox: Sandbox,
-    private readonly shell: ShellSession,
+    /** Absent for an episode a restarted server restored after its end (nothing left to run). */
+    private readonly shell: ShellSession | undefined,
     /** HEAD of the pristine repository at reset (base_commit, or the image's commit on top of it). */
     private readonly pristineHead: string,
     private readonly deps: EpisodeDeps,
-  ) {}
+    restored?: RestoredState,
+  ) {
+    this.createdAt = restored?.createdAt ?? Date.now();
+    this.cwd = restored?.cwd ?? task.workdir;
+    if (restored) {
+      this.stepCount = restored.stepCount;
+      this.recent.push(...restored.recent.slice(-RETAINED_OUTCOMES));
+      if (restored.end) {
+        this.endReason = restored.end.reason;
+        this.finalReward = restored.end.reward;
+        this.finalReport = restored.end.report;
+        this.endedAt = restored.end.endedAt;
+      }
+    }
+  }
+
+  /** What a restarted server needs to go on with this episode (see EpisodeRecord). */
+  snapshot(retired?: EpisodeRecord['retired']): EpisodeRecord {
+    return {
+      version: RECORD_VERSION,
+      id: this.id,
+      taskId: this.task.id,
+      serverId: this.deps.serverId,
+      options: this.options,
+      seed: this.seed,
+      groupId: this.groupId,
+      containerId: this.sandbox.id,
+      pristineHead: this.pristineHead,
+      createdAt: this.createdAt,
+      stepCount: this.stepCount,
+      recent: [...this.recent],
+      cwd: this.cwd,
+      ...(this.inflightRecord ? { inflight: this.inflightRecord } : {}),
+      ...(this.captured ? { captured: this.captured } : {}),
+      ...(this.endReason ? { end: { reason: this.endReason, reward: this.finalReward, ...(this.finalReport ? { report: this.finalReport } : {}), endedAt: this.endedAt ?? Date.now() } } : {}),
+      ...(retired ? { retired } : {}),
+    };
+  }
+
+  /** Writes the record; a failure is the journal's to report (it drops the record), never the step's. */
+  async persist(retired?: EpisodeRecord['retired']): Promise<void> {
+    await this.deps.persist?.(this.snapshot(retired));
+  }
 
   get containerId(): string {
     return this.sandbox.id;
@@ -136,23 +200,86 @@ export class Episode {
     if (index !== this.stepCount) {
       throw new FailedPreconditionError(`episode ${this.id} expects step_index ${this.stepCount}, got ${index}`);
     }
+    if (this.lostMessage) return this.answerLost(index, action.callId, this.lostMessage);
     if (this.endReason) {
       throw new FailedPreconditionError(`episode ${this.id} has ended (${this.endReason}) after ${this.stepCount} steps; Close it`);
     }
-    const promise = this.execute(index, action)
+    return this.begin(index, action, () => this.execute(index, action));
+  }
+
+  /**
+   * Runs a step: its start is written to the record before anything runs (a restart then knows the
+   * step's outcome is unknown, rather than run it again), its outcome before the answer goes out.
+   */
+  private begin(index: number, action: Action, run: () => Promise<StepOutcome>): Promise<StepOutcome> {
+    this.inflightRecord = { index, name: action.name, argumentsJson: action.argumentsJson, callId: action.callId, startedAt: Date.now() };
+    const promise = this.persist()
+      .then(run)
       .catch((error: unknown) => {
         // Whatever failed, the step gets a recorded outcome: the environment's failure, never a hang.
         this.deps.logger.error({ err: error, episode: this.id, step: index }, 'step failed in the environment');
         return this.infraFailure({ stepIndex: index, callId: action.callId }, error);
       })
-      .then((outcome) => {
+      .then(async (outcome) => {
         this.record(outcome);
+        this.inflightRecord = undefined;
+        this.captured = undefined;
+        await this.persist();
         this.inflight = undefined;
         this.touch();
         return outcome;
       });
     this.inflight = { index, promise };
     return promise;
+  }
+
+  /** The episode's container was gone when the server restarted: this step, and the episode, end so. */
+  private answerLost(index: number, callId: string, message: string): Promise<StepOutcome> {
+    this.lostMessage = undefined;
+    const outcome: StepOutcome = {
+      stepIndex: index,
+      callId,
+      observation: `[swe-env] The environment failed: ${message}`,
+      reward: 0,
+      terminated: false,
+      truncated: true,
+      status: 'INFRA_ERROR',
+      exitCode: -1,
+      info: { infra_error: message, server_restarted: true },
+    };
+    this.record(outcome);
+    return this.persist().then(() => outcome);
+  }
+
+  /**
+   * A restarted server found this episode's container gone (or its task no longer served): the
+   * episode ends as the environment's failure, and the next step answers INFRA_ERROR saying why.
+   */
+  markLost(message: string): void {
+    this.lostMessage = message;
+    this.end('infra_error', 0, undefined);
+    this.disposed = true;
+  }
+
+  /**
+   * After a restart, the step that was running when the server died. A submit whose change was
+   * captured is graded again from that change (grading is repeatable); a submit not yet captured
+   * is run again (capture only reads the container). A bash command cannot be run twice: it may
+   * have run partly, its output is lost, so the step answers INFRA_ERROR and the episode ends.
+   */
+  resumeInflight(step: InflightStep, captured: { patchBase64: string; captureS: number } | undefined, containerAlive: boolean): void {
+    const action: Action = { name: step.name, argumentsJson: step.argumentsJson, callId: step.callId };
+    const submit = parseAction(step.name, step.argumentsJson).kind === 'submit';
+    const base = { stepIndex: step.index, callId: step.callId };
+    if (submit && captured) {
+      this.captured = captured;
+      void this.begin(step.index, action, () => this.finish(base, 'submitted', 'OK', 'Your solution was submitted and graded.', undefined, captured));
+    } else if (submit && containerAlive) {
+      void this.begin(step.index, action, () => this.execute(step.index, action));
+    } else {
+      const message = `the server restarted while step ${step.index} ran; its output was lost and its command may have run partly`;
+      void this.begin(step.index, action, () => this.infraFailure(base, new Error(message)));
+    }
   }
 
   private async execute(index: number, action: Action): Promise<StepOutcome> {
@@ -183,7 +310,9 @@ export class Episode {
     const remainingMs = this.options.episodeTimeoutS * 1000 - (Date.now() - this.createdAt);
     const timeoutMs = Math.max(1000, Math.min(this.options.commandTimeoutS * 1000, remainingMs));
     try {
+      if (!this.shell) throw new Error('the episode has no shell');
       const result = await this.shell.run(command, { timeoutMs, outputLimitBytes: this.options.outputLimitBytes });
+      this.cwd = result.cwd;
       const notes: string[] = [];
       if (result.timedOut) notes.push(`[swe-env] The command timed out after ${Math.round(timeoutMs / 100) / 10}s and was killed.`);
       if (result.shellRestarted) notes.push(`[swe-env] Note: ${result.shellRestarted}.`);
@@ -313,11 +442,12 @@ export class Episode {
     status: StepStatus,
     observation: string,
     last?: StepOutcome,
+    captured?: { patchBase64: string; captureS: number },
   ): Promise<StepOutcome> {
     this.grading = true;
     let report: GradeReport;
     try {
-      report = await this.grade();
+      report = await this.grade(captured);
     } finally {
       this.grading = false;
     }
@@ -352,7 +482,11 @@ export class Episode {
     };
   }
 
-  private async grade(): Promise<GradeReport> {
+  private async grade(recaptured?: { patchBase64: string; captureS: number }): Promise<GradeReport> {
+    if (recaptured) {
+      await this.dispose();
+      return this.deps.grader.grade(this.task, Buffer.from(recaptured.patchBase64, 'base64'), { episodeId: this.id, captureS: recaptured.captureS });
+    }
     const captured = await captureChange(this.sandbox, () => this.deps.grader.openScratch(this.task, this.id), {
       workdir: this.task.workdir,
       baseCommit: this.pristineHead,
@@ -369,6 +503,9 @@ export class Episode {
       report.durations.totalS = captured.durationS;
       return report;
     }
+    // Kept in the record while the grading runs: a restart grades this change again.
+    this.captured = { patchBase64: captured.patch.toString('base64'), captureS: captured.durationS };
+    await this.persist();
     // The agent's container is no longer needed: free its memory before the grader starts.
     await this.dispose();
     return this.deps.grader.grade(this.task, captured.patch, { episodeId: this.id, captureS: captured.durationS });
@@ -412,8 +549,28 @@ export class Episode {
   async dispose(): Promise<void> {
     if (this.disposed) return;
     this.disposed = true;
-    await this.shell.close();
+    await this.shell?.close();
     await this.retryRemoval();
+  }
+
+  /**
+   * Leaves the episode for the next start of this server id (shutdown with 'leave'): the step under
+   * way gets up to `graceMs` to end, then the shell is let go and the record written; the container
+   * stays. False when there is nothing to leave (ended) or a step is still running (its record says
+   * so, and the next start answers it INFRA_ERROR).
+   */
+  async detach(graceMs: number): Promise<boolean> {
+    const running = this.inflight?.promise;
+    if (running) {
+      let timer: NodeJS.Timeout | undefined;
+      await Promise.race([running.catch(() => undefined), new Promise((resolve) => (timer = setTimeout(resolve, graceMs)))]);
+      clearTimeout(timer);
+    }
+    if (this.inflight || this.disposed || this.endReason) return false;
+    this.disposed = true;
+    await this.shell?.close();
+    await this.persist();
+    return true;
   }
 
   get removalPending(): boolean {

@@ -24,6 +24,11 @@ export class TaskStore {
     return task;
   }
 
+  /** The task, or undefined when it is not loaded. */
+  find(id: string): Task | undefined {
+    return this.byId.get(id);
+  }
+
   list(filter: { dataset?: string } = {}): readonly Task[] {
     if (!filter.dataset) return this.ordered;
     return this.ordered.filter((t) => t.dataset === filter.dataset);

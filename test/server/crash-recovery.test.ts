@@ -13,7 +13,7 @@ const children: ChildProcess[] = [];
 
 function serve(): Promise<{ child: ChildProcess; address: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn('node', [CLI, 'serve', '--port', '0', '--server-id', serverId, '--log-level', 'warn'], { stdio: ['ignore', 'pipe', 'ignore'] });
+    const child = spawn('node', [CLI, 'serve', '--port', '0', '--server-id', serverId, '--no-state', '--log-level', 'warn'], { stdio: ['ignore', 'pipe', 'ignore'] });
     children.push(child);
     child.stdout.once('data', (d: Buffer) => {
       const match = /listening on (\S+)/.exec(d.toString());
@@ -29,7 +29,7 @@ afterAll(async () => {
   await provider.removeServerContainers();
 });
 
-describe('a server killed with SIGKILL', () => {
+describe('a server without episode records (--no-state) killed with SIGKILL', () => {
   it('leaves containers that its restart (same server id) removes: 0 leaked', async () => {
     const first = await serve();
     const client = new SweEnvClient(first.address);

@@ -161,6 +161,7 @@ class AsyncSweEnvClient:
         backoff_s: float = 0.2,
         info_ttl_s: float = 2.0,
         load_factor: float = 1.25,
+        restart_wait_s: Optional[float] = None,
     ) -> None:
         given = [] if addresses is None else [addresses] if isinstance(addresses, str) else list(addresses)
         # An entry "dns:host:port" stands for every address the name resolves to (a headless
@@ -177,6 +178,9 @@ class AsyncSweEnvClient:
         self.backoff_s = backoff_s
         self.info_ttl_s = info_ttl_s
         self.load_factor = load_factor
+        #: How long a step waits for its server to come back (a restart with the same server id
+        #: goes on with its episodes) before the episode counts as lost.
+        self.restart_wait_s = restart_wait_s if restart_wait_s is not None else float(os.environ.get("SWE_ENV_RESTART_WAIT_S", "30"))
         # The integrations (verl, NeMo-RL, NeMo Gym) build their clients themselves: the token and
         # the CA can come from the environment their workers inherit.
         token = token if token is not None else (os.environ.get("SWE_ENV_AUTH_TOKEN") or None)
@@ -309,6 +313,21 @@ class AsyncSweEnvClient:
             self.down.add(address)
             return True
 
+    async def _back_within(self, address: str, wait_s: float) -> bool:
+        """Whether a server that stopped answering answers again within ``wait_s`` (a restart)."""
+        deadline = time.monotonic() + wait_s
+        while True:
+            remaining = deadline - time.monotonic()
+            try:
+                self._info[address] = (time.monotonic(), await self.server_info(address, timeout_s=max(0.5, min(3.0, remaining))))
+                self.down.discard(address)
+                return True
+            except SweEnvError:
+                if remaining <= 0:
+                    self.down.add(address)
+                    return False
+                await asyncio.sleep(min(1.0, max(0.05, remaining)))
+
     async def _restarted_since(self, address: str, episode_id: str) -> bool:
         """Whether the server started after this episode did (it restarted: the episode is gone with it)."""
         started = self._reset_at.get(episode_id)
@@ -419,19 +438,28 @@ class AsyncSweEnvClient:
         if episode_id in self._lost_episodes:
             return self._lost(episode_id, self._lost_episodes[episode_id], step_index, call_id)
         address = self.episode_address(episode_id)
-        if address in self.down and len(self.addresses) > 1:
+        fleet = len(self.addresses) > 1
+        if address in self.down and fleet and not await self._back_within(address, self.restart_wait_s):
             return self._lost(episode_id, address, step_index, call_id)
-        try:
-            response = await self._call(address, "Step", request, timeout_s or self.step_timeout_s, True)
-        except SweEnvError as error:
-            # The server's own answer decides: gone, the episode is lost (INFRA_ERROR, masked);
-            # there, the error stands and the caller may retry the same step index.
-            if len(self.addresses) > 1 and error.code != grpc.StatusCode.NOT_FOUND and await self._gone(address):
-                return self._lost(episode_id, address, step_index, call_id)
-            if error.code == grpc.StatusCode.NOT_FOUND and await self._restarted_since(address, episode_id):
-                return self._lost(episode_id, address, step_index, call_id)
-            raise
-        return _step_result(response)
+        comebacks = 0
+        while True:
+            try:
+                response = await self._call(address, "Step", request, timeout_s or self.step_timeout_s, True)
+                return _step_result(response)
+            except SweEnvError as error:
+                # A server restarting with its episode records answers the same step index again:
+                # its recorded outcome, or INFRA_ERROR when the crash cut the step. Waited for
+                # within restart_wait_s; then, or when the restarted server never had the episode,
+                # the episode is lost (INFRA_ERROR, masked). Otherwise the error stands and the
+                # caller may retry the same step index.
+                if error.code == grpc.StatusCode.UNAVAILABLE and comebacks < 3 and await self._back_within(address, self.restart_wait_s):
+                    comebacks += 1
+                    continue
+                if fleet and error.code != grpc.StatusCode.NOT_FOUND and await self._gone(address):
+                    return self._lost(episode_id, address, step_index, call_id)
+                if error.code == grpc.StatusCode.NOT_FOUND and await self._restarted_since(address, episode_id):
+                    return self._lost(episode_id, address, step_index, call_id)
+                raise
 
     async def close(self, episode_id: str, timeout_s: Optional[float] = None) -> Dict[str, Any]:
         lost = self._lost_episodes.pop(episode_id, None)

@@ -6,6 +6,7 @@ import os
 import re
 import subprocess
 import sys
+import tempfile
 import uuid
 from pathlib import Path
 from typing import Dict, Iterator
@@ -20,12 +21,17 @@ DEMO_TASKS = ROOT / "tasks" / "demo" / "tasks.jsonl"
 
 
 class Server:
-    def __init__(self, extra_args: tuple = ()) -> None:
+    """One server process. Its episode records go to its own temporary state directory; a restart
+    is another Server with the same ``server_id``, ``state_dir`` and ``port``."""
+
+    def __init__(self, extra_args: tuple = (), *, server_id: str = "", state_dir: str = "", port: int = 0) -> None:
         if not CLI.exists():
             raise RuntimeError(f"{CLI} is missing: run `npm run build` (npm test does)")
-        self.server_id = f"pytest-{uuid.uuid4().hex[:8]}"
+        self.server_id = server_id or f"pytest-{uuid.uuid4().hex[:8]}"
+        self.state_dir = state_dir or tempfile.mkdtemp(prefix="swe-env-state-")
         self.proc = subprocess.Popen(
-            ["node", str(CLI), "serve", "--port", "0", "--server-id", self.server_id, "--tasks", str(DEMO_TASKS), "--log-level", "warn", *extra_args],
+            ["node", str(CLI), "serve", "--port", str(port), "--server-id", self.server_id, "--state-dir", self.state_dir,
+             "--tasks", str(DEMO_TASKS), "--log-level", "warn", *extra_args],
             stdout=subprocess.PIPE,
             stderr=subprocess.DEVNULL,
             text=True,

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import os
+import socket
 import subprocess
 import tempfile
 from pathlib import Path
@@ -83,7 +84,8 @@ def test_prewarm_batch_readies_the_next_groups_where_their_resets_go(fleet):
 
 def test_a_server_that_stops_answering_ends_its_episodes_as_infra_error(fleet):
     async def main() -> None:
-        client = AsyncSweEnvClient([s.address for s in fleet], info_ttl_s=0, retries=1)
+        # The victim is not restarted: after a short wait for a restart its episodes are lost.
+        client = AsyncSweEnvClient([s.address for s in fleet], info_ttl_s=0, retries=1, restart_wait_s=1)
         victim = fleet[1]
         on_victim = None
         for i in range(30):
@@ -110,6 +112,56 @@ def test_a_server_that_stops_answering_ends_its_episodes_as_infra_error(fleet):
     asyncio.run(main())
     # The crashed server's containers: its restart (same server id) would remove them; here the test does.
     subprocess.run(["bash", "-c", f"docker ps -aq --filter label=swe-env.server={fleet[1].server_id} | xargs -r docker rm -f"], capture_output=True)
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def test_a_step_rides_across_a_server_restart(tmp_path):
+    """A server killed with SIGKILL and restarted (same id, state directory and port) while a step
+    waits: the step is answered by the restarted server in the same container, and the step whose
+    answer went out before the crash is answered again from its record, not run twice."""
+    port = _free_port()
+    first = Server(server_id=f"pytest-restart-{os.getpid()}", state_dir=str(tmp_path), port=port)
+    second = None
+
+    async def main() -> None:
+        nonlocal second
+        client = AsyncSweEnvClient(first.address, restart_wait_s=60)
+        r = await client.reset(TASK)
+        once = await client.step(r.episode_id, 0, "bash", {"command": "echo one >> /tmp/count; echo stepped"})
+        assert once.observation == "stepped\n"
+        first.proc.kill()
+        first.proc.wait(timeout=30)
+
+        async def restart_later() -> Server:
+            await asyncio.sleep(2)
+            return await asyncio.to_thread(Server, server_id=first.server_id, state_dir=first.state_dir, port=port)
+
+        restarting = asyncio.create_task(restart_later())
+        counted = await client.step(r.episode_id, 1, "bash", {"command": "wc -l < /tmp/count"})
+        second = await restarting
+        assert counted.status == "OK", counted.observation
+        assert counted.observation.startswith("1\n"), counted.observation
+        assert "server restarted" in counted.observation
+        again = await client.step(r.episode_id, 0, "bash", {"command": "echo one >> /tmp/count; echo stepped"})
+        assert again.observation == "stepped\n"
+        assert (await client.step(r.episode_id, 2, "bash", {"command": "wc -l < /tmp/count"})).observation.startswith("1\n")
+        assert (await client.close(r.episode_id))["end_reason"] == "closed"
+        await client.aclose()
+
+    try:
+        asyncio.run(main())
+    finally:
+        if first.proc.poll() is None:
+            first.proc.kill()
+        if second is not None:
+            second.stop()
+        else:
+            subprocess.run(["bash", "-c", f"docker ps -aq --filter label=swe-env.server={first.server_id} | xargs -r docker rm -f"], capture_output=True)
 
 
 def _pki(directory: Path) -> dict:

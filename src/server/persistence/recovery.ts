@@ -1,0 +1,156 @@
+import { messageOf } from '../../common/errors.js';
+import type { Logger } from '../../common/logger.js';
+import type { SandboxProvider, ServerContainer } from '../../sandbox/sandbox.js';
+import { ShellSession } from '../../sandbox/shell-session.js';
+import type { Task } from '../../tasks/task.js';
+import type { TaskStore } from '../../tasks/task-store.js';
+import type { ServerConfig } from '../config.js';
+import { Episode } from '../episode.js';
+import type { EpisodeRegistry } from '../episode-registry.js';
+import type { EpisodeJournal } from './episode-journal.js';
+import type { EpisodeRecord } from './episode-record.js';
+
+/** What a start found of an earlier run of its server id, and what it did with it. */
+export interface RecoveryReport {
+  /** Live episodes going on in their containers, with a new shell. */
+  readonly adopted: number;
+  /** Steps that were running when the server died: submits graded again, commands answered INFRA_ERROR. */
+  readonly resumedSteps: number;
+  /** Live episodes whose container was gone (their next step answers INFRA_ERROR). */
+  readonly lost: number;
+  /** Ended episodes kept until Close, and retired ones kept as tombstones. */
+  readonly ended: number;
+  readonly tombstones: number;
+  /** Containers of the earlier run no record claims (warm sandboxes, graders, strays): removed. */
+  readonly removed: number;
+}
+
+export interface RecoveryDeps {
+  readonly config: Readonly<ServerConfig>;
+  readonly journal: EpisodeJournal;
+  readonly provider: SandboxProvider;
+  readonly tasks: TaskStore;
+  readonly registry: EpisodeRegistry;
+  readonly logger: Logger;
+}
+
+const RESTARTED = 'the server restarted';
+
+/**
+ * Takes over an earlier run's episodes: every record becomes a live episode again (container
+ * re-adopted, shell restarted in its last directory), an ended one (answers retries, then Close),
+ * a lost one (container gone: INFRA_ERROR saying so), or a tombstone. Containers no record claims
+ * are removed, as a start without records removes them all.
+ */
+export async function recoverEpisodes(deps: RecoveryDeps): Promise<RecoveryReport> {
+  const { journal, provider, registry, logger, config } = deps;
+  const records = await journal.loadAll();
+  const containers = new Map((await provider.serverContainers()).map((c) => [c.id, c]));
+  const keep = new Set<string>();
+  const counts = { adopted: 0, resumedSteps: 0, lost: 0, ended: 0, tombstones: 0 };
+  const now = Date.now();
+  await Promise.all(
+    records.map(async (record) => {
+      if (record.retired) {
+        if (now - record.retired.at >= config.tombstoneTtlS * 1000) {
+          await journal.remove(record.id);
+        } else {
+          registry.adoptTombstone({ ...record, retired: record.retired });
+          counts.tombstones += 1;
+        }
+        return;
+      }
+      const task = deps.tasks.find(record.taskId);
+      if (!task) {
+        // Without its task nothing can be graded or restored: the episode is the environment's loss.
+        registry.adoptTombstone({ ...record, retired: lostTombstone(record, `was lost: ${RESTARTED} without its task ${record.taskId}`) });
+        counts.lost += 1;
+        return;
+      }
+      const outcome = await restore(deps, record, task, containers.get(record.containerId));
+      counts[outcome.kind] += 1;
+      if (outcome.resumed) counts.resumedSteps += 1;
+      if (outcome.keep) keep.add(record.containerId);
+    }),
+  );
+  const removed = await provider.removeServerContainers(keep);
+  const report: RecoveryReport = { ...counts, removed };
+  if (records.length > 0 || removed > 0) logger.warn({ ...report, serverId: config.serverId }, 'took over the episodes of an earlier run');
+  return report;
+}
+
+async function restore(
+  deps: RecoveryDeps,
+  record: EpisodeRecord,
+  task: Task,
+  container: ServerContainer | undefined,
+): Promise<{ kind: 'adopted' | 'lost' | 'ended'; resumed: boolean; keep: boolean }> {
+  const { config, provider, registry, logger } = deps;
+  const alive = container?.running === true && container.role === 'episode';
+  const sandbox = provider.adopt(record.containerId, {
+    image: task.image,
+    workdir: task.workdir,
+    maxLifetimeS: record.options.episodeTimeoutS + record.options.idleTimeoutS + 300,
+    role: 'episode',
+    episodeId: record.id,
+    limits: config.limits,
+  });
+  const state = { createdAt: record.createdAt, stepCount: record.stepCount, recent: record.recent, cwd: record.cwd, ...(record.end ? { end: record.end } : {}) };
+  const make = (shell: ShellSession | undefined): Episode =>
+    new Episode(record.id, task, record.options, record.seed, record.groupId, sandbox, shell, record.pristineHead, registry.episodeDeps(), state);
+
+  if (record.end) {
+    const episode = make(undefined);
+    await episode.dispose();
+    registry.adoptLive(episode);
+    return { kind: 'ended', resumed: false, keep: false };
+  }
+  if (record.inflight) {
+    // Graded again from its captured change, run again (a submit), or answered INFRA_ERROR (a command).
+    const episode = make(undefined);
+    registry.adoptLive(episode);
+    episode.resumeInflight(record.inflight, record.captured, alive);
+    return { kind: 'adopted', resumed: true, keep: alive };
+  }
+  if (alive) {
+    try {
+      const shell = await ShellSession.resume(sandbox, task.workdir, record.cwd, `${RESTARTED} since the last command`);
+      const episode = make(shell);
+      registry.adoptLive(episode);
+      await episode.persist();
+      return { kind: 'adopted', resumed: false, keep: true };
+    } catch (error) {
+      logger.warn({ episode: record.id, err: messageOf(error) }, 'cannot restart the shell of an adopted episode');
+      return lose(make(undefined), `${RESTARTED} and the episode's sandbox did not take a new shell (${messageOf(error)})`);
+    }
+  }
+  return lose(make(undefined), `${RESTARTED} and the episode's container was gone (${container ? 'stopped' : 'removed'} while the server was down)`);
+
+  async function lose(episode: Episode, message: string): Promise<{ kind: 'lost'; resumed: false; keep: false }> {
+    episode.markLost(message);
+    registry.adoptLive(episode);
+    await episode.persist();
+    return { kind: 'lost', resumed: false, keep: false };
+  }
+}
+
+function lostTombstone(record: EpisodeRecord, detail: string): NonNullable<EpisodeRecord['retired']> {
+  return {
+    reason: 'closed',
+    detail,
+    at: Date.now(),
+    summary: {
+      episodeId: record.id,
+      taskId: record.taskId,
+      steps: record.stepCount,
+      reward: 0,
+      terminated: false,
+      truncated: true,
+      endReason: 'infra_error',
+      durationS: (Date.now() - record.createdAt) / 1000,
+      seed: record.seed,
+      groupId: record.groupId,
+      containerRemovalPending: '',
+    },
+  };
+}
