@@ -48,6 +48,10 @@ export class SweEnvClient {
       'grpc.keepalive_timeout_ms': 10_000,
       'grpc.keepalive_permit_without_calls': 1,
       'grpc.max_receive_message_length': 64 * 1024 * 1024,
+      // A restarted server (same address) is found again within about a second: its episodes go on.
+      'grpc.initial_reconnect_backoff_ms': 200,
+      'grpc.min_reconnect_backoff_ms': 200,
+      'grpc.max_reconnect_backoff_ms': 2_000,
       ...channelOptions,
     });
   }

@@ -161,6 +161,7 @@ export async function startServer(
       await metricsEndpoint?.close();
       const left = await registry.shutdown(config.onShutdown, config.shutdownGraceS * 1000);
       await provider.removeServerContainers(left).catch((error: unknown) => logger.error({ err: error }, 'final cleanup failed'));
+      await state?.journal.close();
       await state?.unlock();
       provider.events.stop();
       await provider.disk.stop();

@@ -7,6 +7,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { SweEnvClient } from '../../src/client/client.js';
 import { packageRoot } from '../../src/common/paths.js';
 import { DockerSandboxProvider } from '../../src/sandbox/docker-sandbox.js';
+import { fold } from '../../src/server/persistence/episode-journal.js';
 import { loadTaskFile } from '../../src/tasks/loader.js';
 import { applyPatchCommand, DEMO_TASKS } from '../helpers/server.js';
 
@@ -52,12 +53,12 @@ function setup(): { serverId: string; stateDir: string; provider: DockerSandboxP
 }
 
 function record(stateDir: string, serverId: string, episodeId: string): Record<string, unknown> | undefined {
-  const file = join(stateDir, serverId, 'episodes', `${encodeURIComponent(episodeId)}.json`);
+  const file = join(stateDir, serverId, 'episodes', `${encodeURIComponent(episodeId)}.jsonl`);
   if (!existsSync(file)) return undefined;
   try {
-    return JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>;
+    return JSON.parse(fold(readFileSync(file, 'utf8'))) as Record<string, unknown>;
   } catch {
-    return undefined; // between the temporary file's write and its rename
+    return undefined; // between a snapshot's write and its rename
   }
 }
 

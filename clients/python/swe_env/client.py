@@ -31,6 +31,11 @@ CHANNEL_OPTIONS: Tuple[Tuple[str, Any], ...] = (
     ("grpc.http2.max_pings_without_data", 0),
     ("grpc.max_receive_message_length", 64 * 1024 * 1024),
     ("grpc.max_send_message_length", 64 * 1024 * 1024),
+    # A restarted server (same address) is found again within about a second, not the default
+    # backoff's growing waits: its episodes go on after a restart.
+    ("grpc.initial_reconnect_backoff_ms", 200),
+    ("grpc.min_reconnect_backoff_ms", 200),
+    ("grpc.max_reconnect_backoff_ms", 2_000),
 )
 
 #: Failures after which a call is retried, for the calls that are safe to retry.
