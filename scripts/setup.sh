@@ -15,6 +15,11 @@ npm run --silent build >&2
 
 bash scripts/ensure-docker.sh
 
+# A headless browser for the trajectory viewer's test (driven by playwright-core from npm).
+if ! command -v chromium >/dev/null 2>&1; then
+  apt_install chromium
+fi
+
 python_env=$(bash scripts/setup-python.sh)
 log "python test environment $python_env"
 

@@ -27,6 +27,8 @@ import { buildTaskImages } from '../tasks/image-build.js';
 import type { Task } from '../tasks/task.js';
 import { mapPool, Progress } from './progress.js';
 import { runShell } from './shell.js';
+import { registerTrajectoryCommands } from './trajectories-command.js';
+import { registerCollectCommand } from './collect-command.js';
 
 const DEMO_DIR = join(packageRoot(), 'tasks', 'demo');
 const DEMO_TASKS = join(DEMO_DIR, 'tasks.jsonl');
@@ -45,6 +47,13 @@ function defaultStateDir(): string {
   return join(process.env['XDG_STATE_HOME'] || join(homedir(), '.local', 'state'), 'swe-env');
 }
 
+/** SWE_ENV_TRAJECTORY_DIR, else the XDG data directory's swe-env/trajectories. */
+function defaultTrajectoryDir(): string {
+  const env = process.env['SWE_ENV_TRAJECTORY_DIR'];
+  if (env) return env;
+  return join(process.env['XDG_DATA_HOME'] || join(homedir(), '.local', 'share'), 'swe-env', 'trajectories');
+}
+
 function collect(value: string, previous: string[] = []): string[] {
   return [...previous, value];
 }
@@ -60,6 +69,10 @@ program
   .option('--server-id <id>', 'labels this server\'s containers; a restart with this id takes over the episodes of its last run', 'default')
   .option('--state-dir <dir>', 'where episode records are kept so a restart goes on with live episodes (under DIR/SERVER-ID)', defaultStateDir())
   .option('--no-state', 'keep no episode records: a restart removes the last run\'s containers and its episodes are lost')
+  .option('--trajectory-dir <dir>', 'where every episode\'s trajectory is recorded (under DIR/SERVER-ID/DAY/)', defaultTrajectoryDir())
+  .option('--no-trajectories', 'record no trajectories')
+  .option('--trajectory-max-gb <n>', 'past this size of the trajectory directory new records are dropped (counted), episodes go on', number)
+  .option('--trajectory-max-episode-mb <n>', 'past this size of one trajectory its further steps are dropped', number)
   .option('--on-shutdown <mode>', 'on SIGTERM: drain (end every episode, remove its container) or leave (keep live episodes for the next start)', 'drain')
   .option('--max-episodes <n>', 'live episodes at most', number)
   .option('--max-starts <n>', 'container starts at once at most', number)
@@ -121,6 +134,9 @@ program
       metricsHost: o['metricsHost'] as string,
       stateDir: o['state'] === false ? undefined : (o['stateDir'] as string),
       onShutdown: o['onShutdown'] as ShutdownMode,
+      trajectoryDir: o['trajectories'] === false ? undefined : (o['trajectoryDir'] as string),
+      trajectoryMaxBytes: o['trajectoryMaxGb'] === undefined ? undefined : Math.round((o['trajectoryMaxGb'] as number) * 1024 ** 3),
+      trajectoryMaxEpisodeBytes: o['trajectoryMaxEpisodeMb'] === undefined ? undefined : Math.round((o['trajectoryMaxEpisodeMb'] as number) * 1024 ** 2),
       installRerun: o['installRerun'] as InstallRerun | undefined,
       rewardRule: o['rewardRule'] as RewardRule | undefined,
       harnessGeneration: o['harnessGeneration'] as HarnessGeneration | undefined,
@@ -382,6 +398,9 @@ function offlineGrader(concurrency: number, testTimeoutS: number, rules: { rewar
     logger,
   );
 }
+
+registerTrajectoryCommands(program);
+registerCollectCommand(program);
 
 program.parseAsync(process.argv).catch((error: unknown) => {
   process.stderr.write(`swe-env: ${messageOf(error)}\n`);

@@ -91,12 +91,17 @@ export class SweEnvClient {
     stepIndex: number,
     action: { name: string; arguments?: Record<string, unknown>; argumentsJson?: string; callId?: string },
     options?: CallOptions,
+    /** The assistant's message that made this call, recorded in the episode's trajectory. */
+    assistant?: { content?: string; reasoning?: string; model?: string },
   ): Promise<StepResponse__Output> {
     const argumentsJson = action.argumentsJson ?? JSON.stringify(action.arguments ?? {});
-    return this.call(
-      (o, cb) => this.raw.step({ episodeId, stepIndex, action: { name: action.name, argumentsJson, callId: action.callId ?? '' } }, o.metadata, o, cb),
-      options,
-    );
+    const request = {
+      episodeId,
+      stepIndex,
+      action: { name: action.name, argumentsJson, callId: action.callId ?? '' },
+      ...(assistant ? { assistant: { content: assistant.content ?? '', reasoning: assistant.reasoning ?? '', model: assistant.model ?? '' } } : {}),
+    };
+    return this.call((o, cb) => this.raw.step(request, o.metadata, o, cb), options);
   }
 
   bash(episodeId: string, stepIndex: number, command: string, options?: CallOptions): Promise<StepResponse__Output> {

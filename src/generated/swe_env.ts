@@ -5,6 +5,7 @@ import type { ListValue as _google_protobuf_ListValue, ListValue__Output as _goo
 import type { Struct as _google_protobuf_Struct, Struct__Output as _google_protobuf_Struct__Output } from './google/protobuf/Struct';
 import type { Value as _google_protobuf_Value, Value__Output as _google_protobuf_Value__Output } from './google/protobuf/Value';
 import type { Action as _swe_env_v1_Action, Action__Output as _swe_env_v1_Action__Output } from './swe_env/v1/Action';
+import type { AssistantTurn as _swe_env_v1_AssistantTurn, AssistantTurn__Output as _swe_env_v1_AssistantTurn__Output } from './swe_env/v1/AssistantTurn';
 import type { CloseRequest as _swe_env_v1_CloseRequest, CloseRequest__Output as _swe_env_v1_CloseRequest__Output } from './swe_env/v1/CloseRequest';
 import type { CloseResponse as _swe_env_v1_CloseResponse, CloseResponse__Output as _swe_env_v1_CloseResponse__Output } from './swe_env/v1/CloseResponse';
 import type { Durations as _swe_env_v1_Durations, Durations__Output as _swe_env_v1_Durations__Output } from './swe_env/v1/Durations';
@@ -50,6 +51,7 @@ export interface ProtoGrpcType {
   swe_env: {
     v1: {
       Action: MessageTypeDefinition<_swe_env_v1_Action, _swe_env_v1_Action__Output>
+      AssistantTurn: MessageTypeDefinition<_swe_env_v1_AssistantTurn, _swe_env_v1_AssistantTurn__Output>
       CloseRequest: MessageTypeDefinition<_swe_env_v1_CloseRequest, _swe_env_v1_CloseRequest__Output>
       CloseResponse: MessageTypeDefinition<_swe_env_v1_CloseResponse, _swe_env_v1_CloseResponse__Output>
       Durations: MessageTypeDefinition<_swe_env_v1_Durations, _swe_env_v1_Durations__Output>

@@ -21,6 +21,8 @@ const TOOLS = new Set(['bash', 'submit_solution']);
  * The server's Prometheus metrics, in a registry of its own (several servers can share a process,
  * as the tests do). Names are prefixed swe_env_.
  */
+type MetricsServerTrajectories = { readonly dropped: Readonly<Record<string, number>>; readonly totalBytes: number } | undefined;
+
 export class ServerMetrics {
   readonly registry = new Registry();
   private readonly rpcs: Counter<'method' | 'code'>;
@@ -34,6 +36,8 @@ export class ServerMetrics {
   private readonly containerStartSeconds: Histogram<'role'>;
   readonly leftoversRemoved: Counter;
   private readonly restartTakeover: Counter<'outcome'>;
+  /** The trajectory recorder, read at scrape time (set once it exists). */
+  trajectories: { readonly dropped: Readonly<Record<string, number>>; readonly totalBytes: number } | undefined;
   /** Episode records the journal could not write (read at scrape time; set once the journal exists). */
   journalDropped: () => number = () => 0;
 
@@ -67,6 +71,17 @@ export class ServerMetrics {
       registers,
     });
     const dropped = (): number => this.journalDropped();
+    const recorder = (): MetricsServerTrajectories => this.trajectories;
+    new Gauge({
+      name: 'swe_env_trajectory_records_dropped',
+      help: 'trajectory lines not recorded, by reason (total_bound, episode_bound, write_error); episodes never fail for it',
+      labelNames: ['reason'],
+      registers,
+      collect() {
+        for (const [reason, n] of Object.entries(recorder()?.dropped ?? {})) this.set({ reason }, n);
+      },
+    });
+    new Gauge({ name: 'swe_env_trajectory_bytes', help: 'bytes in the trajectory directory (measured at start, plus what this run wrote)', registers, collect() { this.set(recorder()?.totalBytes ?? 0); } });
     new Gauge({ name: 'swe_env_episode_records_dropped', help: 'episode records that could not be written (those episodes will not survive a restart)', registers, collect() { this.set(dropped()); } });
     new Gauge({ name: 'swe_env_live_episodes', help: 'live episodes (one sandbox each)', registers, collect() { this.set(sources.liveEpisodes()); } });
     new Gauge({ name: 'swe_env_warm_sandboxes', help: 'sandboxes started and ready for a Reset (Prewarm)', registers, collect() { this.set(sources.warmSandboxes()); } });

@@ -15,6 +15,7 @@ import type { ServerConfig } from './config.js';
 import { EpisodeRegistry } from './episode-registry.js';
 import { EpisodeJournal } from './persistence/episode-journal.js';
 import { recoverEpisodes } from './persistence/recovery.js';
+import { TrajectoryRecorder } from '../trajectories/trajectory-recorder.js';
 import { lockStateDir } from './persistence/state-lock.js';
 import { loadProto } from './proto.js';
 import { serveMetrics } from '../metrics/metrics-http.js';
@@ -107,7 +108,14 @@ export async function startServer(
       harnessGeneration: config.harnessGeneration,
       onGraded: (report) => metrics.graded(report),
     }, logger);
-  const registry = new EpisodeRegistry(config, provider, starts, grader, logger, state?.journal);
+  const trajectories = config.trajectoryDir
+    ? await TrajectoryRecorder.start(
+        { dir: config.trajectoryDir, serverId: config.serverId, maxTotalBytes: config.trajectoryMaxBytes, maxEpisodeBytes: config.trajectoryMaxEpisodeBytes },
+        logger,
+      )
+    : undefined;
+  metrics.trajectories = trajectories;
+  const registry = new EpisodeRegistry(config, provider, starts, grader, logger, state?.journal, trajectories);
   try {
     // An earlier run's episodes go on (with records) or its containers are removed (without).
     if (state) {
@@ -162,6 +170,7 @@ export async function startServer(
       const left = await registry.shutdown(config.onShutdown, config.shutdownGraceS * 1000);
       await provider.removeServerContainers(left).catch((error: unknown) => logger.error({ err: error }, 'final cleanup failed'));
       await state?.journal.close();
+      await trajectories?.close();
       await state?.unlock();
       provider.events.stop();
       await provider.disk.stop();

@@ -69,6 +69,12 @@ export interface ServerConfig {
    * (records under `<stateDir>/<serverId>/`); undefined: no records, a restart removes leftovers.
    */
   readonly stateDir: string | undefined;
+  /** Where episode trajectories are recorded (under `<dir>/<serverId>/`); undefined: not recorded. */
+  readonly trajectoryDir: string | undefined;
+  /** Past this many bytes in the trajectory directory, new records are dropped (and counted). */
+  readonly trajectoryMaxBytes: number;
+  /** Past this many bytes in one episode's trajectory, its further steps are dropped. */
+  readonly trajectoryMaxEpisodeBytes: number;
   /** On shutdown: 'drain' removes every episode; 'leave' keeps live ones for the next start (needs stateDir). */
   readonly onShutdown: ShutdownMode;
 }
@@ -83,8 +89,10 @@ export type ServerConfigInput = Partial<Omit<ServerConfig, 'limits' | 'defaults'
   bounds?: Partial<EpisodeDefaults>;
 };
 
-const DEFAULTS: Omit<ServerConfig, 'taskFiles' | 'dockerSocket' | 'security' | 'metricsPort' | 'ociRuntime' | 'stateDir'> = {
+const DEFAULTS: Omit<ServerConfig, 'taskFiles' | 'dockerSocket' | 'security' | 'metricsPort' | 'ociRuntime' | 'stateDir' | 'trajectoryDir'> = {
   onShutdown: 'drain',
+  trajectoryMaxBytes: 10 * 1024 ** 3,
+  trajectoryMaxEpisodeBytes: 64 * 1024 ** 2,
   metricsHost: '127.0.0.1',
   maxWarm: 16,
   warmMemoryBytes: 16 * 1024 ** 3,
@@ -162,6 +170,7 @@ export function compileConfig(input: ServerConfigInput = {}): Readonly<ServerCon
     metricsPort: input.metricsPort,
     ociRuntime: input.ociRuntime,
     stateDir: input.stateDir || undefined,
+    trajectoryDir: input.trajectoryDir || undefined,
     limits: Object.freeze({ ...DEFAULTS.limits, ...stripUndefined(input.limits ?? {}) }),
     defaults: checkEpisodeDefaults('defaults', { ...DEFAULTS.defaults, ...stripUndefined(input.defaults ?? {}) }),
     bounds: checkEpisodeDefaults('bounds', { ...DEFAULTS.bounds, ...stripUndefined(input.bounds ?? {}) }),
@@ -187,6 +196,8 @@ export function compileConfig(input: ServerConfigInput = {}): Readonly<ServerCon
   oneOf('rewardRule', config.rewardRule, REWARD_RULES);
   oneOf('harnessGeneration', config.harnessGeneration, ['5', '4.1']);
   oneOf('onShutdown', config.onShutdown, SHUTDOWN_MODES);
+  positive('trajectoryMaxBytes', config.trajectoryMaxBytes);
+  positive('trajectoryMaxEpisodeBytes', config.trajectoryMaxEpisodeBytes);
   if (config.onShutdown === 'leave' && !config.stateDir) {
     throw new InvalidArgumentError("onShutdown 'leave' keeps episodes for the next start, which needs a state directory to find them");
   }

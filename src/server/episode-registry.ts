@@ -21,6 +21,10 @@ import type { EpisodeJournal } from './persistence/episode-journal.js';
 import type { EpisodeRecord } from './persistence/episode-record.js';
 import { readySandbox, type ReadySandbox } from './ready-sandbox.js';
 import { WarmPool } from './warm-pool.js';
+import type { TrajectoryRecorder } from '../trajectories/trajectory-recorder.js';
+import { TRAJECTORY_FORMAT, type TrajectoryHeader } from '../trajectories/trajectory-format.js';
+import { renderPrompt } from '../tasks/prompt.js';
+import { toolSchemas } from './tools.js';
 
 export interface ResetInput {
   readonly task: Task;
@@ -63,6 +67,8 @@ export class EpisodeRegistry {
     private readonly logger: Logger,
     /** Episode records for restart survival; absent when the server keeps no state. */
     readonly journal?: EpisodeJournal,
+    /** Records every episode's trajectory; absent when recording is off. */
+    readonly trajectories?: TrajectoryRecorder,
   ) {
     this.slots = new Semaphore(config.maxEpisodes);
     this.warm = new WarmPool(provider, starts, {
@@ -187,6 +193,7 @@ export class EpisodeRegistry {
     }
     if (ready.removedRefs.length > 0) this.logger.warn({ episode: id, task: input.task.id, removed: ready.removedRefs }, 'removed refs past the base commit');
     const episode = new Episode(id, input.task, options, input.seed, input.groupId, ready.sandbox, ready.shell, ready.head, this.episodeDeps());
+    episode.attachTrajectory(this.trajectories?.begin(trajectoryHeader(episode, this.config.serverId), episode.createdAt));
     // On disk before Reset answers: a restart right after it still knows the episode.
     await episode.persist();
     return episode;
@@ -380,6 +387,27 @@ export class EpisodeRegistry {
       }),
     );
   }
+}
+
+/** The first line of an episode's trajectory: what it is, and what the agent was given. */
+function trajectoryHeader(episode: Episode, serverId: string): TrajectoryHeader {
+  const { task } = episode;
+  return {
+    type: 'episode',
+    format: TRAJECTORY_FORMAT,
+    episode_id: episode.id,
+    task_id: task.id,
+    dataset: task.dataset,
+    repo: task.repo,
+    base_commit: task.baseCommit,
+    group_id: episode.groupId,
+    seed: episode.seed,
+    options: { ...episode.options },
+    server_id: serverId,
+    started_at: new Date(episode.createdAt).toISOString(),
+    prompt: renderPrompt(task),
+    tools: toolSchemas().map((tool) => JSON.parse(tool.openaiJson ?? '{}') as unknown),
+  };
 }
 
 function mib(bytes: number): number {

@@ -9,9 +9,13 @@ import type { Task } from '../tasks/task.js';
 import type { EpisodeDefaults } from './config.js';
 import { RECORD_VERSION, type EpisodeRecord, type InflightStep } from './persistence/episode-record.js';
 import { parseAction } from './tools.js';
+import type { EpisodeTrajectory } from '../trajectories/trajectory-recorder.js';
+import type { AssistantTurn } from '../trajectories/trajectory-format.js';
 
 /** Outcomes kept for retries: a client retries the step it has no answer for, the latest. */
 export const RETAINED_OUTCOMES = 2;
+/** The captured change goes back with the submit's answer up to this size (the trajectory has it whole). */
+const PATCH_INFO_LIMIT = 1024 * 1024;
 
 export type StepStatus = 'OK' | 'COMMAND_TIMEOUT' | 'INVALID_ACTION' | 'TRUNCATED_STEPS' | 'TRUNCATED_TIME' | 'INFRA_ERROR';
 export type EndReason = 'submitted' | 'truncated_steps' | 'truncated_time' | 'closed' | 'expired' | 'infra_error' | 'sandbox_oom' | 'sandbox_disk_quota';
@@ -97,6 +101,10 @@ export class Episode {
   private captured: { patchBase64: string; captureS: number } | undefined;
   /** Set when a restarted server found this episode's container gone: the next step says so. */
   private lostMessage: string | undefined;
+  /** Where the episode's trajectory is recorded (absent when recording is off). */
+  private trajectory: EpisodeTrajectory | undefined;
+  /** The change the grading captured (a unified diff), for the trajectory and SWE-bench predictions. */
+  private modelPatch: string | undefined;
 
   constructor(
     readonly id: string,
@@ -149,6 +157,11 @@ export class Episode {
     };
   }
 
+  /** Records the episode's trajectory there from now on. */
+  attachTrajectory(trajectory: EpisodeTrajectory | undefined): void {
+    this.trajectory = trajectory;
+  }
+
   /** Writes the record; a failure is the journal's to report (it drops the record), never the step's. */
   async persist(retired?: EpisodeRecord['retired']): Promise<void> {
     await this.deps.persist?.(this.snapshot(retired));
@@ -184,7 +197,7 @@ export class Episode {
     if (this.recent.length > RETAINED_OUTCOMES) this.recent.shift();
   }
 
-  step(index: number, action: Action): Promise<StepOutcome> {
+  step(index: number, action: Action, assistant?: AssistantTurn): Promise<StepOutcome> {
     this.touch();
     if (index < this.stepCount) {
       const recorded = this.recent.find((o) => o.stepIndex === index);
@@ -204,15 +217,16 @@ export class Episode {
     if (this.endReason) {
       throw new FailedPreconditionError(`episode ${this.id} has ended (${this.endReason}) after ${this.stepCount} steps; Close it`);
     }
-    return this.begin(index, action, () => this.execute(index, action));
+    return this.begin(index, action, () => this.execute(index, action), assistant);
   }
 
   /**
    * Runs a step: its start is written to the record before anything runs (a restart then knows the
    * step's outcome is unknown, rather than run it again), its outcome before the answer goes out.
    */
-  private begin(index: number, action: Action, run: () => Promise<StepOutcome>): Promise<StepOutcome> {
-    this.inflightRecord = { index, name: action.name, argumentsJson: action.argumentsJson, callId: action.callId, startedAt: Date.now() };
+  private begin(index: number, action: Action, run: () => Promise<StepOutcome>, assistant?: AssistantTurn): Promise<StepOutcome> {
+    const startedAt = Date.now();
+    this.inflightRecord = { index, name: action.name, argumentsJson: action.argumentsJson, callId: action.callId, startedAt };
     const promise = this.persist()
       .then(run)
       .catch((error: unknown) => {
@@ -224,6 +238,7 @@ export class Episode {
         this.record(outcome);
         this.inflightRecord = undefined;
         this.captured = undefined;
+        this.recordTrajectory(outcome, action, startedAt, assistant);
         await this.persist();
         this.inflight = undefined;
         this.touch();
@@ -231,6 +246,59 @@ export class Episode {
       });
     this.inflight = { index, promise };
     return promise;
+  }
+
+  /** Hands the step (and the end, once the episode has one) to the trajectory; never waits for it. */
+  private recordTrajectory(outcome: StepOutcome, action: Action, startedAt: number, assistant: AssistantTurn | undefined): void {
+    if (!this.trajectory) return;
+    let args: unknown = action.argumentsJson;
+    try {
+      args = JSON.parse(action.argumentsJson);
+    } catch {
+      // kept as the raw text the model wrote
+    }
+    // The report goes in the end line, once.
+    const rest = outcome;
+    this.trajectory.step({
+      type: 'step',
+      index: rest.stepIndex,
+      call_id: rest.callId,
+      tool: action.name,
+      arguments: args,
+      ...(assistant && (assistant.content || assistant.reasoning || assistant.model) ? { assistant } : {}),
+      observation: rest.observation,
+      status: rest.status,
+      exit_code: rest.exitCode,
+      duration_s: (Date.now() - startedAt) / 1000,
+      reward: rest.reward,
+      terminated: rest.terminated,
+      truncated: rest.truncated,
+      info: rest.info,
+      at: new Date().toISOString(),
+    });
+    if (this.endReason) this.recordEnd();
+  }
+
+  /** The captured change for the client (SWE-bench predictions), when it is small enough to send. */
+  private patchInfo(): Record<string, unknown> {
+    if (this.modelPatch === undefined) return {};
+    if (Buffer.byteLength(this.modelPatch) > PATCH_INFO_LIMIT) return { model_patch_omitted: `${Buffer.byteLength(this.modelPatch)} bytes, over ${PATCH_INFO_LIMIT}` };
+    return { model_patch: this.modelPatch };
+  }
+
+  private recordEnd(): void {
+    if (!this.trajectory || !this.endReason) return;
+    this.trajectory.end({
+      type: 'end',
+      reward: this.finalReward,
+      resolved: this.finalReport?.resolved ?? false,
+      end_reason: this.endReason,
+      steps: this.stepCount,
+      duration_s: ((this.endedAt ?? Date.now()) - this.createdAt) / 1000,
+      ...(this.finalReport ? { report: this.finalReport } : {}),
+      ...(this.modelPatch !== undefined ? { model_patch: this.modelPatch } : {}),
+      ended_at: new Date(this.endedAt ?? Date.now()).toISOString(),
+    });
   }
 
   /** The episode's container was gone when the server restarted: this step, and the episode, end so. */
@@ -477,13 +545,14 @@ export class Episode {
       truncated: !submitted,
       status,
       exitCode: last?.exitCode ?? -1,
-      info: { ...(last?.info ?? {}), resolved: report.resolved },
+      info: { ...(last?.info ?? {}), resolved: report.resolved, ...this.patchInfo() },
       report,
     };
   }
 
   private async grade(recaptured?: { patchBase64: string; captureS: number }): Promise<GradeReport> {
     if (recaptured) {
+      this.modelPatch = Buffer.from(recaptured.patchBase64, 'base64').toString('utf8');
       await this.dispose();
       return this.deps.grader.grade(this.task, Buffer.from(recaptured.patchBase64, 'base64'), { episodeId: this.id, captureS: recaptured.captureS });
     }
@@ -505,6 +574,7 @@ export class Episode {
     }
     // Kept in the record while the grading runs: a restart grades this change again.
     this.captured = { patchBase64: captured.patch.toString('base64'), captureS: captured.durationS };
+    this.modelPatch = captured.patch.toString('utf8');
     await this.persist();
     // The agent's container is no longer needed: free its memory before the grader starts.
     await this.dispose();
@@ -521,6 +591,7 @@ export class Episode {
   /** Marks an episode that did not end by itself (Close, idle expiry). */
   markEnded(reason: 'closed' | 'expired'): void {
     if (!this.endReason) this.end(reason, 0, undefined);
+    this.recordEnd();
   }
 
   summary(): EpisodeSummary {

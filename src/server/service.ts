@@ -95,11 +95,11 @@ export class SweEnvService {
     const started = Date.now();
     // The step is not tied to this call's signal: once started it runs to its own timeout and is
     // recorded, so a client retrying after a lost response gets the result instead of a re-run.
-    const outcome = await episode.step(request.stepIndex, {
-      name: request.action.name,
-      argumentsJson: request.action.argumentsJson,
-      callId: request.action.callId,
-    });
+    const outcome = await episode.step(
+      request.stepIndex,
+      { name: request.action.name, argumentsJson: request.action.argumentsJson, callId: request.action.callId },
+      request.assistant ? { content: request.assistant.content, reasoning: request.assistant.reasoning, model: request.assistant.model } : undefined,
+    );
     this.deps.metrics?.step(request.action.name, outcome.status, (Date.now() - started) / 1000);
     return stepToProto(outcome);
   }

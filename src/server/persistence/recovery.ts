@@ -96,8 +96,12 @@ async function restore(
     limits: config.limits,
   });
   const state = { createdAt: record.createdAt, stepCount: record.stepCount, recent: record.recent, cwd: record.cwd, ...(record.end ? { end: record.end } : {}) };
-  const make = (shell: ShellSession | undefined): Episode =>
-    new Episode(record.id, task, record.options, record.seed, record.groupId, sandbox, shell, record.pristineHead, registry.episodeDeps(), state);
+  const make = (shell: ShellSession | undefined): Episode => {
+    const episode = new Episode(record.id, task, record.options, record.seed, record.groupId, sandbox, shell, record.pristineHead, registry.episodeDeps(), state);
+    // The trajectory goes on in the same file (an ended one is complete already).
+    if (!record.end) episode.attachTrajectory(registry.trajectories?.resume(record.id, record.createdAt));
+    return episode;
+  };
 
   if (record.end) {
     const episode = make(undefined);

@@ -1,0 +1,74 @@
+import { readFileSync } from 'node:fs';
+import { InvalidArgumentError, type Command } from 'commander';
+import { collect } from '../trajectories/collect/collect.js';
+import { TOOL_FORMATS, type ToolFormat } from '../trajectories/collect/tool-format.js';
+import { Progress } from './progress.js';
+
+function num(value: string): number {
+  const n = Number(value);
+  if (!Number.isFinite(n) || n < 0) throw new InvalidArgumentError(`not a number >= 0: ${value}`);
+  return n;
+}
+
+export function registerCollectCommand(program: Command): void {
+  program
+    .command('collect')
+    .description('sample trajectories with any OpenAI-compatible chat model (vLLM, SGLang) over tasks x k samples; resumable')
+    .requiredOption('--endpoint <url>', 'the chat API base URL, e.g. http://localhost:8000/v1')
+    .requiredOption('--model <name>', 'model name to ask for')
+    .requiredOption('--out <dir>', 'writes DIR/trajectories/ and DIR/predictions.jsonl; a re-run skips samples already done')
+    .option('--server <host:port>', 'the swe-env server', '127.0.0.1:50051')
+    .option('--task <id>', 'a task to run (repeatable; default: every task the server serves)', (v: string, p: string[] = []) => [...p, v])
+    .option('--dataset <name>', 'only tasks of this dataset')
+    .option('-k, --samples <k>', 'samples per task', num, 1)
+    .option('--temperature <t>', 'sampling temperature', num, 0.7)
+    .option('--max-turns <n>', 'model turns (and steps) per sample', num, 50)
+    .option('--max-tokens <n>', 'max_tokens per model call', num)
+    .option('--concurrency <n>', 'samples at once', num, 8)
+    .option('--run <name>', 'names this collection (episode ids derive from it: the same name resumes)', 'collect')
+    .option('--tool-format <f>', `how the model calls tools: ${TOOL_FORMATS.join(' (native tool calls) or ')} (a fenced bash block)`, 'openai')
+    .option('--system-prompt <file>', 'a system message before the task')
+    .option('--instance-template <file>', 'the first user message: {{prompt}} (the server\'s prompt, the default), {{problem_statement}}, {{repo}}, {{task_id}}, {{workdir}}')
+    .option('--infra-retries <n>', 'samples the environment failed are run again this often, then marked infra_error', num, 2)
+    .option('--model-timeout <s>', 'limit on one model call', num, 600)
+    .option('--token-file <file>', "the swe-env server's bearer token (or SWE_ENV_AUTH_TOKEN)")
+    .option('--ca <file>', "CA of the swe-env server's TLS certificate")
+    .action(async (o: Record<string, unknown>) => {
+      const toolFormat = o['toolFormat'] as string;
+      if (!(TOOL_FORMATS as readonly string[]).includes(toolFormat)) throw new InvalidArgumentError(`--tool-format must be one of ${TOOL_FORMATS.join(', ')}`);
+      const token = o['tokenFile'] ? readFileSync(o['tokenFile'] as string, 'utf8').trim() : process.env['SWE_ENV_AUTH_TOKEN'];
+      const tasks = (o['task'] as string[] | undefined) ?? [];
+      const samples = Math.max(1, Math.floor(o['samples'] as number));
+      let progress: Progress | undefined;
+      const tally = await collect({
+        server: o['server'] as string,
+        security: { ...(token ? { token } : {}), ...(o['ca'] ? { ca: readFileSync(o['ca'] as string) } : {}) },
+        endpoint: o['endpoint'] as string,
+        apiKey: process.env['OPENAI_API_KEY'] ?? '',
+        model: o['model'] as string,
+        taskIds: tasks,
+        dataset: (o['dataset'] as string | undefined) ?? '',
+        samples,
+        temperature: o['temperature'] as number,
+        maxTurns: Math.max(1, Math.floor(o['maxTurns'] as number)),
+        ...(o['maxTokens'] ? { maxTokens: o['maxTokens'] as number } : {}),
+        concurrency: Math.max(1, Math.floor(o['concurrency'] as number)),
+        out: o['out'] as string,
+        run: o['run'] as string,
+        toolFormat: toolFormat as ToolFormat,
+        ...(o['systemPrompt'] ? { systemPrompt: readFileSync(o['systemPrompt'] as string, 'utf8') } : {}),
+        ...(o['instanceTemplate'] ? { instanceTemplate: readFileSync(o['instanceTemplate'] as string, 'utf8') } : {}),
+        infraRetries: Math.floor(o['infraRetries'] as number),
+        modelTimeoutS: o['modelTimeout'] as number,
+        onSample: (line, t) => {
+          progress ??= new Progress(t.total - t.skipped, 'samples');
+          const done = t.resolved + t.unresolved;
+          progress.tick(`${line} · resolved ${t.resolved}/${done}${t.infra ? ` · infra ${t.infra}` : ''}${t.modelErrors ? ` · model errors ${t.modelErrors}` : ''}`);
+        },
+      });
+      process.stdout.write(
+        `collect: ${tally.total} samples: ${tally.resolved} resolved, ${tally.unresolved} unresolved, ${tally.infra} infra_error (not counted), ${tally.modelErrors} model errors, ${tally.skipped} done before; trajectories in ${o['out'] as string}/trajectories, predictions in ${o['out'] as string}/predictions.jsonl\n`,
+      );
+      if (tally.modelErrors > 0 || tally.infra > 0) process.exitCode = 2;
+    });
+}
