@@ -52,6 +52,14 @@ if [ ! -f "$harness41/.complete" ] || [ test/conformance/harness-4.1.txt -nt "$h
   PYTHONPATH="$harness41" "$venv/bin/python" -c 'import swebench, swesmith.profiles; assert swebench.__version__ == "4.1.0", swebench.__version__' >&2
   touch "$harness41/.complete"
 fi
+# mini-swe-agent from PyPI for its integration test (clients/python/tests/requirements-mini-swe-agent.txt).
+msa="$venv/mini-swe-agent"
+if [ ! -f "$msa/.complete" ] || [ clients/python/tests/requirements-mini-swe-agent.txt -nt "$msa/.complete" ]; then
+  rm -rf "$msa"
+  "$venv/bin/python" -m pip --disable-pip-version-check -q install --no-deps --target "$msa" -r clients/python/tests/requirements-mini-swe-agent.txt 2>&1 | grep -v 'is ignored' >&2 || true
+  PYTHONPATH="$msa" MSWEA_SILENT_STARTUP=1 MSWEA_GLOBAL_CONFIG_DIR="$msa/.config" "$venv/bin/python" -c 'import minisweagent.run.benchmarks.swebench, minisweagent.models.test_models' >&2
+  touch "$msa/.complete"
+fi
 # The Kubernetes schema validator for the manifest test (deploy/kubernetes/validate-requirements.txt).
 validator="$venv/kubernetes-validate"
 if [ ! -f "$validator/.complete" ] || [ deploy/kubernetes/validate-requirements.txt -nt "$validator/.complete" ]; then

@@ -437,9 +437,16 @@ class AsyncSweEnvClient:
         *,
         call_id: str = "",
         timeout_s: Optional[float] = None,
+        assistant: Optional[Dict[str, str]] = None,
     ) -> StepResult:
+        """Runs one tool call. ``assistant`` is the model's own message that made it (``content``,
+        ``reasoning``, ``model``): recorded in the episode's trajectory, never acted on."""
         arguments_json = arguments if isinstance(arguments, str) else json.dumps(arguments or {})
         request = pb.StepRequest(episode_id=episode_id, step_index=step_index, action=pb.Action(name=name, arguments_json=arguments_json, call_id=call_id))
+        if assistant:
+            request.assistant.CopyFrom(
+                pb.AssistantTurn(content=str(assistant.get("content") or ""), reasoning=str(assistant.get("reasoning") or ""), model=str(assistant.get("model") or ""))
+            )
         if episode_id in self._lost_episodes:
             return self._lost(episode_id, self._lost_episodes[episode_id], step_index, call_id)
         address = self.episode_address(episode_id)

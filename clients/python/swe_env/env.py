@@ -70,7 +70,9 @@ class AsyncSweEnv:
         if self.episode is None:
             raise RuntimeError("call reset() before step()")
         call, extra = to_tool_call(action)
-        result = await self.client.step(self.episode.episode_id, self.step_index, call.name, call.arguments, call_id=call.call_id)
+        # Text the model wrote is its message: recorded with the step in the episode's trajectory.
+        assistant = {"content": action} if isinstance(action, str) else None
+        result = await self.client.step(self.episode.episode_id, self.step_index, call.name, call.arguments, call_id=call.call_id, assistant=assistant)
         self.step_index += 1
         self.done = result.terminated or result.truncated
         return _step_tuple(result, extra)

@@ -139,8 +139,9 @@ class SweEnvEnvironment(EnvironmentInterface):  # type: ignore[misc]
                 await self.client.reset(task_id, episode_id=episode_id, group_id=str(meta.get("group_id", "")), options=self.episode_options or None)
                 meta["episode_id"], meta["step_index"] = episode_id, 0
             last = next((m for m in reversed(messages) if m.get("role") == "assistant"), None)
-            call, _ = to_tool_call(str(last.get("content", "")) if last else "")
-            result: StepResult = await self.client.step(meta["episode_id"], int(meta.get("step_index", 0)), call.name, call.arguments)
+            text = str(last.get("content", "")) if last else ""
+            call, _ = to_tool_call(text)
+            result: StepResult = await self.client.step(meta["episode_id"], int(meta.get("step_index", 0)), call.name, call.arguments, assistant={"content": text})
             meta["step_index"] = int(meta.get("step_index", 0)) + 1
             meta["status"] = result.status
             done = result.terminated or result.truncated or result.infra_error

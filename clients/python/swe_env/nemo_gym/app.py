@@ -80,9 +80,11 @@ class SweEnvResourcesServer(GymnasiumServer):
         calls = _function_calls(action)
         tool_outputs: List[Dict[str, str]] = []
         observation: Optional[str] = None
+        said = {"content": extract_text(action)}  # the model's text, for the episode's trajectory
         for call_id, call in calls or [("", _text_call(action))]:
             try:
-                result = await self._client.step(episode.episode_id, episode.step_index, call.name, call.arguments)
+                result = await self._client.step(episode.episode_id, episode.step_index, call.name, call.arguments, assistant=said)
+                said = None  # one message, recorded with its first call
             except SweEnvError as error:
                 episode.done = True
                 return None, 0.0, True, False, {"mask_sample": True, "error": f"{type(error).__name__}: {error}", "tool_outputs": tool_outputs}

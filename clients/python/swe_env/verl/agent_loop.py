@@ -172,7 +172,7 @@ class SweEnvAgentLoop(AgentLoopBase):
             call, _ = to_tool_call(text)
             rollout.messages.append(_assistant_message(text, call.name, call.arguments))
             started = time.perf_counter()
-            result = await client.step(episode_id, step_index, call.name, call.arguments)
+            result = await client.step(episode_id, step_index, call.name, call.arguments, assistant={"content": text})
             rollout.metrics["tool_calls"] += time.perf_counter() - started
             step_index += 1
             rollout.extra["swe_env_steps"] = step_index
