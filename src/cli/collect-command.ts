@@ -3,6 +3,10 @@ import { InvalidArgumentError, type Command } from 'commander';
 import { collect } from '../trajectories/collect/collect.js';
 import { TOOL_FORMATS, type ToolFormat } from '../trajectories/collect/tool-format.js';
 import { Progress } from './progress.js';
+import { join } from 'node:path';
+import { packageRoot } from '../common/paths.js';
+import { loadTaskFile } from '../tasks/loader.js';
+import { startScriptedModel } from '../trajectories/collect/scripted-model.js';
 
 function num(value: string): number {
   const n = Number(value);
@@ -11,6 +15,19 @@ function num(value: string): number {
 }
 
 export function registerCollectCommand(program: Command): void {
+  program
+    .command('demo-model')
+    .description('a stand-in for a model server (OpenAI-compatible, scripted): fixes the --solve tasks with their gold patch, gives up on the others; to try collect without a GPU')
+    .option('--tasks <file>', 'task file (the demo tasks by default)')
+    .option('--solve <id>', 'a task the script fixes (repeatable)', (v: string, p: string[] = []) => [...p, v])
+    .option('--host <host>', 'address', '127.0.0.1')
+    .option('--port <port>', 'port', num, 8000)
+    .action(async (o: { tasks?: string; solve?: string[]; host: string; port: number }) => {
+      const { tasks } = await loadTaskFile(o.tasks ?? join(packageRoot(), 'tasks', 'demo', 'tasks.jsonl'));
+      const model = await startScriptedModel(tasks, new Set(o.solve ?? []), o.host, o.port);
+      process.stdout.write(`scripted model on ${model.url} (solves: ${(o.solve ?? []).join(', ') || 'none'})\n`);
+    });
+
   program
     .command('collect')
     .description('sample trajectories with any OpenAI-compatible chat model (vLLM, SGLang) over tasks x k samples; resumable')

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { packageRoot } from '../../src/common/paths.js';
 import { loadTaskFile } from '../../src/tasks/loader.js';
 import { loadTrajectories } from '../../src/trajectories/export.js';
-import { startScriptedModel } from '../helpers/scripted-model.js';
+import { startScriptedModel } from '../../src/trajectories/collect/scripted-model.js';
 import { DEMO_TASKS, startTestServer, type TestServer } from '../helpers/server.js';
 
 const run = promisify(execFile);

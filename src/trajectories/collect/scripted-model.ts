@@ -1,14 +1,23 @@
 import { createServer, type Server } from 'node:http';
-import type { Task } from '../../src/tasks/task.js';
-import { applyPatchCommand } from './server.js';
+import type { Task } from '../../tasks/task.js';
+
+/** A bash command that writes the patch to a file and applies it with git. */
+function applyPatchCommand(patch: string): string {
+  return `cat > /tmp/fix.patch <<'SWE_ENV_EOF'\n${patch}SWE_ENV_EOF\ngit apply /tmp/fix.patch && rm /tmp/fix.patch && git status --short`;
+}
 
 /**
- * A stand-in for a GPU model server: an OpenAI-compatible /v1/chat/completions on loopback whose
+ * A stand-in for a GPU model server (`swe-env demo-model`, and the tests): an OpenAI-compatible /v1/chat/completions on loopback whose
  * "model" follows a script. For a task in `solve` it applies the task's gold patch through bash,
  * then calls submit_solution; for any other task it looks around and submits without a fix (gives
  * up). It knows the task from the problem statement in the conversation. Every request is kept.
  */
-export async function startScriptedModel(tasks: readonly Task[], solve: ReadonlySet<string>): Promise<{ url: string; requests: unknown[]; close(): Promise<void> }> {
+export async function startScriptedModel(
+  tasks: readonly Task[],
+  solve: ReadonlySet<string>,
+  host = '127.0.0.1',
+  port = 0,
+): Promise<{ url: string; requests: unknown[]; close(): Promise<void> }> {
   const requests: unknown[] = [];
   const server: Server = createServer((req, res) => {
     let body = '';
@@ -38,6 +47,6 @@ export async function startScriptedModel(tasks: readonly Task[], solve: Readonly
       res.end(JSON.stringify({ id: `chatcmpl-${requests.length}`, object: 'chat.completion', model: 'scripted', choices: [{ index: 0, message, finish_reason: 'tool_calls' }] }));
     });
   });
-  const port = await new Promise<number>((resolve) => server.listen(0, '127.0.0.1', () => resolve((server.address() as { port: number }).port)));
-  return { url: `http://127.0.0.1:${port}/v1`, requests, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
+  const bound = await new Promise<number>((resolve) => server.listen(port, host, () => resolve((server.address() as { port: number }).port)));
+  return { url: `http://${host}:${bound}/v1`, requests, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
 }
