@@ -213,7 +213,7 @@ export class Episode {
     if (index !== this.stepCount) {
       throw new FailedPreconditionError(`episode ${this.id} expects step_index ${this.stepCount}, got ${index}`);
     }
-    if (this.lostMessage) return this.answerLost(index, action.callId, this.lostMessage);
+    if (this.lostMessage) return this.answerLost(index, action, assistant, this.lostMessage);
     if (this.endReason) {
       throw new FailedPreconditionError(`episode ${this.id} has ended (${this.endReason}) after ${this.stepCount} steps; Close it`);
     }
@@ -302,8 +302,9 @@ export class Episode {
   }
 
   /** The episode's container was gone when the server restarted: this step, and the episode, end so. */
-  private answerLost(index: number, callId: string, message: string): Promise<StepOutcome> {
+  private answerLost(index: number, action: Action, assistant: AssistantTurn | undefined, message: string): Promise<StepOutcome> {
     this.lostMessage = undefined;
+    const callId = action.callId;
     const outcome: StepOutcome = {
       stepIndex: index,
       callId,
@@ -316,6 +317,7 @@ export class Episode {
       info: { infra_error: message, server_restarted: true },
     };
     this.record(outcome);
+    this.recordTrajectory(outcome, action, Date.now(), assistant);
     return this.persist().then(() => outcome);
   }
 

@@ -8,6 +8,7 @@ import { SweEnvClient } from '../../src/client/client.js';
 import { packageRoot } from '../../src/common/paths.js';
 import { DockerSandboxProvider } from '../../src/sandbox/docker-sandbox.js';
 import { fold } from '../../src/server/persistence/episode-journal.js';
+import { loadTrajectories } from '../../src/trajectories/export.js';
 import { loadTaskFile } from '../../src/tasks/loader.js';
 import { applyPatchCommand, DEMO_TASKS } from '../helpers/server.js';
 
@@ -24,7 +25,7 @@ function serve(serverId: string, stateDir: string, extra: string[] = []): Promis
   return new Promise((resolve, reject) => {
     const child = spawn(
       'node',
-      [CLI, 'serve', '--port', '0', '--server-id', serverId, '--state-dir', stateDir, '--log-level', 'warn', '--shutdown-grace', '5', ...extra],
+      [CLI, 'serve', '--port', '0', '--server-id', serverId, '--state-dir', stateDir, '--trajectory-dir', join(stateDir, 'trajectories'), '--log-level', 'warn', '--shutdown-grace', '5', ...extra],
       { stdio: ['ignore', 'pipe', 'inherit'] },
     );
     children.push(child);
@@ -120,6 +121,14 @@ describe('a server restarted with the same server id and state directory', () =>
     b.dispose();
     await kill(second.child, 'SIGTERM');
     expect(await provider.listContainers()).toEqual([]);
+
+    // Each trajectory goes on in one file across the restart.
+    const recorded = new Map((await loadTrajectories([join(stateDir, 'trajectories')])).map((t) => [t.header.episode_id, t]));
+    expect(recorded.get(kept)?.steps.map((s) => s.index)).toEqual([0, 1, 2, 3]);
+    expect(recorded.get(kept)?.end).toMatchObject({ reward: 1, resolved: true, end_reason: 'submitted' });
+    expect(recorded.get(removed)?.steps.map((s) => s.status)).toEqual(['INFRA_ERROR']);
+    expect(recorded.get(removed)?.end?.end_reason).toBe('infra_error');
+    expect(recorded.get(cut)?.end?.end_reason).toBe('infra_error');
   });
 
   it('a submit whose grading was under way when the server died is graded again from its captured change', async () => {
