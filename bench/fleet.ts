@@ -109,7 +109,7 @@ async function main(): Promise<void> {
   let baseline = 0;
   for (const n of process.argv.includes('--failover-only') ? [] : [1, 2, 3]) {
     const running = await servers(n, maxEpisodes);
-    const fleet = await FleetClient.connect({ addresses: running.map((s) => s.address), infoTtlMs: 500 });
+    const fleet = await FleetClient.connect({ addresses: running.map((s) => s.address), infoTtlMs: 500, restartWaitMs: 1000 });
     try {
       const started = Date.now();
       const outcomes = await run(fleet, tasks, groups, groupSize, inFlight);
@@ -130,7 +130,7 @@ async function main(): Promise<void> {
 
   // Failover: 3 servers, one killed once a third of the episodes have started.
   const running = await servers(3, maxEpisodes);
-  const fleet = await FleetClient.connect({ addresses: running.map((s) => s.address), infoTtlMs: 500 });
+  const fleet = await FleetClient.connect({ addresses: running.map((s) => s.address), infoTtlMs: 500, restartWaitMs: 1000 });
   let victim = running[0]!;
   let killedAt = 0;
   const total = groups * groupSize;

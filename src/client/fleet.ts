@@ -28,6 +28,11 @@ export interface FleetOptions {
   readonly infoTtlMs?: number;
   /** A server takes new groups up to this factor over the fleet's mean load. */
   readonly loadFactor?: number;
+  /**
+   * How long a step waits for its server to answer again (a restart with the same server id and
+   * state directory goes on with its episodes) before the episode counts as lost. Default 30 s.
+   */
+  readonly restartWaitMs?: number;
 }
 
 interface Member {
@@ -71,10 +76,12 @@ export class FleetClient {
   private readonly taskImages = new Map<string, string>();
   private readonly infoTtlMs: number;
   private readonly loadFactor: number;
+  private readonly restartWaitMs: number;
 
   private constructor(private readonly options: FleetOptions) {
     this.infoTtlMs = options.infoTtlMs ?? 2000;
     this.loadFactor = options.loadFactor ?? 1.25;
+    this.restartWaitMs = options.restartWaitMs ?? 30_000;
   }
 
   static async connect(options: FleetOptions): Promise<FleetClient> {
@@ -210,6 +217,25 @@ export class FleetClient {
     }
   }
 
+  /** Whether a server that stopped answering answers again within `waitMs` (it restarted). */
+  private async backWithin(m: Member, waitMs: number): Promise<boolean> {
+    const deadline = Date.now() + waitMs;
+    for (;;) {
+      try {
+        m.info = await m.client.getServerInfo({ timeoutS: Math.max(0.5, Math.min(3, (deadline - Date.now()) / 1000)) });
+        m.infoAt = Date.now();
+        m.down = false;
+        return true;
+      } catch {
+        if (Date.now() >= deadline) {
+          m.down = true;
+          return false;
+        }
+        await new Promise((r) => setTimeout(r, Math.min(1000, Math.max(50, deadline - Date.now()))));
+      }
+    }
+  }
+
   /** The step response an episode on a lost server gets: the environment's failure, masked. */
   private lost(episodeId: string, m: Member, stepIndex: number, callId: string): StepResponse__Output {
     this.episodes.delete(episodeId);
@@ -234,15 +260,19 @@ export class FleetClient {
     options?: CallOptions,
   ): Promise<StepResponse__Output> {
     const m = this.member(episodeId);
-    if (m.down) return this.lost(episodeId, m, stepIndex, action.callId ?? '');
-    try {
-      return await m.client.step(episodeId, stepIndex, action, options);
-    } catch (error) {
-      // Whatever the failure (unreachable, cancelled by a shutdown, reset stream), the server's
-      // own answer decides: gone, the episode is lost; there, the caller retries the same step
-      // index (idempotent) and gets the server's outcome.
-      if (codeOf(error) !== grpc.status.NOT_FOUND && (await this.gone(m))) return this.lost(episodeId, m, stepIndex, action.callId ?? '');
-      throw error;
+    if (m.down && !(await this.backWithin(m, this.restartWaitMs))) return this.lost(episodeId, m, stepIndex, action.callId ?? '');
+    for (let comebacks = 0; ; comebacks++) {
+      try {
+        return await m.client.step(episodeId, stepIndex, action, options);
+      } catch (error) {
+        // Unreachable: a server restarting with its episode records answers the same step index
+        // (its recorded outcome), so wait for it a while. Otherwise, or past the wait, the server's
+        // own answer decides: gone, the episode is lost; there, the caller retries the same step
+        // index (idempotent) and gets the server's outcome.
+        if (codeOf(error) === grpc.status.UNAVAILABLE && comebacks < 3 && (await this.backWithin(m, this.restartWaitMs))) continue;
+        if (codeOf(error) !== grpc.status.NOT_FOUND && (await this.gone(m))) return this.lost(episodeId, m, stepIndex, action.callId ?? '');
+        throw error;
+      }
     }
   }
 
