@@ -2,8 +2,8 @@
 
 ``SweEnvRayFleet`` starts a :class:`SweEnvServerActor` on every alive node of the user's existing
 cluster (node affinity, not soft), each running the Node server with that node's container engine,
-restarts a server that dies (same server id, so its leftover containers are removed, and same port,
-so its address holds), and hands the fleet client its addresses. ``shutdown`` stops every server
+restarts a server that dies (same server id and state directory, so it goes on with its live
+episodes, and same port, so its address holds), and hands the fleet client its addresses. ``shutdown`` stops every server
 (each removes its containers) and the actors. A GRPO trainer already on Ray (verl, NeMo-RL) runs
 the environment without a scheduler of its own::
 
