@@ -1,31 +1,18 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { SweEnvClient } from '../../src/client/client.js';
-import { packageRoot } from '../../src/common/paths.js';
 import { DockerSandboxProvider } from '../../src/sandbox/docker-sandbox.js';
+import { killCliServers, serveCli } from '../helpers/cli-server.js';
 
-const CLI = join(packageRoot(), 'dist', 'src', 'cli', 'main.js');
 const serverId = `test-crash-${randomUUID().slice(0, 8)}`;
 const provider = new DockerSandboxProvider(serverId);
-const children: ChildProcess[] = [];
 
-function serve(): Promise<{ child: ChildProcess; address: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn('node', [CLI, 'serve', '--port', '0', '--server-id', serverId, '--no-state', '--log-level', 'warn'], { stdio: ['ignore', 'pipe', 'ignore'] });
-    children.push(child);
-    child.stdout.once('data', (d: Buffer) => {
-      const match = /listening on (\S+)/.exec(d.toString());
-      if (match) resolve({ child, address: match[1]! });
-      else reject(new Error(`unexpected output: ${d.toString()}`));
-    });
-    child.once('exit', (code) => reject(new Error(`server exited with ${code}`)));
-  });
+function serve(): ReturnType<typeof serveCli> {
+  return serveCli(['--server-id', serverId, '--no-state', '--no-trajectories'], 'ignore');
 }
 
 afterAll(async () => {
-  for (const c of children) c.kill('SIGKILL');
+  killCliServers();
   await provider.removeServerContainers();
 });
 

@@ -1,48 +1,27 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { mkdtempSync, readFileSync, existsSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { SweEnvClient } from '../../src/client/client.js';
-import { packageRoot } from '../../src/common/paths.js';
 import { DockerSandboxProvider } from '../../src/sandbox/docker-sandbox.js';
 import { fold } from '../../src/server/persistence/episode-journal.js';
 import { loadTrajectories } from '../../src/trajectories/export.js';
 import { loadTaskFile } from '../../src/tasks/loader.js';
 import { applyPatchCommand, DEMO_TASKS } from '../helpers/server.js';
+import { killCliServers, serveCli, stopCli } from '../helpers/cli-server.js';
 
-const CLI = join(packageRoot(), 'dist', 'src', 'cli', 'main.js');
 const TASK = 'swe-env-demo__textkit-1';
 const { tasks } = await loadTaskFile(DEMO_TASKS);
 const task = tasks.find((t) => t.id === TASK)!;
-const children: ChildProcess[] = [];
 const providers: DockerSandboxProvider[] = [];
 const stateDirs: string[] = [];
 
-/** A server as operators run it (its own process, so it can be killed with SIGKILL). */
-function serve(serverId: string, stateDir: string, extra: string[] = []): Promise<{ child: ChildProcess; address: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(
-      'node',
-      [CLI, 'serve', '--port', '0', '--server-id', serverId, '--state-dir', stateDir, '--trajectory-dir', join(stateDir, 'trajectories'), '--log-level', 'warn', '--shutdown-grace', '5', ...extra],
-      { stdio: ['ignore', 'pipe', 'inherit'] },
-    );
-    children.push(child);
-    child.stdout.once('data', (d: Buffer) => {
-      const match = /listening on (\S+)/.exec(d.toString());
-      if (match) resolve({ child, address: match[1]! });
-      else reject(new Error(`unexpected output: ${d.toString()}`));
-    });
-    child.once('exit', (code) => reject(new Error(`server exited with ${code}`)));
-  });
+function serve(serverId: string, stateDir: string, extra: string[] = []): ReturnType<typeof serveCli> {
+  return serveCli(['--server-id', serverId, '--state-dir', stateDir, '--trajectory-dir', join(stateDir, 'trajectories'), '--shutdown-grace', '5', ...extra]);
 }
 
-async function kill(child: ChildProcess, signal: NodeJS.Signals): Promise<void> {
-  const exited = new Promise((r) => child.once('exit', r));
-  child.kill(signal);
-  await exited;
-}
+const kill = stopCli;
 
 function setup(): { serverId: string; stateDir: string; provider: DockerSandboxProvider } {
   const serverId = `test-restart-${randomUUID().slice(0, 8)}`;
@@ -64,7 +43,7 @@ function record(stateDir: string, serverId: string, episodeId: string): Record<s
 }
 
 afterAll(async () => {
-  for (const c of children) if (c.exitCode === null && c.signalCode === null) c.kill('SIGKILL');
+  killCliServers();
   for (const p of providers) await p.removeServerContainers();
   for (const d of stateDirs) rmSync(d, { recursive: true, force: true });
 });
