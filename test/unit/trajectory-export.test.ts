@@ -1,0 +1,51 @@
+import { describe, expect, it } from 'vitest';
+import { toolCallsOf } from '../../src/trajectories/collect/tool-format.js';
+import { chatMessages, selectTrajectories } from '../../src/trajectories/export.js';
+import { TRAJECTORY_FORMAT, type Trajectory, type TrajectoryStep } from '../../src/trajectories/trajectory-format.js';
+
+const reply = (content: string) => ({ content, reasoning: '', toolCalls: [], finishReason: 'stop' });
+
+function step(index: number, tool: string, observation: string, content = ''): TrajectoryStep {
+  return {
+    type: 'step', index, call_id: tool ? `c${index}` : '', tool, arguments: tool === 'bash' ? { command: 'ls' } : {}, observation, status: tool ? 'OK' : 'INVALID_ACTION',
+    exit_code: 0, duration_s: 0, reward: 0, terminated: false, truncated: false, info: {}, at: '', ...(content ? { assistant: { content, reasoning: '', model: '' } } : {}),
+  };
+}
+
+function trajectory(id: string, task: string, endReason: string, resolved: boolean, steps: TrajectoryStep[]): Trajectory {
+  return {
+    file: `${id}.jsonl`,
+    header: { type: 'episode', format: TRAJECTORY_FORMAT, episode_id: id, task_id: task, dataset: 'd', repo: 'r', base_commit: 'b', group_id: '', seed: 0, options: {}, server_id: 's', started_at: id, prompt: 'Fix it.', tools: [] },
+    steps,
+    end: { type: 'end', reward: resolved ? 1 : 0, resolved, end_reason: endReason, steps: steps.length, duration_s: 1, ended_at: '' },
+  };
+}
+
+describe('collect tool formats', () => {
+  it('text: the last fenced bash block is the command, `submit` alone submits, none is no call', () => {
+    expect(toolCallsOf(reply('look:\n```bash\nls\n```\nthen\n```bash\ncat a.py\n```'), 'text', 3)).toEqual([{ id: 'call_3', name: 'bash', argumentsJson: '{"command":"cat a.py"}' }]);
+    expect(toolCallsOf(reply('done\n```bash\nsubmit\n```'), 'text', 4)).toEqual([{ id: 'call_4', name: 'submit_solution', argumentsJson: '{}' }]);
+    expect(toolCallsOf(reply('I think the bug is in a.py.'), 'text', 5)).toEqual([]);
+  });
+});
+
+describe('export', () => {
+  it('renders a reply without a tool call as assistant text and the reminder as a user message', () => {
+    const t = trajectory('1', 't', 'submitted', true, [step(0, '', 'Invalid tool call: no tool name was given.', 'Hmm.'), step(1, 'bash', 'a.py\n', 'Listing.'), step(2, 'submit_solution', 'graded')]);
+    expect(chatMessages(t).map((m) => m.role)).toEqual(['user', 'assistant', 'user', 'assistant', 'tool', 'assistant', 'tool']);
+    expect(chatMessages(t)[1]).toEqual({ role: 'assistant', content: 'Hmm.' });
+  });
+
+  it('never exports what the environment or the model endpoint failed, nor unfinished ones; per-task keeps the first k', () => {
+    const all = [
+      trajectory('1', 'a', 'submitted', true, []),
+      trajectory('2', 'a', 'submitted', false, []),
+      trajectory('3', 'b', 'infra_error', false, []),
+      trajectory('4', 'b', 'model_error', false, []),
+      { ...trajectory('5', 'c', 'submitted', true, []), end: undefined },
+    ];
+    expect(selectTrajectories(all, {}).map((t) => t.header.episode_id)).toEqual(['1', '2']);
+    expect(selectTrajectories(all, { resolvedOnly: true }).map((t) => t.header.episode_id)).toEqual(['1']);
+    expect(selectTrajectories(all, { perTask: 1 }).map((t) => t.header.episode_id)).toEqual(['1']);
+  });
+});
