@@ -76,22 +76,30 @@ export function chatMessages(t: Trajectory): ChatMessage[] {
   const messages: ChatMessage[] = [];
   if (t.header.system_prompt) messages.push({ role: 'system', content: t.header.system_prompt });
   messages.push({ role: 'user', content: t.header.prompt });
-  for (const step of t.steps) {
+  const steps = t.steps;
+  for (let i = 0; i < steps.length; i++) {
+    const step = steps[i]!;
     if (step.tool === '') {
       // The model answered without a tool call: its text, then the environment's reminder.
       messages.push({ role: 'assistant', content: step.assistant?.content ?? '', ...(step.assistant?.reasoning ? { reasoning_content: step.assistant.reasoning } : {}) });
       messages.push({ role: 'user', content: step.observation });
       continue;
     }
-    const id = step.call_id || `call_${step.index}`;
-    const args = typeof step.arguments === 'string' ? step.arguments : JSON.stringify(step.arguments ?? {});
+    // The calls of one assistant message (same recorded turn) go back into that one message.
+    const group = [step];
+    while (step.turn !== undefined && steps[i + 1]?.turn === step.turn && steps[i + 1]?.tool !== '') group.push(steps[++i]!);
+    const calls = group.map((s) => ({
+      id: s.call_id || `call_${s.index}`,
+      type: 'function' as const,
+      function: { name: s.tool, arguments: typeof s.arguments === 'string' ? s.arguments : JSON.stringify(s.arguments ?? {}) },
+    }));
     messages.push({
       role: 'assistant',
       content: step.assistant?.content ? step.assistant.content : null,
       ...(step.assistant?.reasoning ? { reasoning_content: step.assistant.reasoning } : {}),
-      tool_calls: [{ id, type: 'function', function: { name: step.tool, arguments: args } }],
+      tool_calls: calls,
     });
-    messages.push({ role: 'tool', tool_call_id: id, name: step.tool, content: step.observation });
+    group.forEach((s, k) => messages.push({ role: 'tool', tool_call_id: calls[k]!.id, name: s.tool, content: s.observation }));
   }
   return messages;
 }

@@ -45,6 +45,11 @@ export interface TrajectoryStep {
   /** The call's arguments: parsed JSON, or the raw text when it was not JSON. */
   readonly arguments: unknown;
   readonly assistant?: AssistantTurn;
+  /**
+   * The model turn this call belongs to, when the driver knows it (`swe-env collect`): the calls of
+   * one assistant message share it, so an export rebuilds that message with all its tool calls.
+   */
+  readonly turn?: number;
   readonly observation: string;
   readonly status: string;
   readonly exit_code: number;

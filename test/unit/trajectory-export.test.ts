@@ -36,6 +36,19 @@ describe('export', () => {
     expect(chatMessages(t)[1]).toEqual({ role: 'assistant', content: 'Hmm.' });
   });
 
+  it('puts the calls of one model turn back into one assistant message', () => {
+    const t = trajectory('1', 't', 'submitted', true, [
+      { ...step(0, 'bash', 'one', 'Two things at once.'), turn: 0 },
+      { ...step(1, 'bash', 'two'), turn: 0 },
+      { ...step(2, 'submit_solution', 'graded', 'Done.'), turn: 1 },
+    ]);
+    const messages = chatMessages(t);
+    expect(messages.map((m) => m.role)).toEqual(['user', 'assistant', 'tool', 'tool', 'assistant', 'tool']);
+    const first = messages[1] as { tool_calls: Array<{ id: string }> };
+    expect(first.tool_calls.map((c) => c.id)).toEqual(['c0', 'c1']);
+    expect(messages.slice(2, 4).map((m) => (m as { tool_call_id: string }).tool_call_id)).toEqual(['c0', 'c1']);
+  });
+
   it('never exports what the environment or the model endpoint failed, nor unfinished ones; per-task keeps the first k', () => {
     const all = [
       trajectory('1', 'a', 'submitted', true, []),

@@ -232,7 +232,7 @@ async function runSample(ctx: SampleContext, job: Job, attempt: number): Promise
       for (const [i, call] of steps.entries()) {
         const stepStarted = Date.now();
         last = await client.step(id, index, { name: call.name, argumentsJson: call.argumentsJson, callId: call.id }, { timeoutS: 7200 }, i === 0 ? assistant : undefined);
-        recordStep(trajectory, last, call, i === 0 ? assistant : undefined, stepStarted);
+        recordStep(trajectory, last, call, i === 0 ? assistant : undefined, stepStarted, turn);
         const answer = options.toolFormat === 'openai' && calls.length > 0 ? { role: 'tool' as const, tool_call_id: call.id, content: last.observation } : { role: 'user' as const, content: last.observation };
         messages.push(answer);
         index += 1;
@@ -280,6 +280,7 @@ function recordStep(
   call: { id: string; name: string; argumentsJson: string },
   assistant: { content: string; reasoning: string; model: string } | undefined,
   startedAt: number,
+  turn: number,
 ): void {
   let args: unknown = call.argumentsJson;
   try {
@@ -294,6 +295,7 @@ function recordStep(
     tool: call.name,
     arguments: args,
     ...(assistant && (assistant.content || assistant.reasoning) ? { assistant } : {}),
+    turn,
     observation: out.observation,
     status: out.status.replace(/^STEP_STATUS_/, ''),
     exit_code: out.exitCode,
