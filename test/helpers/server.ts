@@ -1,3 +1,4 @@
+import { expect } from 'vitest';
 import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import { pino } from 'pino';
@@ -42,4 +43,20 @@ export async function startTestServer(overrides: ServerConfigInput = {}): Promis
 /** The task's gold patch applied through bash, as a model would. */
 export function applyPatchCommand(patch: string): string {
   return `cat > /tmp/fix.patch <<'SWE_ENV_EOF'\n${patch}SWE_ENV_EOF\ngit apply /tmp/fix.patch && rm /tmp/fix.patch && git status --short`;
+}
+
+/**
+ * Every container the server started is gone. Polled: a container that died (killed from outside,
+ * or its keeper's own end) is deleted by the engine's AutoRemove, which may still be under way when
+ * the server's removal call returns.
+ */
+export async function expectNoContainers(provider: { listContainers(): Promise<string[]> }): Promise<void> {
+  // A loop, not expect.poll: this runs in afterAll hooks too.
+  const until = Date.now() + 30_000;
+  let left = await provider.listContainers();
+  while (left.length > 0 && Date.now() < until) {
+    await new Promise((r) => setTimeout(r, 200));
+    left = await provider.listContainers();
+  }
+  expect(left).toEqual([]);
 }

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadTaskFile } from '../../src/tasks/loader.js';
-import { DEMO_TASKS, startTestServer, type TestServer } from '../helpers/server.js';
+import { expectNoContainers, DEMO_TASKS, startTestServer, type TestServer } from '../helpers/server.js';
 
 /**
  * Code under test runs inside pytest's process: it can rewrite pytest's reports, or print a second
@@ -19,7 +19,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await t?.stop();
-  expect(await t.server.provider.listContainers()).toEqual([]);
+  await expectNoContainers(t.server.provider);
 });
 
 /** Appends Python to the package's __init__ (not a test file: the filter keeps it). */

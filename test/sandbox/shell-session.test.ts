@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ShellSession } from '../../src/sandbox/shell-session.js';
 import type { Sandbox } from '../../src/sandbox/sandbox.js';
 import { disposeAll, testProvider, testSpec } from '../helpers/docker.js';
+import { expectNoContainers } from '../helpers/server.js';
 
 const provider = testProvider();
 let sandbox: Sandbox;
@@ -16,7 +17,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await shell?.close();
   await disposeAll(provider, sandbox ? [sandbox] : []);
-  expect(await provider.listContainers()).toEqual([]);
+  await expectNoContainers(provider);
 });
 
 describe('ShellSession against a real container', () => {

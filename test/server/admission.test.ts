@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { packageRoot } from '../../src/common/paths.js';
 import { DockerSandboxProvider } from '../../src/sandbox/docker-sandbox.js';
-import { startTestServer, type TestServer } from '../helpers/server.js';
+import { startTestServer, type TestServer, expectNoContainers } from '../helpers/server.js';
 import { BASE_IMAGE, testSpec } from '../helpers/docker.js';
 
 const servers: TestServer[] = [];
@@ -14,7 +14,7 @@ const servers: TestServer[] = [];
 afterAll(async () => {
   for (const s of servers) {
     await s.stop();
-    expect(await s.server.provider.listContainers()).toEqual([]);
+    await expectNoContainers(s.server.provider);
   }
 });
 
@@ -55,7 +55,7 @@ describe('a Reset whose caller gives up', () => {
     expect(gaveUp).toBeGreaterThanOrEqual(3);
     await new Promise((r) => setTimeout(r, 1500));
     expect(t.server.registry.liveCount).toBe(0);
-    expect(await t.server.provider.listContainers()).toEqual([]);
+    await expectNoContainers(t.server.provider);
   });
 });
 
@@ -124,6 +124,6 @@ describe('start-up and shutdown', () => {
     expect(a.episodeId).not.toBe(b.episodeId);
     expect(await t.server.provider.listContainers()).toHaveLength(2);
     await t.stop();
-    expect(await t.server.provider.listContainers()).toEqual([]);
+    await expectNoContainers(t.server.provider);
   });
 });

@@ -3,7 +3,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { packageRoot } from '../../src/common/paths.js';
-import { startTestServer, type TestServer } from '../helpers/server.js';
+import { startTestServer, type TestServer, expectNoContainers } from '../helpers/server.js';
 
 const CLI = join(packageRoot(), 'dist', 'src', 'cli', 'main.js');
 let t: TestServer;
@@ -15,7 +15,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await t?.stop();
-  expect(await t.server.provider.listContainers()).toEqual([]);
+  await expectNoContainers(t.server.provider);
 });
 
 function shell(taskId: string, input: string): Promise<{ code: number | null; out: string }> {
@@ -39,13 +39,13 @@ describe('swe-env shell (a researcher stepping an episode by hand)', () => {
     expect(out).toMatch(/resolved: false +reward: 0/);
     expect(out).toMatch(/FAILED +tests\/test_ops\.py::test_merge_touching/);
     expect(out).toContain('[closed after 3 steps, reward 0]');
-    expect(await t.server.provider.listContainers()).toEqual([]);
+    await expectNoContainers(t.server.provider);
   });
 
   it(':quit closes the episode without grading', async () => {
     const { out } = await shell('swe-env-demo__intervals-2', 'true\n:quit\n');
     expect(out).toContain('[closed after 1 steps, reward 0]');
-    expect(await t.server.provider.listContainers()).toEqual([]);
+    await expectNoContainers(t.server.provider);
   });
 
   it('sends a heredoc and backslash-continued lines as one step each', async () => {

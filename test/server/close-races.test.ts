@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DockerSandboxProvider } from '../../src/sandbox/docker-sandbox.js';
 import { loadTaskFile } from '../../src/tasks/loader.js';
 import { startSocketProxy, type SocketProxy } from '../helpers/socket-proxy.js';
-import { applyPatchCommand, DEMO_TASKS, startTestServer, type TestServer } from '../helpers/server.js';
+import { applyPatchCommand, DEMO_TASKS, startTestServer, type TestServer, expectNoContainers } from '../helpers/server.js';
 
 /**
  * Close racing the episode's own end: a Close during a submit's grading must report the grade the
@@ -20,7 +20,7 @@ describe('Close during a submit', () => {
   });
   afterAll(async () => {
     await t?.stop();
-    expect(await t.server.provider.listContainers()).toEqual([]);
+    await expectNoContainers(t.server.provider);
   });
 
   it('waits for the grading and reports the same reward and end as the submit', async () => {
@@ -68,7 +68,7 @@ describe('Close while the engine does not answer', () => {
     await t?.stop();
     await proxy?.close();
     // Asked of the engine directly: the proxy is gone.
-    expect(await new DockerSandboxProvider(t.server.config.serverId).listContainers()).toEqual([]);
+    await expectNoContainers(new DockerSandboxProvider(t.server.config.serverId));
   });
 
   it('reports the removal as pending, keeps retrying, and removes the container once the engine is back', async () => {

@@ -3,6 +3,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { SweEnvClient } from '../../src/client/client.js';
 import { DockerSandboxProvider } from '../../src/sandbox/docker-sandbox.js';
 import { killCliServers, serveCli } from '../helpers/cli-server.js';
+import { expectNoContainers } from '../helpers/server.js';
 
 const serverId = `test-crash-${randomUUID().slice(0, 8)}`;
 const provider = new DockerSandboxProvider(serverId);
@@ -33,7 +34,7 @@ describe('a server without episode records (--no-state) killed with SIGKILL', ()
     expect(await provider.listContainers()).toHaveLength(3);
 
     const second = await serve();
-    expect(await provider.listContainers()).toEqual([]);
+    await expectNoContainers(provider);
     // An episode of the killed run: NOT_FOUND that says the server restarted.
     const again = new SweEnvClient(second.address);
     const gone = (await again.bash(ids[0]!, 1, 'true').then(

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SweEnvClient } from '../../src/client/client.js';
-import { startTestServer, type TestServer } from '../helpers/server.js';
+import { startTestServer, type TestServer, expectNoContainers } from '../helpers/server.js';
 
 /**
  * Disk: overlay2 on this machine's ext4 has no per-container size option, so nothing inside the
@@ -21,7 +21,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await t?.stop();
-  expect(await t.server.provider.listContainers()).toEqual([]);
+  await expectNoContainers(t.server.provider);
 });
 
 /** The MiB figures of "<used> MiB written, over its <limit> MiB quota". */
@@ -107,7 +107,7 @@ describe('host free-space watermark', () => {
       );
       expect(error?.code).toBe(8); // RESOURCE_EXHAUSTED
       expect(error?.details).toMatch(/disk is nearly full: \d+ MiB free, below the \d+ MiB/);
-      expect(await full.server.provider.listContainers()).toEqual([]);
+      await expectNoContainers(full.server.provider);
     } finally {
       await full.stop();
     }

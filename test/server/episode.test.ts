@@ -4,7 +4,7 @@ import { SweEnvClient } from '../../src/client/client.js';
 import { loadTaskFile } from '../../src/tasks/loader.js';
 import type { Task } from '../../src/tasks/task.js';
 import { retainedBytes } from '../helpers/gc.js';
-import { applyPatchCommand, DEMO_TASKS, startTestServer, type TestServer } from '../helpers/server.js';
+import { applyPatchCommand, DEMO_TASKS, startTestServer, type TestServer, expectNoContainers } from '../helpers/server.js';
 
 let t: TestServer;
 let tasks: Map<string, Task>;
@@ -16,7 +16,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await t?.stop();
-  expect(await t.server.provider.listContainers()).toEqual([]);
+  await expectNoContainers(t.server.provider);
 });
 
 function task(id: string): Task {

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadTaskFile } from '../../src/tasks/loader.js';
-import { DEMO_TASKS, startTestServer, type TestServer } from '../helpers/server.js';
+import { DEMO_TASKS, startTestServer, type TestServer, expectNoContainers } from '../helpers/server.js';
 
 let t: TestServer;
 
@@ -10,7 +10,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await t?.stop();
-  expect(await t.server.provider.listContainers()).toEqual([]);
+  await expectNoContainers(t.server.provider);
 });
 
 const { tasks } = await loadTaskFile(DEMO_TASKS);
@@ -72,7 +72,7 @@ describe('Evaluate and the caller', () => {
     expect(report.infraError).toBe(true);
     expect(report.error).toMatch(/cancelled|deadline/);
     expect(report.reward).toBe(0);
-    expect(await t.server.provider.listContainers()).toEqual([]);
+    await expectNoContainers(t.server.provider);
     expect(Date.now() - started).toBeLessThan(20_000);
   });
 });
@@ -107,7 +107,7 @@ describe('the grading pool', () => {
       expect(exhausted.length).toBeGreaterThanOrEqual(1);
       expect(exhausted.length + graded.length).toBe(6);
       for (const o of graded) expect(o.report!.infraError).toBe(true); // cancelled at the deadline, never a plain 0
-      expect(await small.server.provider.listContainers()).toEqual([]);
+      await expectNoContainers(small.server.provider);
     } finally {
       await small.stop();
     }

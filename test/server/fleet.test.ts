@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FleetClient } from '../../src/client/fleet.js';
 import { SweEnvClient } from '../../src/client/client.js';
-import { startTestServer, type TestServer } from '../helpers/server.js';
+import { expectNoContainers, startTestServer, type TestServer } from '../helpers/server.js';
 
 /**
  * The fleet client against three real servers on loopback (their own server ids, one engine):
@@ -20,7 +20,7 @@ beforeAll(async () => {
 afterAll(async () => {
   fleet?.dispose();
   for (const s of servers ?? []) await s.stop();
-  for (const s of servers ?? []) expect(await s.server.provider.listContainers()).toEqual([]);
+  for (const s of servers ?? []) await expectNoContainers(s.server.provider);
 });
 
 describe('fleet client', () => {

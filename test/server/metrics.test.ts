@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { packageRoot } from '../../src/common/paths.js';
 import { loadTaskFile } from '../../src/tasks/loader.js';
-import { applyPatchCommand, DEMO_TASKS, startTestServer, type TestServer } from '../helpers/server.js';
+import { applyPatchCommand, DEMO_TASKS, startTestServer, type TestServer, expectNoContainers } from '../helpers/server.js';
 
 /** Prometheus metrics on their own port, moving as a real episode runs. */
 let t: TestServer;
@@ -14,7 +14,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await t?.stop();
-  expect(await t.server.provider.listContainers()).toEqual([]);
+  await expectNoContainers(t.server.provider);
 });
 
 async function scrape(): Promise<string> {

@@ -8,7 +8,7 @@ import { DockerSandboxProvider } from '../../src/sandbox/docker-sandbox.js';
 import { fold } from '../../src/server/persistence/episode-journal.js';
 import { loadTrajectories } from '../../src/trajectories/export.js';
 import { loadTaskFile } from '../../src/tasks/loader.js';
-import { applyPatchCommand, DEMO_TASKS } from '../helpers/server.js';
+import { expectNoContainers, applyPatchCommand, DEMO_TASKS } from '../helpers/server.js';
 import { killCliServers, serveCli, stopCli } from '../helpers/cli-server.js';
 
 const TASK = 'swe-env-demo__textkit-1';
@@ -99,7 +99,7 @@ describe('a server restarted with the same server id and state directory', () =>
     expect((await b.close(closed)).summary).toEqual(closedSummary);
     b.dispose();
     await kill(second.child, 'SIGTERM');
-    expect(await provider.listContainers()).toEqual([]);
+    await expectNoContainers(provider);
 
     // Each trajectory goes on in one file across the restart.
     const recorded = new Map((await loadTrajectories([join(stateDir, 'trajectories')])).map((t) => [t.header.episode_id, t]));
@@ -130,7 +130,7 @@ describe('a server restarted with the same server id and state directory', () =>
     expect(graded.terminated).toBe(true);
     b.dispose();
     await kill(second.child, 'SIGTERM');
-    expect(await provider.listContainers()).toEqual([]);
+    await expectNoContainers(provider);
   });
 
   it("--on-shutdown leave keeps live episodes' containers for the next start, which goes on with them", async () => {
@@ -150,6 +150,6 @@ describe('a server restarted with the same server id and state directory', () =>
     expect(next.observation).toMatch(/^kept\n/);
     b.dispose();
     await kill(second.child, 'SIGTERM');
-    expect(await provider.listContainers()).toEqual([]);
+    await expectNoContainers(provider);
   });
 });

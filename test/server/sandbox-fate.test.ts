@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from '../helpers/server.js';
+import { startTestServer, type TestServer, expectNoContainers } from '../helpers/server.js';
 
 /**
  * Failures on the right side: a sandbox its own commands bring down is the model's failure (reward
@@ -13,7 +13,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await t?.stop();
-  expect(await t.server.provider.listContainers()).toEqual([]);
+  await expectNoContainers(t.server.provider);
 });
 
 describe("a sandbox's death", () => {

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadTaskFile } from '../../src/tasks/loader.js';
-import { applyPatchCommand, DEMO_TASKS, startTestServer, type TestServer } from '../helpers/server.js';
+import { applyPatchCommand, DEMO_TASKS, startTestServer, type TestServer, expectNoContainers } from '../helpers/server.js';
 
 /**
  * Prewarm: sandboxes started ahead for a task, taken by its Resets (a replacement started while
@@ -16,7 +16,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await t?.stop();
-  expect(await t.server.provider.listContainers()).toEqual([]);
+  await expectNoContainers(t.server.provider);
 });
 
 const warmNow = async () => (await t.client.getServerInfo()).warmSandboxes;
