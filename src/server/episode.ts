@@ -257,23 +257,22 @@ export class Episode {
     } catch {
       // kept as the raw text the model wrote
     }
-    // The report goes in the end line, once.
-    const rest = outcome;
     this.trajectory.step({
       type: 'step',
-      index: rest.stepIndex,
-      call_id: rest.callId,
+      index: outcome.stepIndex,
+      call_id: outcome.callId,
       tool: action.name,
       arguments: args,
       ...(assistant && (assistant.content || assistant.reasoning || assistant.model) ? { assistant } : {}),
-      observation: rest.observation,
-      status: rest.status,
-      exit_code: rest.exitCode,
+      observation: outcome.observation,
+      status: outcome.status,
+      exit_code: outcome.exitCode,
       duration_s: (Date.now() - startedAt) / 1000,
-      reward: rest.reward,
-      terminated: rest.terminated,
-      truncated: rest.truncated,
-      info: rest.info,
+      reward: outcome.reward,
+      terminated: outcome.terminated,
+      truncated: outcome.truncated,
+      // The grading report goes in the end line, once.
+      info: outcome.info,
       at: new Date().toISOString(),
     });
     if (this.endReason) this.recordEnd();
