@@ -3,6 +3,10 @@
 # Python client's tests. Run after scripts/setup.sh (npm test does both).
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# Servers the tests start keep their episode records and trajectories here, not in the user's home.
+scratch=$(mktemp -d)
+trap 'rm -rf "$scratch"' EXIT
+export SWE_ENV_STATE_DIR="$scratch/state" SWE_ENV_TRAJECTORY_DIR="$scratch/trajectories"
 echo "== typecheck"
 npx tsc -p tsconfig.test.json
 echo "== lint"
