@@ -37,7 +37,7 @@ export class ServerMetrics {
   readonly leftoversRemoved: Counter;
   private readonly restartTakeover: Counter<'outcome'>;
   /** The trajectory recorder, read at scrape time (set once it exists). */
-  trajectories: { readonly dropped: Readonly<Record<string, number>>; readonly totalBytes: number } | undefined;
+  trajectories: MetricsServerTrajectories;
   /** Episode records the journal could not write (read at scrape time; set once the journal exists). */
   journalDropped: () => number = () => 0;
 

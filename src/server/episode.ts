@@ -327,7 +327,6 @@ export class Episode {
   markLost(message: string): void {
     this.lostMessage = message;
     this.end('infra_error', 0, undefined);
-    this.disposed = true;
   }
 
   /**
@@ -553,9 +552,10 @@ export class Episode {
 
   private async grade(recaptured?: { patchBase64: string; captureS: number }): Promise<GradeReport> {
     if (recaptured) {
-      this.modelPatch = Buffer.from(recaptured.patchBase64, 'base64').toString('utf8');
+      const patch = Buffer.from(recaptured.patchBase64, 'base64');
+      this.modelPatch = patch.toString('utf8');
       await this.dispose();
-      return this.deps.grader.grade(this.task, Buffer.from(recaptured.patchBase64, 'base64'), { episodeId: this.id, captureS: recaptured.captureS });
+      return this.deps.grader.grade(this.task, patch, { episodeId: this.id, captureS: recaptured.captureS });
     }
     const captured = await captureChange(this.sandbox, () => this.deps.grader.openScratch(this.task, this.id), {
       workdir: this.task.workdir,

@@ -41,9 +41,7 @@ export async function startTestServer(overrides: ServerConfigInput = {}): Promis
 }
 
 /** The task's gold patch applied through bash, as a model would. */
-export function applyPatchCommand(patch: string): string {
-  return `cat > /tmp/fix.patch <<'SWE_ENV_EOF'\n${patch}SWE_ENV_EOF\ngit apply /tmp/fix.patch && rm /tmp/fix.patch && git status --short`;
-}
+export { applyPatchCommand } from '../../src/trajectories/collect/scripted-model.js';
 
 /**
  * Every container the server started is gone. Polled: a container that died (killed from outside,

@@ -21,8 +21,6 @@ function serve(serverId: string, stateDir: string, extra: string[] = []): Return
   return serveCli(['--server-id', serverId, '--state-dir', stateDir, '--trajectory-dir', join(stateDir, 'trajectories'), '--shutdown-grace', '5', ...extra]);
 }
 
-const kill = stopCli;
-
 function setup(): { serverId: string; stateDir: string; provider: DockerSandboxProvider } {
   const serverId = `test-restart-${randomUUID().slice(0, 8)}`;
   const stateDir = mkdtempSync(join(tmpdir(), 'swe-env-state-'));
@@ -67,7 +65,7 @@ describe('a server restarted with the same server id and state directory', () =>
     const removedContainer = (await provider.listContainers({ episodeId: removed }))[0]!;
     a.dispose();
 
-    await kill(first.child, 'SIGKILL');
+    await stopCli(first.child, 'SIGKILL');
     await provider.docker.getContainer(removedContainer).remove({ force: true });
 
     const second = await serve(serverId, stateDir);
@@ -98,7 +96,7 @@ describe('a server restarted with the same server id and state directory', () =>
     // Close stays idempotent across the restart.
     expect((await b.close(closed)).summary).toEqual(closedSummary);
     b.dispose();
-    await kill(second.child, 'SIGTERM');
+    await stopCli(second.child, 'SIGTERM');
     await expectNoContainers(provider);
 
     // Each trajectory goes on in one file across the restart.
@@ -120,7 +118,7 @@ describe('a server restarted with the same server id and state directory', () =>
     void a.submit(id, 1).catch(() => undefined);
     await expect.poll(() => record(stateDir, serverId, id)?.['captured'] !== undefined, { timeout: 60_000, interval: 20 }).toBe(true);
     a.dispose();
-    await kill(first.child, 'SIGKILL');
+    await stopCli(first.child, 'SIGKILL');
 
     const second = await serve(serverId, stateDir);
     const b = new SweEnvClient(second.address);
@@ -129,7 +127,7 @@ describe('a server restarted with the same server id and state directory', () =>
     expect(graded.reward).toBe(1);
     expect(graded.terminated).toBe(true);
     b.dispose();
-    await kill(second.child, 'SIGTERM');
+    await stopCli(second.child, 'SIGTERM');
     await expectNoContainers(provider);
   });
 
@@ -141,7 +139,7 @@ describe('a server restarted with the same server id and state directory', () =>
     await a.reset({ taskId: TASK, episodeId: id });
     await a.bash(id, 0, 'cd /tmp && echo kept > left-behind');
     a.dispose();
-    await kill(first.child, 'SIGTERM');
+    await stopCli(first.child, 'SIGTERM');
     expect(await provider.listContainers({ episodeId: id })).toHaveLength(1);
 
     const second = await serve(serverId, stateDir);
@@ -149,7 +147,7 @@ describe('a server restarted with the same server id and state directory', () =>
     const next = await b.bash(id, 1, 'cat left-behind');
     expect(next.observation).toMatch(/^kept\n/);
     b.dispose();
-    await kill(second.child, 'SIGTERM');
+    await stopCli(second.child, 'SIGTERM');
     await expectNoContainers(provider);
   });
 });

@@ -132,6 +132,8 @@ async function restore(
 
   async function lose(episode: Episode, message: string): Promise<{ kind: 'lost'; resumed: false; keep: false }> {
     episode.markLost(message);
+    // Removes what is left of the container (a stopped one) and takes it off the disk watchdog.
+    await episode.dispose();
     registry.adoptLive(episode);
     await episode.persist();
     return { kind: 'lost', resumed: false, keep: false };

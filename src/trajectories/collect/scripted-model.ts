@@ -1,8 +1,8 @@
 import { createServer, type Server } from 'node:http';
 import type { Task } from '../../tasks/task.js';
 
-/** A bash command that writes the patch to a file and applies it with git. */
-function applyPatchCommand(patch: string): string {
+/** A bash command that writes the patch to a file and applies it with git (the tests use it too). */
+export function applyPatchCommand(patch: string): string {
   return `cat > /tmp/fix.patch <<'SWE_ENV_EOF'\n${patch}SWE_ENV_EOF\ngit apply /tmp/fix.patch && rm /tmp/fix.patch && git status --short`;
 }
 

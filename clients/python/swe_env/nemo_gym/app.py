@@ -80,7 +80,7 @@ class SweEnvResourcesServer(GymnasiumServer):
         calls = _function_calls(action)
         tool_outputs: List[Dict[str, str]] = []
         observation: Optional[str] = None
-        said = {"content": extract_text(action)}  # the model's text, for the episode's trajectory
+        said: Optional[Dict[str, str]] = {"content": extract_text(action)}  # the model's text, for the episode's trajectory
         for call_id, call in calls or [("", _text_call(action))]:
             try:
                 result = await self._client.step(episode.episode_id, episode.step_index, call.name, call.arguments, assistant=said)
