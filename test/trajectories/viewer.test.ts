@@ -73,6 +73,8 @@ describe('the trajectory viewer in a headless browser', () => {
       await page.locator('#filter').fill('p-2');
       await expect.poll(() => rows.count()).toBe(1);
       await page.locator('tr[data-episode="ep-bad"]').click();
+      // The previous episode's detail is still on the page until the new one loads: wait for its title.
+      await expect.poll(() => page.locator('#detail h2').textContent()).toBe('demo__p-2');
       await page.locator('#outcome').waitFor();
       expect(await page.locator('pre.observation').first().textContent()).toContain('<script>document.title="pwned"</script>');
       expect(await page.title()).toBe('swe-env trajectories');

@@ -65,8 +65,12 @@ function testList(title, tests) {
   if (!tests || tests.length === 0) return null;
   return el('div', {}, el('strong', {}, title), el('pre', {}, tests.map((t) => t.status + '  ' + t.name).join('\\n')));
 }
+let shown = null;
 async function showEpisode(id) {
+  shown = id;
   const t = await episode(id);
+  // A later click wins: an answer that arrives after it is dropped, not drawn over it.
+  if (shown !== id) return;
   const d = document.getElementById('detail');
   const h = t.header;
   const parts = [
