@@ -8,3 +8,4 @@ function script(name: string): string {
 export const AGENT_SHELL_SCRIPT = script('agent-shell.sh');
 export const KILL_COMMAND_SCRIPT = script('kill-command.sh');
 export const KEEPER_SCRIPT = script('keeper.sh');
+export const COMMAND_JOURNAL_SCRIPT = script('command-journal.sh');

@@ -2,7 +2,8 @@ import { randomBytes } from 'node:crypto';
 import { InfraError } from '../common/errors.js';
 import { CappedOutput } from './output-buffer.js';
 import { MarkerScanner } from './marker-scanner.js';
-import { AGENT_SHELL_SCRIPT, KILL_COMMAND_SCRIPT } from './shell-scripts.js';
+import { killShell, killShellCommand } from './kill-command.js';
+import { AGENT_SHELL_SCRIPT } from './shell-scripts.js';
 import type { AttachedProcess, Sandbox } from './sandbox.js';
 
 /** A program run once inside the shell before it reports ready; args must hold no spaces. */
@@ -14,6 +15,11 @@ export interface ShellInit {
 export interface BashRunOptions {
   readonly timeoutMs: number;
   readonly outputLimitBytes: number;
+  /**
+   * Names the command in the container's command journal (letters, digits, `_.-`), so a server
+   * restarted while it runs can learn how it ended (see command-journal.ts); none when absent.
+   */
+  readonly journalKey?: string;
 }
 
 export interface BashResult {
@@ -179,7 +185,7 @@ export class ShellSession {
     const outcome = new Promise<Parameters<Running['done']>[0]>((resolve) => (resolveOutcome = resolve));
     const running: Running = { start: new MarkerScanner(`SWE_ENV_START:${nonce}:`), startedAt: '', scanner, sink, done: resolveOutcome };
     this.running = running;
-    this.process.stream.write(Buffer.from(`${nonce}\0${command}\0${endNonce}\0`, 'utf8'));
+    this.process.stream.write(Buffer.from(`${nonce}\0${options.journalKey ?? ''}\0${command}\0${endNonce}\0`, 'utf8'));
 
     let timedOut = false;
     let first = await raceTimeout(outcome, options.timeoutMs);
@@ -227,30 +233,12 @@ export class ShellSession {
     await this.spawn();
   }
 
-  /** Kills every process of the command; when the pid table is full, makes room for the killer first. */
   private async killCommand(startedAt: string): Promise<void> {
-    const argv = ['bash', '--noprofile', '--norc', '-c', KILL_COMMAND_SCRIPT, 'swe-env-kill', String(this.shellPid), startedAt];
-    const attempt = async (): Promise<boolean> => {
-      try {
-        const result = await this.sandbox.exec(argv, { timeoutMs: 10_000, outputLimitBytes: 4096 });
-        return result.exitCode === 0;
-      } catch {
-        return false;
-      }
-    };
-    if (await attempt()) return;
-    const restore = await this.sandbox.raisePidsLimit(64).catch(() => undefined);
-    try {
-      await attempt();
-    } finally {
-      await restore?.();
-    }
+    await killShellCommand(this.sandbox, this.shellPid, startedAt);
   }
 
   private async killShell(): Promise<void> {
-    await this.sandbox
-      .exec(['kill', '-KILL', String(this.shellPid)], { timeoutMs: 5_000, outputLimitBytes: 4096 })
-      .catch(() => undefined);
+    await killShell(this.sandbox, this.shellPid);
   }
 }
 

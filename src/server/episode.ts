@@ -4,7 +4,8 @@ import type { Grader } from '../reward/grader.js';
 import { captureChange } from '../reward/patch-capture.js';
 import { baseReport, type GradeReport } from '../reward/report.js';
 import type { Sandbox } from '../sandbox/sandbox.js';
-import type { ShellSession } from '../sandbox/shell-session.js';
+import { awaitJournaledCommand, stepJournalKey, type JournaledCommand } from '../sandbox/command-journal.js';
+import { ShellSession } from '../sandbox/shell-session.js';
 import type { Task } from '../tasks/task.js';
 import type { EpisodeDefaults } from './config.js';
 import { RECORD_VERSION, type EpisodeRecord, type InflightStep } from './persistence/episode-record.js';
@@ -105,6 +106,8 @@ export class Episode {
   private trajectory: EpisodeTrajectory | undefined;
   /** The change the grading captured (a unified diff), for the trajectory and SWE-bench predictions. */
   private modelPatch: string | undefined;
+  /** Aborted at dispose: stops waiting on a command a restart found still running. */
+  private readonly aborter = new AbortController();
 
   constructor(
     readonly id: string,
@@ -113,8 +116,11 @@ export class Episode {
     readonly seed: number,
     readonly groupId: string,
     private readonly sandbox: Sandbox,
-    /** Absent for an episode a restarted server restored after its end (nothing left to run). */
-    private readonly shell: ShellSession | undefined,
+    /**
+     * Absent for an episode a restarted server restored after its end (nothing left to run), or
+     * until the command the crash cut is accounted for (its successor starts in its last directory).
+     */
+    private shell: ShellSession | undefined,
     /** HEAD of the pristine repository at reset (base_commit, or the image's commit on top of it). */
     private readonly pristineHead: string,
     private readonly deps: EpisodeDeps,
@@ -332,8 +338,9 @@ export class Episode {
   /**
    * After a restart, the step that was running when the server died. A submit whose change was
    * captured is graded again from that change (grading is repeatable); a submit not yet captured
-   * is run again (capture only reads the container). A bash command cannot be run twice: it may
-   * have run partly, its output is lost, so the step answers INFRA_ERROR and the episode ends.
+   * is run again (capture only reads the container). A bash command is never run twice: the
+   * container's command journal says how it ended (waited for while it still runs), or that it
+   * never started (it runs now); when the journal cannot tell, the step answers INFRA_ERROR.
    */
   resumeInflight(step: InflightStep, captured: { patchBase64: string; captureS: number } | undefined, containerAlive: boolean): void {
     const action: Action = { name: step.name, argumentsJson: step.argumentsJson, callId: step.callId };
@@ -344,10 +351,58 @@ export class Episode {
       void this.begin(step.index, action, () => this.finish(base, 'submitted', 'OK', 'Your solution was submitted and graded.', undefined, captured));
     } else if (submit && containerAlive) {
       void this.begin(step.index, action, () => this.execute(step.index, action));
+    } else if (!submit && containerAlive) {
+      void this.begin(step.index, action, () => this.recoverCommand(step, action));
     } else {
       const message = `the server restarted while step ${step.index} ran; its output was lost and its command may have run partly`;
       void this.begin(step.index, action, () => this.infraFailure(base, new Error(message)));
     }
+  }
+
+  /** The bash step a crash cut, answered from the container's command journal (see resumeInflight). */
+  private async recoverCommand(step: InflightStep, action: Action): Promise<StepOutcome> {
+    const base = { stepIndex: step.index, callId: step.callId };
+    let found: JournaledCommand;
+    try {
+      found = await awaitJournaledCommand(this.sandbox, stepJournalKey(step.index), step.startedAt + this.commandTimeoutMs(step.startedAt), this.aborter.signal);
+    } catch (error) {
+      if (this.disposed) return this.closedDuringStep(base);
+      return this.sandboxFailure(base, error);
+    }
+    if (this.disposed) return this.closedDuringStep(base);
+    if (found.kind === 'unknown') {
+      return this.infraFailure(base, new Error(`the server restarted while step ${step.index} ran, and the container does not say how its command ended (${found.reason})`));
+    }
+    if (found.kind === 'ended' && found.cwd) this.cwd = found.cwd;
+    try {
+      this.shell = await ShellSession.resume(this.sandbox, this.task.workdir, this.cwd, 'the server restarted');
+    } catch (error) {
+      return this.sandboxFailure(base, error);
+    }
+    this.deps.logger.info({ episode: this.id, step: step.index, found: found.kind }, 'a command cut by a restart was accounted for');
+    // Never started: it runs now, once, as if the server had never gone.
+    if (found.kind === 'not-started') return this.execute(step.index, action);
+    const lines =
+      found.kind === 'ended'
+        ? [
+            `[swe-env] The server restarted while this command ran. The command ran to its end${found.timedOut ? ' (killed at its time limit)' : ''} with exit code ${found.exitCode}; its output was lost.`,
+          ]
+        : ['[swe-env] The server restarted while this command ran. The shell exited during the command (exit code unknown); its output was lost.'];
+    const timedOut = found.kind === 'ended' && found.timedOut;
+    const outcome: StepOutcome = {
+      ...base,
+      observation: lines.join('\n'),
+      reward: 0,
+      terminated: false,
+      truncated: false,
+      status: timedOut ? 'COMMAND_TIMEOUT' : 'OK',
+      exitCode: found.kind === 'ended' ? (timedOut && found.exitCode === 0 ? 137 : found.exitCode) : -1,
+      info: { server_restarted: true, output_lost: true, cwd: this.cwd },
+    };
+    if (step.index + 1 >= this.options.maxSteps) {
+      return this.truncate(base, 'TRUNCATED_STEPS', `${outcome.observation}\n[swe-env] The episode's limit of ${this.options.maxSteps} steps was reached.`, outcome);
+    }
+    return outcome;
   }
 
   private async execute(index: number, action: Action): Promise<StepOutcome> {
@@ -374,12 +429,22 @@ export class Episode {
     return outcome;
   }
 
+  /** A command's time limit: its own, cut to what is left of the episode's, at least a second. */
+  private commandTimeoutMs(startedAt: number): number {
+    const remainingMs = this.options.episodeTimeoutS * 1000 - (startedAt - this.createdAt);
+    return Math.max(1000, Math.min(this.options.commandTimeoutS * 1000, remainingMs));
+  }
+
   private async runBash(base: { stepIndex: number; callId: string }, command: string): Promise<StepOutcome> {
-    const remainingMs = this.options.episodeTimeoutS * 1000 - (Date.now() - this.createdAt);
-    const timeoutMs = Math.max(1000, Math.min(this.options.commandTimeoutS * 1000, remainingMs));
+    const timeoutMs = this.commandTimeoutMs(Date.now());
     try {
       if (!this.shell) throw new Error('the episode has no shell');
-      const result = await this.shell.run(command, { timeoutMs, outputLimitBytes: this.options.outputLimitBytes });
+      const result = await this.shell.run(command, {
+        timeoutMs,
+        outputLimitBytes: this.options.outputLimitBytes,
+        // Journaled only when the server keeps records: only a restarted server reads the journal.
+        ...(this.deps.persist ? { journalKey: stepJournalKey(base.stepIndex) } : {}),
+      });
       this.cwd = result.cwd;
       const notes: string[] = [];
       if (result.timedOut) notes.push(`[swe-env] The command timed out after ${Math.round(timeoutMs / 100) / 10}s and was killed.`);
@@ -621,6 +686,7 @@ export class Episode {
   async dispose(): Promise<void> {
     if (this.disposed) return;
     this.disposed = true;
+    this.aborter.abort();
     await this.shell?.close();
     await this.retryRemoval();
   }
@@ -629,7 +695,7 @@ export class Episode {
    * Leaves the episode for the next start of this server id (shutdown with 'leave'): the step under
    * way gets up to `graceMs` to end, then the shell is let go and the record written; the container
    * stays. False when there is nothing to leave (ended) or a step is still running (its record says
-   * so, and the next start answers it INFRA_ERROR).
+   * so, and the next start answers it: a command from the container's command journal).
    */
   async detach(graceMs: number): Promise<boolean> {
     const running = this.inflight?.promise;

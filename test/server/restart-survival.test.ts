@@ -47,21 +47,18 @@ afterAll(async () => {
 });
 
 describe('a server restarted with the same server id and state directory', () => {
-  it('after SIGKILL: a retried Step returns its recorded result and the episode goes on in its container to reward 1; a command cut by the crash and a container removed meanwhile are INFRA_ERROR saying the server restarted', async () => {
+  it('after SIGKILL: a retried Step returns its recorded result and the episode goes on in its container to reward 1; a container removed meanwhile is INFRA_ERROR saying the server restarted', async () => {
     const { serverId, stateDir, provider } = setup();
     const first = await serve(serverId, stateDir);
     const a = new SweEnvClient(first.address);
-    const [kept, cut, removed, closed] = ['kept', 'cut', 'removed', 'closed'].map((n) => `${n}-${randomUUID().slice(0, 8)}`) as [string, string, string, string];
-    for (const id of [kept, cut, removed, closed]) await a.reset({ taskId: TASK, episodeId: id });
+    const [kept, removed, closed] = ['kept', 'removed', 'closed'].map((n) => `${n}-${randomUUID().slice(0, 8)}`) as [string, string, string];
+    for (const id of [kept, removed, closed]) await a.reset({ taskId: TASK, episodeId: id });
     const keptContainer = await provider.listContainers({ episodeId: kept });
     expect(keptContainer).toHaveLength(1);
 
     const before = await a.bash(kept, 0, 'mkdir -p /tmp/w && cd /tmp/w && echo one >> count && export FOO=bar && echo ran-once');
     expect(before.status).toBe('STEP_STATUS_OK');
     const closedSummary = (await a.close(closed)).summary!;
-    // A command the crash cuts: the record says it started before it runs.
-    void a.bash(cut, 0, 'sleep 120').catch(() => undefined);
-    await expect.poll(() => (record(stateDir, serverId, cut)?.['inflight'] as { index?: number } | undefined)?.index, { timeout: 30_000 }).toBe(0);
     const removedContainer = (await provider.listContainers({ episodeId: removed }))[0]!;
     a.dispose();
 
@@ -83,11 +80,6 @@ describe('a server restarted with the same server id and state directory', () =>
     expect(graded.reward).toBe(1);
     expect((await b.close(kept)).summary?.endReason).toBe('submitted');
 
-    const cutRetry = await b.bash(cut, 0, 'sleep 120');
-    expect(cutRetry.status).toBe('STEP_STATUS_INFRA_ERROR');
-    expect(cutRetry.observation).toMatch(/server restarted while step 0 ran/);
-    await expect.poll(() => provider.listContainers({ episodeId: cut }), { timeout: 30_000 }).toEqual([]);
-
     const gone = await b.bash(removed, 0, 'true');
     expect(gone.status).toBe('STEP_STATUS_INFRA_ERROR');
     expect(gone.observation).toMatch(/server restarted and the episode's container was gone/);
@@ -105,7 +97,56 @@ describe('a server restarted with the same server id and state directory', () =>
     expect(recorded.get(kept)?.end).toMatchObject({ reward: 1, resolved: true, end_reason: 'submitted' });
     expect(recorded.get(removed)?.steps.map((s) => s.status)).toEqual(['INFRA_ERROR']);
     expect(recorded.get(removed)?.end?.end_reason).toBe('infra_error');
-    expect(recorded.get(cut)?.end?.end_reason).toBe('infra_error');
+  });
+
+  it('a command running when the server died is not lost: the retried Step waits for it and answers its exit code (killed at its time limit if need be), without running it again; a command that destroyed the journal is INFRA_ERROR', async () => {
+    const { serverId, stateDir, provider } = setup();
+    const first = await serve(serverId, stateDir);
+    const a = new SweEnvClient(first.address);
+    const [ends, overruns, blind] = ['ends', 'overruns', 'blind'].map((n) => `${n}-${randomUUID().slice(0, 8)}`) as [string, string, string];
+    await a.reset({ taskId: TASK, episodeId: ends });
+    await a.reset({ taskId: TASK, episodeId: overruns, options: { commandTimeoutS: 6 } });
+    await a.reset({ taskId: TASK, episodeId: blind });
+    await a.bash(ends, 0, 'echo warm-up');
+    const cut = {
+      [ends]: 'sleep 5; mkdir -p /tmp/c && cd /tmp/c && echo ran >> once && (exit 3)',
+      [overruns]: 'sleep 299 && echo never > /tmp/late',
+      // The agent removes the journal and puts a file where its directory was: nothing can tell.
+      [blind]: 'rm -rf /run/swe-env && touch /run/swe-env && sleep 4',
+    };
+    const index = { [ends]: 1, [overruns]: 0, [blind]: 0 };
+    for (const id of [ends, overruns, blind]) void a.bash(id, index[id]!, cut[id]!).catch(() => undefined);
+    // The crash comes once every command has started (the record says so before it runs).
+    for (const id of [ends, overruns, blind]) {
+      await expect.poll(() => (record(stateDir, serverId, id)?.['inflight'] as { index?: number } | undefined)?.index, { timeout: 30_000 }).toBe(index[id]);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    a.dispose();
+    await stopCli(first.child, 'SIGKILL');
+
+    const second = await serve(serverId, stateDir);
+    const b = new SweEnvClient(second.address);
+    const [ended, killed, unknown] = await Promise.all([b.bash(ends, 1, cut[ends]!), b.bash(overruns, 0, cut[overruns]!), b.bash(blind, 0, cut[blind]!)]);
+    expect(ended.status).toBe('STEP_STATUS_OK');
+    expect(ended.exitCode).toBe(3);
+    expect(ended.observation).toMatch(/server restarted while this command ran.*exit code 3; its output was lost/);
+    const after = await b.bash(ends, 2, 'pwd; cat once');
+    // The command ran once, and the new shell starts where it left off.
+    expect(after.observation).toMatch(/^\/tmp\/c\nran\n/);
+    expect(after.observation).toMatch(/server restarted.*new shell was started in \/tmp\/c/);
+
+    expect(killed.status).toBe('STEP_STATUS_COMMAND_TIMEOUT');
+    expect(killed.observation).toMatch(/killed at its time limit/);
+    const late = await b.bash(overruns, 1, 'ls /tmp/late 2>&1; ps -eo args | grep -c "^sleep 299$"');
+    expect(late.observation).toMatch(/No such file or directory\n0\n/);
+
+    expect(unknown.status).toBe('STEP_STATUS_INFRA_ERROR');
+    expect(unknown.observation).toMatch(/server restarted while step 0 ran, and the container does not say how its command ended/);
+    expect((await b.close(blind)).summary?.endReason).toBe('infra_error');
+    for (const id of [ends, overruns]) await b.close(id);
+    b.dispose();
+    await stopCli(second.child, 'SIGTERM');
+    await expectNoContainers(provider);
   });
 
   it('a submit whose grading was under way when the server died is graded again from its captured change', async () => {

@@ -6,6 +6,11 @@
 # every process started at or after it. After each command it reads the end nonce, which waited in
 # the pipe while the command ran (so no variable of this shell holds it then), and prints
 # `\x1eSWE_ENV_END:<end nonce>:<exit code>:<cwd>\x1f`.
+# Each record also carries a journal key (between the start nonce and the command; empty for none):
+# with a key, the shell writes `<key> <its pid> <start uptime>` to /run/swe-env/start before the
+# command and `<key> <exit code> <cwd>` to /run/swe-env/end after it (builtins, no fork). A command
+# outlives the server that sent it (the engine drains its output), so a restarted server reads
+# these to answer the step instead of losing it.
 # The shell's own lines never run traced: -x and -v the command set are put aside after it and back
 # before the next one, so a `set -x` shows the agent its commands, not this loop.
 exec 2>&1
@@ -21,15 +26,29 @@ if [ -n "$SWE_ENV_INIT" ]; then
   __swe_env_init=$(bash --noprofile --norc -c "$SWE_ENV_INIT" swe-env-init $SWE_ENV_INIT_ARGS 2>&1; printf '\nexit=%d' "$?")
 fi
 unset SWE_ENV_INIT SWE_ENV_INIT_ARGS
+__swe_env_j=/run/swe-env
+# `ready` in the journal: no command has started in this shell yet.
+{ printf 'ready %d -\n' "$$" > "$__swe_env_j/start"; } 2>/dev/null || { mkdir -p "$__swe_env_j" && printf 'ready %d -\n' "$$" > "$__swe_env_j/start"; } 2>/dev/null
 printf '\036SWE_ENV_READY:%d:%s\035%s\037' "$$" "$PWD" "$__swe_env_init"
 __swe_env_trace=""
-while IFS= read -r -d '' __swe_env_nonce && IFS= read -r -d '' __swe_env_cmd; do
+while IFS= read -r -d '' __swe_env_nonce && IFS= read -r -d '' __swe_env_key && IFS= read -r -d '' __swe_env_cmd; do
   read -r __swe_env_t0 __swe_env_idle < /proc/uptime
+  if [[ $__swe_env_key =~ ^[A-Za-z0-9_.-]+$ ]]; then
+    # The directory is made again only when the write fails (the agent may have removed it).
+    { printf '%s %d %s\n' "$__swe_env_key" "$$" "$__swe_env_t0" > "$__swe_env_j/start"; } 2>/dev/null ||
+      { mkdir -p "$__swe_env_j" && printf '%s %d %s\n' "$__swe_env_key" "$$" "$__swe_env_t0" > "$__swe_env_j/start"; } 2>/dev/null
+  else
+    __swe_env_key=""
+  fi
   printf '\036SWE_ENV_START:%s:%s\037' "$__swe_env_nonce" "$__swe_env_t0"
   __swe_env_nonce=""
   [ -n "$__swe_env_trace" ] && set "-$__swe_env_trace"
   eval "$__swe_env_cmd" < /dev/null
   { __swe_env_rc=$?; __swe_env_trace=""; case $- in *x*) __swe_env_trace+=x;; esac; case $- in *v*) __swe_env_trace+=v;; esac; set +xv; } 2>/dev/null
+  if [ -n "$__swe_env_key" ]; then
+    { printf '%s %d %s\n' "$__swe_env_key" "$__swe_env_rc" "$PWD" > "$__swe_env_j/end"; } 2>/dev/null ||
+      { mkdir -p "$__swe_env_j" && printf '%s %d %s\n' "$__swe_env_key" "$__swe_env_rc" "$PWD" > "$__swe_env_j/end"; } 2>/dev/null
+  fi
   IFS= read -r -d '' __swe_env_nonce
   printf '\036SWE_ENV_END:%s:%d:%s\037' "$__swe_env_nonce" "$__swe_env_rc" "$PWD"
   __swe_env_nonce=""

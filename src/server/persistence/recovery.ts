@@ -14,7 +14,10 @@ import type { EpisodeRecord } from './episode-record.js';
 export interface RecoveryReport {
   /** Live episodes going on in their containers, with a new shell. */
   readonly adopted: number;
-  /** Steps that were running when the server died: submits graded again, commands answered INFRA_ERROR. */
+  /**
+   * Steps that were running when the server died: submits graded again, commands answered from the
+   * container's command journal (or INFRA_ERROR when it cannot tell).
+   */
   readonly resumedSteps: number;
   /** Live episodes whose container was gone (their next step answers INFRA_ERROR). */
   readonly lost: number;
@@ -110,7 +113,8 @@ async function restore(
     return { kind: 'ended', resumed: false, keep: false };
   }
   if (record.inflight) {
-    // Graded again from its captured change, run again (a submit), or answered INFRA_ERROR (a command).
+    // Graded again from its captured change, run again (a submit), or answered from the command
+    // journal (a command; INFRA_ERROR when the journal cannot tell). The shell comes after it.
     const episode = make(undefined);
     registry.adoptLive(episode);
     episode.resumeInflight(record.inflight, record.captured, alive);
