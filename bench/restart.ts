@@ -2,10 +2,14 @@
  * Restart survival.
  * 1. What the episode records cost a step: `true` steps on a server with a state directory against
  *    one without (the baseline), interleaved, in the same run.
+ *    And what the container's command journal alone costs a command in the shell (journal key sent
+ *    or not, interleaved on one shell).
  * 2. kill -9 of a server (the CLI, with records) in the middle of N live episodes that step without
  *    pause, restarted at once on the same port: episodes re-adopted, steps lost (answered
- *    INFRA_ERROR because the crash cut them), steps run twice (each step appends its index to a
- *    file in its container; 0 expected), time from the restart until the first Step answers.
+ *    INFRA_ERROR because the crash cut them), steps cut by the crash and answered from the
+ *    container's command journal (exit code kept, output lost), steps run twice (each step appends
+ *    its index to a file in its container; 0 expected), time from the restart until the first Step
+ *    answers.
  * Run twice: steps without pause, and with a model turn (~1 s) between steps as in training.
  * Usage: node dist/bench/restart.js [--episodes 32] [--steps 200] [--think-ms 1000]
  */
@@ -17,10 +21,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pino } from 'pino';
 import { SweEnvClient } from '../src/client/client.js';
+import type { StepResponse__Output } from '../src/generated/swe_env/v1/StepResponse.js';
 import { packageRoot } from '../src/common/paths.js';
 import { startServer } from '../src/server/app.js';
 import { compileConfig } from '../src/server/config.js';
 import { DockerSandboxProvider } from '../src/sandbox/docker-sandbox.js';
+import { ShellSession } from '../src/sandbox/shell-session.js';
+import { loadTaskFile } from '../src/tasks/loader.js';
 import { arg, describe, printRow, runMain } from './stats.js';
 
 const TASK = 'swe-env-demo__minicalc-1';
@@ -63,6 +70,40 @@ async function stepOverhead(steps: number, stateDir: string): Promise<void> {
   }
 }
 
+async function journalOverhead(steps: number): Promise<void> {
+  const provider = new DockerSandboxProvider(`bench-journal-${randomUUID().slice(0, 6)}`);
+  const { tasks } = await loadTaskFile(join(packageRoot(), 'tasks/demo/tasks.jsonl'));
+  const task = tasks.find((t) => t.id === TASK)!;
+  const sandbox = await provider.create({
+    image: task.image,
+    workdir: task.workdir,
+    maxLifetimeS: 600,
+    role: 'episode',
+    episodeId: 'bench-journal',
+    limits: { memoryBytes: 256 * 1024 ** 2, nanoCpus: 1e9, pidsLimit: 256, diskBytes: 0 },
+  });
+  try {
+    const shell = await ShellSession.start(sandbox, task.workdir);
+    const on: number[] = [];
+    const off: number[] = [];
+    for (let i = 0; i < steps; i++) {
+      for (const journal of [true, false]) {
+        const start = process.hrtime.bigint();
+        await shell.run('true', { timeoutMs: 10_000, outputLimitBytes: 65_536, ...(journal ? { journalKey: `step-${i}` } : {}) });
+        (journal ? on : off).push(Number(process.hrtime.bigint() - start) / 1e6);
+      }
+    }
+    await shell.close();
+    const a = describe('shell `true`, command journal', on);
+    const b = describe('shell `true`, no journal (baseline)', off);
+    printRow(a);
+    printRow(b);
+    process.stdout.write(`journal/baseline: p50 ${(a.p50 / b.p50).toFixed(3)}x (+${(a.p50 - b.p50).toFixed(3)} ms), p95 ${(a.p95 / b.p95).toFixed(3)}x\n`);
+  } finally {
+    await provider.removeServerContainers();
+  }
+}
+
 function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const probe = createServer();
@@ -86,7 +127,7 @@ function serve(serverId: string, stateDir: string, port: number, log: string[]):
 }
 
 /** A Step retried on UNAVAILABLE (the server is down) until it answers: what a trainer's client does. */
-async function stepThrough(client: SweEnvClient, id: string, index: number, command: string): Promise<{ status: string; observation: string }> {
+async function stepThrough(client: SweEnvClient, id: string, index: number, command: string): Promise<StepResponse__Output> {
   for (;;) {
     try {
       return await client.bash(id, index, command, { timeoutS: 120 });
@@ -113,6 +154,7 @@ async function killInTheMiddle(episodes: number, stateDir: string, thinkMs: numb
     const results = await Promise.all(
       ids.map(async (id) => {
         let lost = 0;
+        let recovered = 0;
         let index = 0;
         // Step until the crash has happened and 3 more steps ran, or the episode was lost.
         for (let after = 0; after < 3; index++) {
@@ -121,6 +163,7 @@ async function killInTheMiddle(episodes: number, stateDir: string, thinkMs: numb
             firstAnswerAt ||= Date.now();
             after += 1;
           }
+          if (SweEnvClient.structToObject(out.info)['output_lost'] === true) recovered += 1;
           if (out.status === 'STEP_STATUS_INFRA_ERROR') {
             lost += 1;
             break;
@@ -137,19 +180,21 @@ async function killInTheMiddle(episodes: number, stateDir: string, thinkMs: numb
             restartedAt = Date.now();
           }
         }
-        if (lost > 0) return { lost, twice: 0, steps: index };
+        if (lost > 0) return { lost, recovered, twice: 0, steps: index };
         const seen = await stepThrough(client, id, index, 'sort -n /tmp/steps | uniq -d | wc -l');
-        return { lost, twice: Number(seen.observation.trim()), steps: index };
+        return { lost, recovered, twice: Number(seen.observation.trim().split('\n')[0]), steps: index };
       }),
     );
     const takeover = log.map((l) => l.split('\n')).flat().find((l) => l.includes('took over the episodes'));
     const report = takeover ? (JSON.parse(takeover) as Record<string, number>) : {};
     const lost = results.reduce((n, r) => n + r.lost, 0);
     const twice = results.reduce((n, r) => n + r.twice, 0);
+    const recovered = results.reduce((n, r) => n + r.recovered, 0);
     const steps = results.reduce((n, r) => n + r.steps, 0);
     process.stdout.write(
       `kill -9 in the middle of ${episodes} live episodes (${thinkMs > 0 ? `a model turn of ~${thinkMs} ms between steps` : 'stepping without pause'}): re-adopted ${report['adopted'] ?? 0} ` +
-        `(of them ${report['resumedSteps'] ?? 0} with a step cut by the crash), lost ${report['lost'] ?? 0}; steps lost ${lost} of ${steps}, run twice ${twice}; ` +
+        `(of them ${report['resumedSteps'] ?? 0} with a step cut by the crash), lost ${report['lost'] ?? 0}; steps lost ${lost} of ${steps}, ` +
+        `cut by the crash and answered from the command journal ${recovered} (output lost), run twice ${twice}; ` +
         `restart took ${restartedAt - killedAt} ms until serving; first Step answered ${firstAnswerAt - killedAt} ms after the kill\n`,
     );
     await Promise.all(ids.map((id) => client.close(id).catch(() => undefined)));
@@ -165,6 +210,7 @@ async function main(): Promise<void> {
   const stateDir = mkdtempSync(join(tmpdir(), 'swe-env-bench-state-'));
   try {
     await stepOverhead(arg('steps', 200), stateDir);
+    await journalOverhead(arg('steps', 200) * 2);
     await killInTheMiddle(arg('episodes', 32), stateDir, 0);
     await killInTheMiddle(arg('episodes', 32), stateDir, arg('think-ms', 1000));
   } finally {

@@ -5,7 +5,7 @@ import { COMMAND_JOURNAL_SCRIPT } from './shell-scripts.js';
 /**
  * A command outlives the server that sent it: the engine drains its output when the server's
  * connection drops, and the shell runs it to the end before it sees its input closed. The shell
- * writes each journaled command's start and end under /run/swe-env (agent-shell.sh); a restarted
+ * writes each journaled command's start and end under /dev/shm/swe-env (agent-shell.sh); a restarted
  * server reads them here to answer the step the crash cut instead of losing it. Its output went to
  * the dead connection and is lost.
  */

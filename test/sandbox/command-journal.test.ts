@@ -62,7 +62,7 @@ describe("the agent shell's command journal", () => {
   });
 
   it('without a journal nothing is guessed', async () => {
-    await sandbox.exec(['rm', '-rf', '/run/swe-env']);
+    await sandbox.exec(['rm', '-rf', '/dev/shm/swe-env']);
     expect(await awaitJournaledCommand(sandbox, 'step-0', soon())).toEqual({ kind: 'unknown', reason: 'the container keeps no command journal' });
   });
 });

@@ -112,7 +112,7 @@ describe('a server restarted with the same server id and state directory', () =>
       [ends]: 'sleep 5; mkdir -p /tmp/c && cd /tmp/c && echo ran >> once && (exit 3)',
       [overruns]: 'sleep 299 && echo never > /tmp/late',
       // The agent removes the journal and puts a file where its directory was: nothing can tell.
-      [blind]: 'rm -rf /run/swe-env && touch /run/swe-env && sleep 4',
+      [blind]: 'rm -rf /dev/shm/swe-env && touch /dev/shm/swe-env && sleep 4',
     };
     const index = { [ends]: 1, [overruns]: 0, [blind]: 0 };
     for (const id of [ends, overruns, blind]) void a.bash(id, index[id]!, cut[id]!).catch(() => undefined);

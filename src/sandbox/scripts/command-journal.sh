@@ -6,7 +6,7 @@
 # An agent shell is told by its script, which names the start marker (this script spells the name
 # in two pieces so that it does not count itself), and by its parent: the engine started it (ppid 0
 # in the container); a subshell forked from it for a background job has the same command line.
-j=/run/swe-env
+j=/dev/shm/swe-env
 start=""
 end=""
 { IFS= read -r start < "$j/start"; } 2>/dev/null
