@@ -123,13 +123,16 @@ def _free_port() -> int:
 def test_a_step_rides_across_a_server_restart(tmp_path):
     """A server killed with SIGKILL and restarted (same id, state directory and port) while a step
     waits: the step is answered by the restarted server in the same container, and the step whose
-    answer went out before the crash is answered again from its record, not run twice."""
+    answer went out before the crash is answered again from its record, not run twice. Then a
+    second crash while a command runs: the step the client was waiting on is answered with the
+    command's exit code (its output lost), and the command ran once."""
     port = _free_port()
     first = Server(server_id=f"pytest-restart-{os.getpid()}", state_dir=str(tmp_path), port=port)
     second = None
+    third = None
 
     async def main() -> None:
-        nonlocal second
+        nonlocal second, third
         client = AsyncSweEnvClient(first.address, restart_wait_s=60)
         r = await client.reset(TASK)
         once = await client.step(r.episode_id, 0, "bash", {"command": "echo one >> /tmp/count; echo stepped"})
@@ -150,6 +153,28 @@ def test_a_step_rides_across_a_server_restart(tmp_path):
         again = await client.step(r.episode_id, 0, "bash", {"command": "echo one >> /tmp/count; echo stepped"})
         assert again.observation == "stepped\n"
         assert (await client.step(r.episode_id, 2, "bash", {"command": "wc -l < /tmp/count"})).observation.startswith("1\n")
+
+        container = subprocess.run(
+            ["docker", "ps", "-q", "--filter", f"label=swe-env.episode={r.episode_id}", "--filter", "label=swe-env.role=episode"],
+            capture_output=True, text=True, check=True,
+        ).stdout.strip()
+        cut = asyncio.create_task(client.step(r.episode_id, 3, "bash", {"command": "sleep 4; echo two >> /tmp/count; (exit 5)"}))
+        # The crash comes once the container's shell has started the command.
+        for _ in range(300):
+            started = subprocess.run(["docker", "exec", container, "cat", "/dev/shm/swe-env/start"], capture_output=True, text=True).stdout
+            if started.startswith("step-3 "):
+                break
+            await asyncio.sleep(0.1)
+        assert started.startswith("step-3 "), started
+        second.proc.kill()
+        second.proc.wait(timeout=30)
+        third = await asyncio.to_thread(Server, server_id=first.server_id, state_dir=first.state_dir, port=port)
+        answered = await cut
+        assert answered.status == "OK", answered.observation
+        assert answered.exit_code == 5
+        assert answered.info.get("output_lost") is True
+        assert "output was lost" in answered.observation
+        assert (await client.step(r.episode_id, 4, "bash", {"command": "wc -l < /tmp/count"})).observation.startswith("2\n")
         assert (await client.close(r.episode_id))["end_reason"] == "closed"
         await client.aclose()
 
@@ -158,7 +183,9 @@ def test_a_step_rides_across_a_server_restart(tmp_path):
     finally:
         if first.proc.poll() is None:
             first.proc.kill()
-        if second is not None:
+        if third is not None:
+            third.stop()
+        elif second is not None:
             second.stop()
         else:
             subprocess.run(["bash", "-c", f"docker ps -aq --filter label=swe-env.server={first.server_id} | xargs -r docker rm -f"], capture_output=True)
