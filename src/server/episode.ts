@@ -84,7 +84,8 @@ export class Episode {
   /** Steps executed so far; only the last RETAINED outcomes are kept (a retry targets the latest). */
   private stepCount = 0;
   private readonly recent: StepOutcome[] = [];
-  private inflight: { index: number; promise: Promise<StepOutcome> } | undefined;
+  /** The step under way; `turn` is the model's message for the trajectory (a retry may bring it). */
+  private inflight: { index: number; promise: Promise<StepOutcome>; turn: { assistant: AssistantTurn | undefined } } | undefined;
   private endReason: EndReason | undefined;
   private finalReward = 0;
   private finalReport: GradeReport | undefined;
@@ -213,7 +214,12 @@ export class Episode {
       );
     }
     if (this.inflight) {
-      if (this.inflight.index === index) return this.inflight.promise;
+      if (this.inflight.index === index) {
+        // A step a restart resumed has no model message (the record does not keep it): the
+        // client's retry of the same step carries it, for the trajectory.
+        this.inflight.turn.assistant ??= assistant;
+        return this.inflight.promise;
+      }
       throw new FailedPreconditionError(`step ${this.inflight.index} of episode ${this.id} is still running; step_index ${index} must wait for it`);
     }
     if (index !== this.stepCount) {
@@ -233,6 +239,7 @@ export class Episode {
   private begin(index: number, action: Action, run: () => Promise<StepOutcome>, assistant?: AssistantTurn): Promise<StepOutcome> {
     const startedAt = Date.now();
     this.inflightRecord = { index, name: action.name, argumentsJson: action.argumentsJson, callId: action.callId, startedAt };
+    const turn = { assistant };
     const promise = this.persist()
       .then(run)
       .catch((error: unknown) => {
@@ -244,13 +251,13 @@ export class Episode {
         this.record(outcome);
         this.inflightRecord = undefined;
         this.captured = undefined;
-        this.recordTrajectory(outcome, action, startedAt, assistant);
+        this.recordTrajectory(outcome, action, startedAt, turn.assistant);
         await this.persist();
         this.inflight = undefined;
         this.touch();
         return outcome;
       });
-    this.inflight = { index, promise };
+    this.inflight = { index, promise, turn };
     return promise;
   }
 

@@ -126,7 +126,13 @@ describe('a server restarted with the same server id and state directory', () =>
 
     const second = await serve(serverId, stateDir);
     const b = new SweEnvClient(second.address);
-    const [ended, killed, unknown] = await Promise.all([b.bash(ends, 1, cut[ends]!), b.bash(overruns, 0, cut[overruns]!), b.bash(blind, 0, cut[blind]!)]);
+    // The retry carries the model's message again: the trajectory gets it (the record does not keep it).
+    const turn = { content: 'Let me run it.', reasoning: 'the counter first', model: 'scripted' };
+    const [ended, killed, unknown] = await Promise.all([
+      b.step(ends, 1, { name: 'bash', arguments: { command: cut[ends]! } }, undefined, turn),
+      b.bash(overruns, 0, cut[overruns]!),
+      b.bash(blind, 0, cut[blind]!),
+    ]);
     expect(ended.status).toBe('STEP_STATUS_OK');
     expect(ended.exitCode).toBe(3);
     expect(ended.observation).toMatch(/server restarted while this command ran.*exit code 3; its output was lost/);
@@ -147,6 +153,10 @@ describe('a server restarted with the same server id and state directory', () =>
     b.dispose();
     await stopCli(second.child, 'SIGTERM');
     await expectNoContainers(provider);
+
+    const recorded = (await loadTrajectories([join(stateDir, 'trajectories')])).find((t) => t.header.episode_id === ends);
+    expect(recorded?.steps.map((s) => [s.index, s.exit_code, s.info['output_lost'] ?? false])).toEqual([[0, 0, false], [1, 3, true], [2, 0, false]]);
+    expect(recorded?.steps[1]?.assistant).toEqual(turn);
   });
 
   it('a submit whose grading was under way when the server died is graded again from its captured change', async () => {
