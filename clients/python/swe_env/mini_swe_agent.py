@@ -7,8 +7,11 @@ classes run on it unchanged::
 
     from minisweagent.agents.default import DefaultAgent
     env = SweEnvEnvironment(server="127.0.0.1:50051", task_id="django__django-11099")
-    agent = DefaultAgent(model, env, **agent_config)
+    agent = DefaultAgent(record_turns(model, env), env, **agent_config)
     info = agent.run(task_text)        # info["swe_env"]: reward, resolved, report, episode_id
+
+(``record_turns`` is optional: it hands each model message to the environment, which sends it with
+the step it caused, so the server's trajectory of the episode holds the model's own words.)
 
 Its batch runner too, with swe-env placing each instance in an episode of that instance's task::
 
@@ -16,8 +19,8 @@ Its batch runner too, with swe-env placing each instance in an episode of that i
         -c swebench.yaml -c environment.server=HOST:PORT -m MODEL
 
 (every argument after ``swebench`` is mini-swe-agent's own ``swebench`` command). ``preds.json``
-then holds the change swe-env captured from each sandbox, and each trajectory's exit message the
-reward.
+then holds the change swe-env captured from each sandbox, each trajectory's exit message the
+reward, and the server's trajectories the model's messages.
 
 The submission is mini-swe-agent's: a command whose output starts with
 ``COMPLETE_TASK_AND_SUBMIT_FINAL_OUTPUT`` (exit code 0). swe-env then grades the repository as it
@@ -27,6 +30,7 @@ from __future__ import annotations
 
 import platform
 import sys
+import threading
 from typing import Any, Dict, List, Optional
 
 from pydantic import BaseModel
@@ -76,6 +80,7 @@ class SweEnvEnvironment:
         self.episode = self.client.reset(self.config.task_id, group_id=self.config.group_id, options=options)
         self.step_index = 0
         self.outcome: Dict[str, Any] = {}
+        self._turn: Optional[Dict[str, str]] = None
         self._closed = False
         if self.config.env:
             exports = " && ".join(f"export {k}={_quote(v)}" for k, v in self.config.env.items())
@@ -144,8 +149,17 @@ class SweEnvEnvironment:
 
     # --- internals -----------------------------------------------------------------------------
 
+    def model_said(self, message: Dict[str, Any], model_name: str = "") -> None:
+        """The model's message whose actions come next: sent with the first step it causes."""
+        self._turn = {
+            "content": _text(message.get("content")),
+            "reasoning": _text(message.get("reasoning_content") or message.get("reasoning")),
+            "model": model_name,
+        }
+
     def _step(self, name: str, arguments: Dict[str, Any]) -> StepResult:
-        result = self.client.step(self.episode.episode_id, self.step_index, name, arguments)
+        turn, self._turn = self._turn, None
+        result = self.client.step(self.episode.episode_id, self.step_index, name, arguments, assistant=turn)
         self.step_index += 1
         return result
 
@@ -183,12 +197,58 @@ def _install_into_batch_runner() -> None:
     """Makes mini-swe-agent's swebench batch runner start each instance as a swe-env episode."""
     from minisweagent.run.benchmarks import swebench
 
+    # The runner makes an instance's model, then its environment, in the same worker thread: the
+    # model made last in a thread is the one the next environment of that thread is paired with.
+    made = threading.local()
+    runners_get_model = swebench.get_model
+
+    def get_model(*args: Any, **kwargs: Any) -> Any:
+        made.model = record_turns(runners_get_model(*args, **kwargs))
+        return made.model
+
     def get_sb_environment(config: dict, instance: dict) -> SweEnvEnvironment:
         env_config = {k: v for k, v in dict(config.get("environment", {})).items() if k != "environment_class"}
         env_config["task_id"] = instance["instance_id"]
-        return SweEnvEnvironment(**env_config)
+        env = SweEnvEnvironment(**env_config)
+        model, made.model = getattr(made, "model", None), None
+        if isinstance(model, TurnRecordingModel):
+            model.env = env
+        return env
 
+    swebench.get_model = get_model  # type: ignore[assignment]
     swebench.get_sb_environment = get_sb_environment  # type: ignore[assignment]
+
+
+class TurnRecordingModel:
+    """A mini-swe-agent model that hands every message it returns to a SweEnvEnvironment (which
+    sends it with the step it causes); everything else is the wrapped model's."""
+
+    def __init__(self, model: Any, env: Optional[SweEnvEnvironment] = None) -> None:
+        self.wrapped = model
+        self.env = env
+
+    def query(self, messages: List[Dict[str, Any]], **kwargs: Any) -> Dict[str, Any]:
+        message = self.wrapped.query(messages, **kwargs)
+        if self.env is not None:
+            self.env.model_said(message, str(getattr(getattr(self.wrapped, "config", None), "model_name", "") or ""))
+        return message
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.wrapped, name)
+
+
+def record_turns(model: Any, env: Optional[SweEnvEnvironment] = None) -> TurnRecordingModel:
+    """``model`` wrapped so that ``env`` (set now or later as ``.env``) records its messages."""
+    return model if isinstance(model, TurnRecordingModel) else TurnRecordingModel(model, env)
+
+
+def _text(value: Any) -> str:
+    """A message's content as text (a list of parts: their text parts joined)."""
+    if value is None:
+        return ""
+    if isinstance(value, list):
+        return "".join(str(part.get("text", "")) if isinstance(part, dict) else str(part) for part in value)
+    return str(value)
 
 
 def main(argv: Optional[List[str]] = None) -> None:

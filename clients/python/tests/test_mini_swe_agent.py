@@ -21,7 +21,7 @@ if str(MSA) not in sys.path:
 from minisweagent.agents.default import DefaultAgent  # noqa: E402
 from minisweagent.models.test_models import DeterministicModel, make_output  # noqa: E402
 
-from swe_env.mini_swe_agent import SUBMIT_MARKER, SweEnvEnvironment  # noqa: E402
+from swe_env.mini_swe_agent import SUBMIT_MARKER, SweEnvEnvironment, record_turns  # noqa: E402
 
 from conftest import DEMO_TASKS, Server, gold_command  # noqa: E402
 
@@ -47,7 +47,7 @@ def test_mini_swe_agents_own_agent_resolves_a_task_through_swe_env(server: Serve
     row = _demo_row(TASK)
     env = SweEnvEnvironment(server=server.address, task_id=TASK, timeout=60)
     agent = DefaultAgent(
-        DeterministicModel(outputs=_script(row)),
+        record_turns(DeterministicModel(outputs=_script(row)), env),
         env,
         system_template="You fix issues. Repository: {{repo}} in {{cwd}}.",
         instance_template="{{task}}",
@@ -69,7 +69,27 @@ def test_mini_swe_agents_own_agent_resolves_a_task_through_swe_env(server: Serve
     lazy.cleanup()
 
 
-def test_mini_swe_agents_batch_runner_on_swe_env(server: Server, tmp_path: Path) -> None:
+def test_mini_swe_agents_batch_runner_on_swe_env(tmp_path: Path) -> None:
+    """Also: the server's trajectory of the episode holds the model's messages (the runner's model
+    is wrapped so that each message goes with the step it caused)."""
+    trajectories = tmp_path / "trajectories"
+    server = Server(("--trajectory-dir", str(trajectories)))
+    try:
+        _run_batch(server, tmp_path)
+    finally:
+        server.stop()
+    recorded = [json.loads(line) for path in trajectories.rglob("*.jsonl") for line in path.read_text().splitlines()]
+    steps = [r for r in recorded if r["type"] == "step"]
+    # The config's exports come first (no model message made them), then one step per message.
+    assert [s["tool"] for s in steps] == ["bash", "bash", "bash", "submit_solution"]
+    assert "assistant" not in steps[0]
+    assert steps[1]["assistant"] == {"content": "I will apply the fix.", "reasoning": "", "model": "scripted"}
+    assert steps[2]["assistant"]["content"] == "Submitting."
+    assert "assistant" not in steps[3]
+    assert [r["reward"] for r in recorded if r["type"] == "end"] == [1]
+
+
+def _run_batch(server: Server, tmp_path: Path) -> None:
     row = _demo_row(TASK)
     data = tmp_path / "data"
     data.mkdir()
