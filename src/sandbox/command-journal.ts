@@ -8,6 +8,10 @@ import { COMMAND_JOURNAL_SCRIPT } from './shell-scripts.js';
  * writes each journaled command's start and end under /dev/shm/swe-env (agent-shell.sh); a restarted
  * server reads them here to answer the step the crash cut instead of losing it. Its output went to
  * the dead connection and is lost.
+ *
+ * The journal lives in the agent's container, so the agent can write it: a forged one decides only
+ * what the agent is told about its own command after a crash (or that the command runs again),
+ * never a reward, which is graded from the captured change in a container of its own.
  */
 export type JournaledCommand =
   /** The command ran to its end (or was killed at its deadline). */
