@@ -113,10 +113,17 @@ export class ShellSession {
     return result;
   }
 
+  /**
+   * Lets the shell go. A command it is running goes on in the container (as when the server dies)
+   * and its call fails; no new shell is started for it.
+   */
   async close(): Promise<void> {
+    this.closed = true;
     this.ended = true;
     this.process?.stream.destroy();
   }
+
+  private closed = false;
 
   private async spawn(init?: ShellInit): Promise<{ output: string; exitCode: number } | undefined> {
     const initEnv: Record<string, string> = init ? { SWE_ENV_INIT: init.script, SWE_ENV_INIT_ARGS: init.args.join(' ') } : {};
@@ -227,6 +234,7 @@ export class ShellSession {
 
   private async respawn(): Promise<void> {
     this.process.stream.destroy();
+    if (this.closed) throw new InfraError('the shell was closed');
     if (!(await this.sandbox.isRunning())) {
       throw new InfraError('the sandbox container is no longer running');
     }

@@ -107,6 +107,8 @@ export class Episode {
   private trajectory: EpisodeTrajectory | undefined;
   /** The change the grading captured (a unified diff), for the trajectory and SWE-bench predictions. */
   private modelPatch: string | undefined;
+  /** Left for the next start with a step running (detach): the step's outcome is that start's to give. */
+  private left = false;
   /** Aborted at dispose: stops waiting on a command a restart found still running. */
   private readonly aborter = new AbortController();
 
@@ -248,6 +250,8 @@ export class Episode {
         return this.infraFailure({ stepIndex: index, callId: action.callId }, error);
       })
       .then(async (outcome) => {
+        // Left for the next start mid-step (detach): its record keeps the step running.
+        if (this.left) return outcome;
         this.record(outcome);
         this.inflightRecord = undefined;
         this.captured = undefined;
@@ -701,8 +705,10 @@ export class Episode {
   /**
    * Leaves the episode for the next start of this server id (shutdown with 'leave'): the step under
    * way gets up to `graceMs` to end, then the shell is let go and the record written; the container
-   * stays. False when there is nothing to leave (ended) or a step is still running (its record says
-   * so, and the next start answers it: a command from the container's command journal).
+   * stays. A step still running then is left running: its record says so, and the next start
+   * answers it (a command from the container's command journal, a submit graded again); whatever
+   * this process still makes of it is not recorded, since the container it needs (a grader) may be
+   * gone with this server. False when there is nothing to leave (the episode ended).
    */
   async detach(graceMs: number): Promise<boolean> {
     const running = this.inflight?.promise;
@@ -711,8 +717,10 @@ export class Episode {
       await Promise.race([running.catch(() => undefined), new Promise((resolve) => (timer = setTimeout(resolve, graceMs)))]);
       clearTimeout(timer);
     }
-    if (this.inflight || this.disposed || this.endReason) return false;
+    if (this.disposed || this.endReason) return false;
+    if (this.inflight) this.left = true;
     this.disposed = true;
+    this.aborter.abort();
     await this.shell?.close();
     await this.persist();
     return true;

@@ -182,21 +182,33 @@ describe('a server restarted with the same server id and state directory', () =>
     await expectNoContainers(provider);
   });
 
-  it("--on-shutdown leave keeps live episodes' containers for the next start, which goes on with them", async () => {
+  it("--on-shutdown leave keeps live episodes' containers for the next start, which goes on with them, a command still running past the grace included", async () => {
     const { serverId, stateDir, provider } = setup();
     const first = await serve(serverId, stateDir, ['--on-shutdown', 'leave']);
     const a = new SweEnvClient(first.address);
     const id = `left-${randomUUID().slice(0, 8)}`;
+    const busy = `busy-${randomUUID().slice(0, 8)}`;
     await a.reset({ taskId: TASK, episodeId: id });
+    await a.reset({ taskId: TASK, episodeId: busy });
     await a.bash(id, 0, 'cd /tmp && echo kept > left-behind');
+    // Still running when SIGTERM's grace (5 s) is over: it goes on in the container.
+    const long = 'sleep 12; echo ran >> /tmp/once; (exit 4)';
+    void a.bash(busy, 0, long).catch(() => undefined);
+    await expect.poll(() => (record(stateDir, serverId, busy)?.['inflight'] as { index?: number } | undefined)?.index, { timeout: 30_000 }).toBe(0);
     a.dispose();
     await stopCli(first.child, 'SIGTERM');
     expect(await provider.listContainers({ episodeId: id })).toHaveLength(1);
+    expect(await provider.listContainers({ episodeId: busy })).toHaveLength(1);
 
     const second = await serve(serverId, stateDir);
     const b = new SweEnvClient(second.address);
     const next = await b.bash(id, 1, 'cat left-behind');
     expect(next.observation).toMatch(/^kept\n/);
+    const answered = await b.bash(busy, 0, long);
+    expect(answered.status).toBe('STEP_STATUS_OK');
+    expect(answered.exitCode).toBe(4);
+    expect(SweEnvClient.structToObject(answered.info)['output_lost']).toBe(true);
+    expect((await b.bash(busy, 1, 'cat /tmp/once')).observation).toMatch(/^ran\n/);
     b.dispose();
     await stopCli(second.child, 'SIGTERM');
     await expectNoContainers(provider);

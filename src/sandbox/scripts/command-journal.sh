@@ -6,11 +6,10 @@
 # An agent shell is told by its script, which names the start marker (this script spells the name
 # in two pieces so that it does not count itself), and by its parent: the engine started it (ppid 0
 # in the container); a subshell forked from it for a background job has the same command line.
+# The shells are looked for first, the files read after: a shell that ends between the two has
+# written its end already (read the other way round, a command ending in between would look as if
+# its shell had died without an end).
 j=/dev/shm/swe-env
-start=""
-end=""
-{ IFS= read -r start < "$j/start"; } 2>/dev/null
-{ IFS= read -r end < "$j/end"; } 2>/dev/null
 needle="SWE_ENV_""START:"
 shells=()
 for d in /proc/[0-9]*; do
@@ -24,4 +23,8 @@ for d in /proc/[0-9]*; do
   set -f; set -- $rest; set +f
   [[ $2 == 0 ]] && shells+=("$p")
 done
+start=""
+end=""
+{ IFS= read -r start < "$j/start"; } 2>/dev/null
+{ IFS= read -r end < "$j/end"; } 2>/dev/null
 printf 'start %s\nend %s\nshells %s\n' "$start" "$end" "${shells[*]}"
