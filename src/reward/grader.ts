@@ -191,10 +191,15 @@ export class Grader {
   ): Promise<{ report: GradeReport; statuses: ReadonlyMap<string, TestStatus> }> {
     const started = Date.now();
     await this.admit(options.signal);
+    let removed: Promise<void> = Promise.resolve();
     try {
-      return await this.runAdmitted(task, rawPatch, options, started);
+      const { report, statuses, removal } = await this.runAdmitted(task, rawPatch, options, started);
+      removed = removal;
+      return { report, statuses };
     } finally {
-      this.pool.release();
+      // The place in the pool waits for the grading container's removal, so that no more than
+      // maxGradings grading containers ever exist at once (a cancelled grading answers before it).
+      void removed.finally(() => this.pool.release());
     }
   }
 
@@ -203,7 +208,7 @@ export class Grader {
     rawPatch: Buffer,
     options: GradeOptions,
     started: number,
-  ): Promise<{ report: GradeReport; statuses: ReadonlyMap<string, TestStatus> }> {
+  ): Promise<{ report: GradeReport; statuses: ReadonlyMap<string, TestStatus>; removal: Promise<void> }> {
     let statuses: ReadonlyMap<string, TestStatus> = new Map();
     const report = baseReport(task.id);
     report.durations.captureS = options.captureS ?? 0;
@@ -246,16 +251,19 @@ export class Grader {
         report.error = `grading failed in the environment: ${messageOf(error)}`;
         this.logger.error({ err: error, task: task.id }, 'grading failed');
       }
-    } finally {
-      await sandbox?.remove().catch((error: unknown) => this.logger.warn({ err: error }, 'cannot remove grader container'));
-      report.durations.totalS = seconds(started) + report.durations.captureS;
     }
+    const removal = sandbox ? sandbox.remove().catch((error: unknown) => this.logger.warn({ err: error }, 'cannot remove grader container')) : Promise.resolve();
+    // A grading cancelled (the call's deadline, its client gone, shutdown) answers at once: removing
+    // a container whose test run was killed can take longer than what is left before the deadline.
+    // Otherwise the answer comes once the container is gone.
+    if (!options.signal?.aborted) await removal;
+    report.durations.totalS = seconds(started) + report.durations.captureS;
     if (report.infraError) {
       report.resolved = false;
       report.reward = 0;
     }
     this.config.onGraded?.(report);
-    return { report, statuses };
+    return { report, statuses, removal };
   }
 
   private async run(
