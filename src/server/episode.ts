@@ -708,7 +708,8 @@ export class Episode {
    * stays. A step still running then is left running: its record says so, and the next start
    * answers it (a command from the container's command journal, a submit graded again); whatever
    * this process still makes of it is not recorded, since the container it needs (a grader) may be
-   * gone with this server. False when there is nothing to leave (the episode ended).
+   * gone with this server. False when there is no container to leave (the episode ended, or its
+   * submit is being graded: the next start grades it again from the record).
    */
   async detach(graceMs: number): Promise<boolean> {
     const running = this.inflight?.promise;
@@ -717,8 +718,11 @@ export class Episode {
       await Promise.race([running.catch(() => undefined), new Promise((resolve) => (timer = setTimeout(resolve, graceMs)))]);
       clearTimeout(timer);
     }
-    if (this.disposed || this.endReason) return false;
+    if (this.endReason) return false;
     if (this.inflight) this.left = true;
+    // A submit whose grading is under way has let its container go already: nothing to keep, but
+    // the record (the captured change) lets the next start grade it again.
+    if (this.disposed) return false;
     this.disposed = true;
     this.aborter.abort();
     await this.shell?.close();

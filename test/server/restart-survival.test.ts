@@ -182,6 +182,30 @@ describe('a server restarted with the same server id and state directory', () =>
     await expectNoContainers(provider);
   });
 
+  it('--on-shutdown leave with a grading still running past the grace: the next start grades the captured change again (not INFRA_ERROR)', async () => {
+    const { serverId, stateDir, provider } = setup();
+    const first = await serve(serverId, stateDir, ['--on-shutdown', 'leave', '--shutdown-grace', '1']);
+    const a = new SweEnvClient(first.address);
+    const id = `grading-${randomUUID().slice(0, 8)}`;
+    await a.reset({ taskId: TASK, episodeId: id });
+    // The fix, and an import that takes 8 s: the grading outlasts the shutdown's grace.
+    await a.bash(id, 0, `cd ${task.workdir} && ${applyPatchCommand(task.goldPatch)} && echo 'import time; time.sleep(8)' >> textkit/slug.py`);
+    void a.submit(id, 1).catch(() => undefined);
+    await expect.poll(() => record(stateDir, serverId, id)?.['captured'] !== undefined, { timeout: 60_000, interval: 20 }).toBe(true);
+    a.dispose();
+    await stopCli(first.child, 'SIGTERM');
+    expect(record(stateDir, serverId, id)?.['inflight']).toMatchObject({ index: 1 });
+
+    const second = await serve(serverId, stateDir);
+    const b = new SweEnvClient(second.address);
+    const graded = await b.submit(id, 1);
+    expect(graded.status).toBe('STEP_STATUS_OK');
+    expect(graded.reward).toBe(1);
+    b.dispose();
+    await stopCli(second.child, 'SIGTERM');
+    await expectNoContainers(provider);
+  });
+
   it("--on-shutdown leave keeps live episodes' containers for the next start, which goes on with them, a command still running past the grace included", async () => {
     const { serverId, stateDir, provider } = setup();
     const first = await serve(serverId, stateDir, ['--on-shutdown', 'leave']);
