@@ -234,6 +234,8 @@ class TurnRecordingModel:
         return message
 
     def __getattr__(self, name: str) -> Any:
+        if name == "wrapped":  # not set yet (a copy being made): no recursion through the line below
+            raise AttributeError(name)
         return getattr(self.wrapped, name)
 
 
