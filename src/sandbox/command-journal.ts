@@ -56,9 +56,9 @@ export function parseJournal(text: string): JournalState {
     return found === undefined ? '' : found.slice(name.length + 1);
   };
   const [startKey, startPid, startedAt] = line('start').split(' ');
-  const endLine = line('end');
-  const [endKey, endCode] = endLine.split(' ');
-  const endCwd = endLine.split(' ').slice(2).join(' ');
+  // The cwd is the rest of the line: it may hold spaces.
+  const [endKey, endCode, ...cwdParts] = line('end').split(' ');
+  const endCwd = cwdParts.join(' ');
   return {
     start: startKey && startPid && /^\d+$/.test(startPid) ? { key: startKey, pid: Number(startPid), startedAt: startedAt ?? '' } : undefined,
     end: endKey && endCode && /^-?\d+$/.test(endCode) ? { key: endKey, exitCode: Number(endCode), cwd: endCwd } : undefined,

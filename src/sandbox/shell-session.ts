@@ -68,6 +68,8 @@ export class ShellSession {
   private cwd: string;
   private running: Running | undefined;
   private ended = false;
+  /** Closed by its owner: never replaced by a new shell. */
+  private closed = false;
   private queue: Promise<unknown> = Promise.resolve();
 
   private constructor(
@@ -122,8 +124,6 @@ export class ShellSession {
     this.ended = true;
     this.process?.stream.destroy();
   }
-
-  private closed = false;
 
   private async spawn(init?: ShellInit): Promise<{ output: string; exitCode: number } | undefined> {
     const initEnv: Record<string, string> = init ? { SWE_ENV_INIT: init.script, SWE_ENV_INIT_ARGS: init.args.join(' ') } : {};
@@ -198,7 +198,7 @@ export class ShellSession {
     let first = await raceTimeout(outcome, options.timeoutMs);
     if (first === 'timeout') {
       timedOut = true;
-      await this.killCommand(running.startedAt);
+      await killShellCommand(this.sandbox, this.shellPid, running.startedAt);
       first = await raceTimeout(outcome, AFTER_KILL_GRACE_MS);
     }
     this.running = undefined;
@@ -206,7 +206,7 @@ export class ShellSession {
     let exitCode: number;
     if (first === 'timeout') {
       // The shell itself is stuck (a loop in a shell builtin, a redirected stdout...): replace it.
-      await this.killShell();
+      await killShell(this.sandbox, this.shellPid);
       await this.respawn();
       exitCode = 137;
       note = `the shell did not come back after the timeout and was replaced; a new shell was started in ${this.cwd} (exported variables and functions were reset)`;
@@ -239,14 +239,6 @@ export class ShellSession {
       throw new InfraError('the sandbox container is no longer running');
     }
     await this.spawn();
-  }
-
-  private async killCommand(startedAt: string): Promise<void> {
-    await killShellCommand(this.sandbox, this.shellPid, startedAt);
-  }
-
-  private async killShell(): Promise<void> {
-    await killShell(this.sandbox, this.shellPid);
   }
 }
 

@@ -393,16 +393,14 @@ export class Episode {
     this.deps.logger.info({ episode: this.id, step: step.index, found: found.kind }, 'a command cut by a restart was accounted for');
     // Never started: it runs now, once, as if the server had never gone.
     if (found.kind === 'not-started') return this.execute(step.index, action);
-    const lines =
+    const observation =
       found.kind === 'ended'
-        ? [
-            `[swe-env] The server restarted while this command ran. The command ran to its end${found.timedOut ? ' (killed at its time limit)' : ''} with exit code ${found.exitCode}; its output was lost.`,
-          ]
-        : ['[swe-env] The server restarted while this command ran. The shell exited during the command (exit code unknown); its output was lost.'];
+        ? `[swe-env] The server restarted while this command ran. The command ran to its end${found.timedOut ? ' (killed at its time limit)' : ''} with exit code ${found.exitCode}; its output was lost.`
+        : '[swe-env] The server restarted while this command ran. The shell exited during the command (exit code unknown); its output was lost.';
     const timedOut = found.kind === 'ended' && found.timedOut;
     const outcome: StepOutcome = {
       ...base,
-      observation: lines.join('\n'),
+      observation,
       reward: 0,
       terminated: false,
       truncated: false,
