@@ -21,7 +21,9 @@ export function registerTrajectoryCommands(program: Command): void {
     .option('--max-turns <n>', 'only episodes of at most this many steps', positiveInt)
     .option('--per-task <k>', 'at most k episodes per task (predictions: 1 unless given)', positiveInt)
     .option('--model-name <name>', 'model_name_or_path / model to write (default: the one recorded)')
-    .action(async (dirs: string[], o: { format: string; out: string; resolvedOnly?: boolean; dataset?: string; maxTurns?: number; perTask?: number; modelName?: string }) => {
+    .option('--unflagged-only', "leave out episodes whose grading raised any integrity or audit flag (the report's integrity_flags, audit_flags)")
+    .option('--flag <kind>', 'only episodes with a flag of this kind: integrity, network, git, subprocess, runner-internals')
+    .action(async (dirs: string[], o: { format: string; out: string; resolvedOnly?: boolean; dataset?: string; maxTurns?: number; perTask?: number; modelName?: string; unflaggedOnly?: boolean; flag?: string }) => {
       if (!(EXPORT_FORMATS as readonly string[]).includes(o.format)) throw new InvalidArgumentError(`--format must be one of ${EXPORT_FORMATS.join(', ')}`);
       const format = o.format as ExportFormat;
       const all = await loadTrajectories(dirs);
@@ -29,6 +31,8 @@ export function registerTrajectoryCommands(program: Command): void {
         ...(o.resolvedOnly ? { resolvedOnly: true } : {}),
         ...(o.dataset ? { dataset: o.dataset } : {}),
         ...(o.maxTurns ? { maxTurns: o.maxTurns } : {}),
+        ...(o.unflaggedOnly ? { unflaggedOnly: true } : {}),
+        ...(o.flag ? { flag: o.flag } : {}),
         // A predictions file holds one patch per instance.
         ...(o.perTask ? { perTask: o.perTask } : format === 'predictions' ? { perTask: 1 } : {}),
       });

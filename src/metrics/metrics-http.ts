@@ -1,15 +1,37 @@
-import { createServer, type Server } from 'node:http';
+import { readFileSync } from 'node:fs';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer as createTlsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import type { Registry } from 'prom-client';
+import { sameSecret, type ServerSecurity } from '../server/auth.js';
 
 export interface MetricsEndpoint {
   readonly port: number;
   close(): Promise<void>;
 }
 
-/** Serves GET /metrics in Prometheus' text format on a port of its own (plain HTTP, read-only). */
-export async function serveMetrics(registry: Registry, host: string, port: number): Promise<MetricsEndpoint> {
-  const server: Server = createServer((request, response) => {
+/**
+ * Serves GET /metrics in Prometheus' text format on a port of its own, read-only, under the gRPC
+ * port's rules: with the server's bearer token, every request must carry it (`authorization:
+ * Bearer <token>`, 401 otherwise); with the server's certificate, it is HTTPS (and with a client CA,
+ * clients must present a certificate it signed). Off loopback the configuration refuses to start
+ * without both (config.ts).
+ */
+export async function serveMetrics(
+  registry: Registry,
+  host: string,
+  port: number,
+  access: { readonly token?: string | undefined; readonly security?: ServerSecurity } = {},
+): Promise<MetricsEndpoint> {
+  const expected = access.token === undefined ? undefined : Buffer.from(`Bearer ${access.token}`);
+  const handle = (request: IncomingMessage, response: ServerResponse): void => {
+    if (expected) {
+      const got = request.headers.authorization;
+      if (typeof got !== 'string' || !sameSecret(got, expected)) {
+        response.writeHead(401, { 'content-type': 'text/plain', 'www-authenticate': 'Bearer' }).end('this endpoint needs a bearer token: authorization: Bearer <token>\n');
+        return;
+      }
+    }
     if (request.method !== 'GET' || (request.url ?? '').split('?')[0] !== '/metrics') {
       response.writeHead(404, { 'content-type': 'text/plain' }).end('only GET /metrics is served here\n');
       return;
@@ -18,7 +40,18 @@ export async function serveMetrics(registry: Registry, host: string, port: numbe
       (text) => response.writeHead(200, { 'content-type': registry.contentType }).end(text),
       (error: unknown) => response.writeHead(500, { 'content-type': 'text/plain' }).end(`${String(error)}\n`),
     );
-  });
+  };
+  const security = access.security ?? {};
+  let server: Server;
+  if (security.tlsCertFile && security.tlsKeyFile) {
+    const ca = security.tlsClientCaFile ? readFileSync(security.tlsClientCaFile) : undefined;
+    server = createTlsServer(
+      { cert: readFileSync(security.tlsCertFile), key: readFileSync(security.tlsKeyFile), ...(ca ? { ca, requestCert: true, rejectUnauthorized: true } : {}) },
+      handle,
+    );
+  } else {
+    server = createServer(handle);
+  }
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(port, host, resolve);

@@ -1,22 +1,28 @@
-import { dirname } from 'node:path/posix';
 import type { Sandbox } from '../sandbox/sandbox.js';
-import { CAPTURE_PATCH_SCRIPT, bashArgv } from './scripts.js';
+import { planChange } from './capture/change-plan.js';
+import { controlCapture } from './capture/control.js';
+import { ChangeTooLarge, readAgentChange } from './capture/read-agent-change.js';
+import { scratchDiff } from './capture/scratch-diff.js';
 
 export type CaptureResult =
   | { readonly ok: true; readonly patch: Buffer; readonly durationS: number }
   | { readonly ok: false; readonly error: string; readonly infra: boolean; readonly durationS: number };
 
 /** More changed paths than this in the repository is not a change anyone can grade. */
-const MAX_CHANGED_PATHS = 20_000;
+const MAX_CHANGED_PATHS = 200_000;
 
 /**
- * Reads the agent's change without running anything in the agent's container: the engine's diff
- * of its writable layer says which files changed, the engine's stat says how large they are (a
- * huge or sparse file is refused before a byte of it is read), the engine's archive API copies them
- * into a fresh container from the task's pristine image, and the diff is computed there by that
- * image's own git. No git, PATH, config, hook, filter or attribute of the agent's is obeyed.
+ * Reads the agent's change without running anything in the agent's container, from a frozen
+ * sandbox: the engine pauses it (a cgroup freeze nothing inside can undo, so no background process
+ * races the read), its writable-layer diff says what changed, its stat and archive API take the
+ * changed files out (a new directory in one read, a huge or sparse file refused before it is read),
+ * and the sandbox is thawed again (its PID 1's own expiry must keep working should the removal that
+ * follows fail). The diff is computed in a fresh container from the task's pristine image by that
+ * image's git, with plumbing only: no git, PATH, config, hook, filter or attribute of the agent's is
+ * obeyed, and everything git can hold is kept (symlinks anywhere, the executable bit, binary bytes).
  * Compiled artefacts and anything inside .git are not part of a change. A change too large to grade
- * is the agent's doing (reward 0 with the reason), not an infrastructure error.
+ * is the agent's doing. Any other failure is INFRA_ERROR only when the same steps on a pristine
+ * copy fail too (controlCapture); otherwise it is the model's failure, with the reason.
  */
 export async function captureChange(
   agent: Sandbox,
@@ -26,61 +32,39 @@ export async function captureChange(
   const started = Date.now();
   const elapsed = (): number => (Date.now() - started) / 1000;
   const tooLarge = (why: string): CaptureResult => ({ ok: false, error: `the change is too large to grade: ${why}`, infra: false, durationS: elapsed() });
-  const root = input.workdir.replace(/\/+$/, '');
-  let changes;
   try {
-    changes = await agent.changes();
+    await agent.pause();
   } catch (error) {
-    return { ok: false, error: `could not list the changes in the sandbox: ${String(error)}`, infra: true, durationS: elapsed() };
+    // A sandbox that is gone or stopped: the episode asks the engine whether its own commands did it.
+    return { ok: false, error: `could not freeze the sandbox to capture its change: ${String(error)}`, infra: true, durationS: elapsed() };
   }
-  const inRepo = changes
-    .filter((c) => c.path.startsWith(`${root}/`))
-    .map((c) => ({ ...c, rel: c.path.slice(root.length + 1) }))
-    .filter((c) => c.rel !== '.git' && !c.rel.startsWith('.git/') && !c.rel.split('/').includes('__pycache__') && !/\.py[co]$/.test(c.rel));
-  if (inRepo.length > MAX_CHANGED_PATHS) return tooLarge(`${inRepo.length} paths changed (at most ${MAX_CHANGED_PATHS})`);
-
-  const files: Array<{ path: string; size: number }> = [];
-  let total = 0;
-  for (const change of inRepo.filter((c) => c.kind !== 'deleted')) {
-    const stat = await agent.statPath(change.path);
-    if (!stat || !(stat.isFile || stat.isSymlink)) continue; // directories: their files are listed too
-    if (stat.size > input.maxPatchBytes) return tooLarge(`${change.rel} is ${stat.size} bytes (at most ${input.maxPatchBytes})`);
-    total += stat.size;
-    if (total > input.maxPatchBytes) return tooLarge(`the changed files add up to over ${input.maxPatchBytes} bytes`);
-    files.push({ path: change.path, size: stat.size });
-  }
-  const deleted = inRepo.filter((c) => c.kind === 'deleted').map((c) => c.path);
-
-  const scratch = await openScratch();
+  let failure: string;
   try {
-    const directories = [...new Set(files.map((f) => dirname(f.path)))];
-    await scratch.putFiles([
-      { path: '/swe_env/capture/dirs.list', content: directories.map((d) => `${d}\0`).join('') },
-      { path: '/swe_env/capture/deleted.list', content: deleted.map((d) => `${d}\0`).join('') },
-    ]);
-    const prepared = await scratch.exec(
-      ['bash', '-c', 'xargs -0 -r mkdir -p < /swe_env/capture/dirs.list && xargs -0 -r rm -rf -- < /swe_env/capture/deleted.list'],
-      { timeoutMs: input.timeoutMs, outputLimitBytes: 16 * 1024 },
-    );
-    if (prepared.exitCode !== 0) throw new Error(`cannot prepare the capture: ${prepared.output.toString('utf8').slice(-1000)}`);
-    for (const file of files) {
-      const tar = await agent.readArchive(file.path, file.size + 1024 * 1024);
-      await scratch.putArchive(tar, dirname(file.path));
+    let entries;
+    let plan;
+    try {
+      plan = planChange(await agent.changes(), input.workdir);
+      if (plan.pathCount > MAX_CHANGED_PATHS) return tooLarge(`${plan.pathCount} paths changed (at most ${MAX_CHANGED_PATHS})`);
+      entries = await readAgentChange(agent, plan, input.workdir, input.maxPatchBytes);
+    } finally {
+      await agent.unpause().catch(() => undefined);
     }
-    const diff = await scratch.exec(bashArgv(CAPTURE_PATCH_SCRIPT, 'swe-env-capture', [input.workdir, input.baseCommit]), {
-      workdir: '/',
-      separateStderr: true,
-      outputLimitBytes: input.maxPatchBytes + 1,
-      timeoutMs: input.timeoutMs,
-    });
-    if (diff.timedOut || diff.exitCode !== 0) {
-      return { ok: false, error: `computing the diff failed (exit ${diff.exitCode}): ${diff.stderr.trim().slice(-2000)}`, infra: true, durationS: elapsed() };
+    const scratch = await openScratch();
+    try {
+      const diff = await scratchDiff(scratch, { ...input, entries, deleted: plan.deleted });
+      if (diff.ok) return { ok: true, patch: diff.patch, durationS: elapsed() };
+      if (diff.tooLarge) return tooLarge(diff.error);
+      failure = diff.error;
+    } finally {
+      await scratch.remove().catch(() => undefined);
     }
-    if (diff.outputBytes > input.maxPatchBytes) return tooLarge(`the diff is ${diff.outputBytes} bytes (at most ${input.maxPatchBytes})`);
-    return { ok: true, patch: diff.output, durationS: elapsed() };
   } catch (error) {
-    return { ok: false, error: `could not read the changes from the sandbox: ${String(error)}`, infra: true, durationS: elapsed() };
-  } finally {
-    await scratch.remove().catch(() => undefined);
+    if (error instanceof ChangeTooLarge) return tooLarge(error.message);
+    failure = `could not read the change: ${error instanceof Error ? error.message : String(error)}`;
   }
+  const control = await controlCapture(openScratch, input);
+  if (control !== undefined) {
+    return { ok: false, error: `the capture failed (${failure}), and so did its steps on a pristine copy of the task (${control})`, infra: true, durationS: elapsed() };
+  }
+  return { ok: false, error: `the change could not be captured (the same steps on a pristine copy of the task work): ${failure}`, infra: false, durationS: elapsed() };
 }

@@ -50,6 +50,10 @@ export interface GradeReport {
   resultsSource: string;
   /** Why the run was not trusted; any flag means not resolved. */
   integrityFlags: string[];
+  /** What the code under test did that researchers want to know (network, git, runner internals); never scored. */
+  auditFlags: string[];
+  /** Canary tests put among the hidden tests (their outcomes are checked, never graded). */
+  canaries: number;
   /** What the change reaches into besides the code under repair; reported, never scored. */
   patchWarnings: string[];
   /** What ran around the tests (shared with the official harness). */
@@ -85,6 +89,8 @@ export function baseReport(taskId: string): GradeReport {
     testCommand: '',
     resultsSource: '',
     integrityFlags: [],
+    auditFlags: [],
+    canaries: 0,
     patchWarnings: [],
     logTail: '',
     droppedFiles: [],

@@ -4,38 +4,68 @@ import type { TestStatus } from './test-status.js';
 import type { ListedResult } from './verdict.js';
 
 /**
- * The result recorder (scripts/swe_env_recorder.py): a pytest plugin loaded from outside the
- * repository that writes every test report as a signed, numbered JSON line to a file outside the
- * repository. The grader trusts these records over the printed log, and cross-checks the two.
+ * The grading channel of a test run: the boot (scripts/boot/sitecustomize.py), loaded first by every
+ * Python interpreter of the run from outside the repository, installs an audit hook holding the only
+ * copy of a per-grading key; the hook signs and appends, numbered per process, what the result
+ * recorder (scripts/swe_env_recorder.py, for pytest runs) hands it and what the monitor sees the
+ * code under test do. The grader reads the file through the engine after the run.
  */
 export const RECORDER_SOURCE = readFileSync(new URL('./scripts/swe_env_recorder.py', import.meta.url), 'utf8');
+export const BOOT_SOURCE = readFileSync(new URL('./scripts/boot/sitecustomize.py', import.meta.url), 'utf8');
 
 export interface RecorderChannel {
   readonly key: string;
-  /** Where the plugin, its key and its output live in the grading container (never in the repo). */
-  readonly dir: string;
+  /** Directory of the boot (first on PYTHONPATH). */
+  readonly bootDir: string;
   readonly keyFile: string;
+  readonly configFile: string;
   readonly outFile: string;
+  /** The recorder's module name for this grading ('' when the run is not pytest's). */
+  readonly recorderModule: string;
+  readonly recorderFile: string;
   /** The environment the test command runs with. */
   readonly env: Readonly<Record<string, string>>;
 }
 
-export function newRecorderChannel(gradingDir: string): RecorderChannel {
-  const key = randomBytes(32).toString('hex');
-  const dir = `${gradingDir}/recorder`;
-  const keyFile = `${dir}/key-${randomBytes(6).toString('hex')}`;
-  const outFile = `${gradingDir}/results-${randomBytes(6).toString('hex')}.jsonl`;
+export function newRecorderChannel(gradingDir: string, pytest: boolean): RecorderChannel {
+  const tag = randomBytes(6).toString('hex');
+  const bootDir = `${gradingDir}/boot-${tag}`;
+  const recorderModule = pytest ? `swe_env_rec_${randomBytes(5).toString('hex')}` : '';
   return {
-    key,
-    dir,
-    keyFile,
-    outFile,
-    env: {
-      SWE_ENV_RECORDER_DIR: dir,
-      SWE_ENV_RECORDER_KEY_FILE: keyFile,
-      SWE_ENV_RECORDER_OUT: outFile,
-    },
+    key: randomBytes(32).toString('hex'),
+    bootDir,
+    keyFile: `${gradingDir}/key-${randomBytes(6).toString('hex')}`,
+    configFile: `${bootDir}/config.json`,
+    outFile: `${gradingDir}/results-${tag}.jsonl`,
+    recorderModule,
+    recorderFile: `${gradingDir}/rec-${tag}/${recorderModule || 'none'}.py`,
+    env: { SWE_ENV_BOOT_CONFIG: `${bootDir}/config.json`, SWE_ENV_BOOT_DIR: bootDir, ...(recorderModule ? { SWE_ENV_RECORDER_MODULE: recorderModule } : {}) },
   };
+}
+
+/** The files the run needs: the boot, its configuration, the key, the recorder. */
+export function channelFiles(
+  channel: RecorderChannel,
+  input: { gradingDir: string; workdir: string; agentFiles: readonly string[]; testFiles: readonly string[]; plugins: readonly string[] },
+): Array<{ path: string; content: string }> {
+  const config = {
+    key_file: channel.keyFile,
+    out: channel.outFile,
+    guarded_dir: input.gradingDir,
+    workdir: input.workdir,
+    agent_files: input.agentFiles,
+    test_files: input.testFiles,
+    runner: channel.recorderModule ? 'pytest' : '',
+    recorder_module: channel.recorderModule,
+    recorder_path: channel.recorderFile,
+    plugins: input.plugins,
+  };
+  return [
+    { path: `${channel.bootDir}/sitecustomize.py`, content: BOOT_SOURCE },
+    { path: channel.configFile, content: JSON.stringify(config) },
+    { path: channel.keyFile, content: channel.key },
+    ...(channel.recorderModule ? [{ path: channel.recorderFile, content: RECORDER_SOURCE }] : []),
+  ];
 }
 
 /**
@@ -61,13 +91,26 @@ export interface RecorderEnd {
   readonly exitStatus: number;
   readonly tampered: readonly string[];
   readonly hookPlugins: readonly string[];
+  readonly runtestReplaced: readonly string[];
+}
+
+export interface MonitorEvent {
+  readonly event: string;
+  readonly where: string;
+  readonly integrity: boolean;
+  readonly path?: string;
+  readonly detail?: string;
 }
 
 export interface RecorderResult {
   readonly statuses: ReadonlyMap<string, TestStatus>;
   readonly end: RecorderEnd | undefined;
-  /** Lines that failed verification, gaps in the numbering, a missing start or end. */
+  /** Whether the boot started in the run's first interpreter (the monitor was on). */
+  readonly started: boolean;
+  /** Lines that failed verification, gaps in the numbering, a missing start or end, conflicting reports. */
   readonly problems: readonly string[];
+  /** Tamper-capable acts of the code under test (integrity) and what researchers want to know (audit). */
+  readonly events: readonly MonitorEvent[];
 }
 
 interface ReportRecord {
@@ -78,38 +121,84 @@ interface ReportRecord {
   readonly wasxfail: boolean;
 }
 
-/** Verifies and reads the recorder's output. */
-export function readRecords(text: string, key: string): RecorderResult {
+/** Verifies and reads the channel. `pytest`: reports and an end are expected from the recorder. */
+export function readRecords(text: string, key: string, pytest = true): RecorderResult {
   const problems: string[] = [];
   const reports: ReportRecord[] = [];
+  const events: MonitorEvent[] = [];
   let end: RecorderEnd | undefined;
-  let expected = 1;
+  const nextSeq = new Map<number, number>();
   let started = false;
+  let firstPid: number | undefined;
+  const seenReports = new Map<string, string>();
   for (const [index, line] of text.split('\n').entries()) {
     if (line === '') continue;
     const space = line.indexOf(' ');
     const mac = line.slice(0, space);
     const body = line.slice(space + 1);
     if (space < 0 || !macMatches(key, body, mac)) {
-      problems.push(`record ${index + 1} is not signed by the recorder`);
+      problems.push(`record ${index + 1} of the grading channel is not signed by the monitor`);
       continue;
     }
-    const record = JSON.parse(body) as Record<string, unknown>;
-    if (record['seq'] !== expected) problems.push(`record ${expected} is missing (found ${String(record['seq'])})`);
-    expected = Number(record['seq']) + 1;
-    if (record['kind'] === 'start') started = true;
-    else if (record['kind'] === 'report') reports.push(record as unknown as ReportRecord);
-    else if (record['kind'] === 'end') {
+    const record = parseRecord(body);
+    if (!record) {
+      problems.push(`record ${index + 1} of the grading channel is signed but not a record`);
+      continue;
+    }
+    const pid = Number(record['pid'] ?? 0);
+    const seq = Number(record['seq']);
+    const expected = nextSeq.get(pid);
+    if (expected !== undefined && seq !== expected) problems.push(`record ${expected} of process ${pid} is missing (found ${seq})`);
+    nextSeq.set(pid, seq + 1);
+    firstPid ??= pid;
+    const kind = record['kind'];
+    if (kind === 'start') started = true;
+    else if (kind === 'report') {
+      const r = record as unknown as ReportRecord;
+      const slot = `${r.nodeid}\0${r.when}`;
+      const previous = seenReports.get(slot);
+      if (previous !== undefined && previous !== r.outcome) problems.push(`${r.nodeid} has two ${r.when} reports (${previous}, then ${r.outcome}): something reported for pytest`);
+      seenReports.set(slot, r.outcome);
+      reports.push(r);
+    } else if (kind === 'end') {
+      if (end) problems.push('the recorder ended twice: something called its session end');
       end = {
         exitStatus: Number(record['exitstatus']),
         tampered: (record['tampered'] as string[] | undefined) ?? [],
         hookPlugins: (record['hook_plugins'] as string[] | undefined) ?? [],
+        runtestReplaced: (record['runtest_replaced'] as string[] | undefined) ?? [],
       };
+    } else if (kind === 'test_code') {
+      if (record['ok'] !== true) {
+        events.push({ event: `the function run for ${asText(record['nodeid'])} is not code its test file defines`, where: '', integrity: true });
+      }
+    } else if (kind === 'monitor' || kind === 'audit') {
+      events.push({
+        event: asText(record['event']),
+        where: asText(record['where']),
+        integrity: kind === 'monitor' && record['integrity'] === true,
+        ...(typeof record['path'] === 'string' ? { path: record['path'] } : {}),
+        ...(typeof record['detail'] === 'string' ? { detail: record['detail'] } : {}),
+      });
     }
   }
-  if (!started) problems.push('the recorder never started (pytest did not load it)');
-  if (started && !end) problems.push('the session never finished: the process ended before pytest did');
-  return { statuses: statusesFromReports(reports), end, problems };
+  if (!started) problems.push(pytest ? 'the recorder never started (pytest did not load it)' : 'the monitor never started in the test run');
+  if (pytest && started && !end) problems.push('the session never finished: the process ended before pytest did');
+  return { statuses: statusesFromReports(reports), end, started, problems, events };
+}
+
+/** A record's JSON object, or undefined for anything else (a signed line is still not trusted to parse). */
+function parseRecord(body: string): Record<string, unknown> | undefined {
+  try {
+    const value: unknown = JSON.parse(body);
+    return value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function asText(value: unknown): string {
+  return typeof value === 'string' ? value : '';
 }
 
 function macMatches(key: string, body: string, mac: string): boolean {

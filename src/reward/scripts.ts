@@ -13,6 +13,7 @@ export const SNAPSHOT_TREE_SCRIPT = script('snapshot-tree.sh');
 export const REVERT_PATHS_SCRIPT = script('revert-paths.sh');
 export const READ_FILES_SCRIPT = script('read-files.sh');
 export const PRE_TEST_SCRIPT = script('pre-test.sh');
+export const INVENTORY_SCRIPT = script('inventory.sh');
 
 export function bashArgv(script: string, name: string, args: readonly string[]): string[] {
   return ['bash', '--noprofile', '--norc', '-c', script, name, ...args];

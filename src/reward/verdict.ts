@@ -59,6 +59,8 @@ export function decideVerdict(input: {
    * such a name, missing from the run's own results, takes the status the harness reads for it.
    */
   harnessMap?: TestStatusMap;
+  /** A failure outside the results read (a must-fail canary reported failing) explains a non-zero exit. */
+  failureElsewhere?: boolean;
 }): Verdict {
   const harnessRead: string[] = [];
   const listed = (role: Role) => (name: string): ListedResult => {
@@ -77,7 +79,7 @@ export function decideVerdict(input: {
   const allP2p = p2pOk === passToPass.length;
   const resolution: Resolution =
     f2pOk === failToPass.length && allP2p ? 'FULL' : f2pOk > 0 && allP2p ? 'PARTIAL' : 'NO';
-  const anyFailure = [...input.results.values()].some((s) => s === 'FAILED' || s === 'ERROR');
+  const anyFailure = input.failureElsewhere === true || [...input.results.values()].some((s) => s === 'FAILED' || s === 'ERROR');
   if (input.exitCode !== 0 && !anyFailure && resolution === 'FULL') {
     return {
       resolved: false,

@@ -10,8 +10,10 @@ import { COMMAND_JOURNAL_SCRIPT } from './shell-scripts.js';
  * the dead connection and is lost.
  *
  * The journal lives in the agent's container, so the agent can write it: a forged one decides only
- * what the agent is told about its own command after a crash (or that the command runs again),
- * never a reward, which is graded from the captured change in a container of its own.
+ * what the agent is told about its own command after a crash, never a reward (graded from the
+ * captured change in a container of its own), and never that a command runs again: whether a
+ * command was sent is the server's own record (InflightStep.sent), and a sent command is never run
+ * twice whatever the journal says.
  */
 export type JournaledCommand =
   /** The command ran to its end (or was killed at its deadline). */
@@ -72,9 +74,10 @@ export function parseJournal(text: string): JournalState {
 /**
  * How the command journaled as `key` ended, waiting for it while its shell still runs it, up to
  * `deadline` (epoch ms: the step's own time limit); a command still running then is killed, as the
- * server that started it would have. `signal` aborts the wait (the episode closed meanwhile).
+ * server that started it would have: everything started since `sentAtMs` (epoch ms, the server's own
+ * record of the step's start, never the journal's). `signal` aborts the wait (the episode closed meanwhile).
  */
-export async function awaitJournaledCommand(sandbox: Sandbox, key: string, deadline: number, signal?: AbortSignal): Promise<JournaledCommand> {
+export async function awaitJournaledCommand(sandbox: Sandbox, key: string, sentAtMs: number, deadline: number, signal?: AbortSignal): Promise<JournaledCommand> {
   const index = keyIndex(key);
   let killedAt = 0;
   for (;;) {
@@ -86,7 +89,7 @@ export async function awaitJournaledCommand(sandbox: Sandbox, key: string, deadl
       if (!state.shells.includes(start.pid)) return { kind: 'shell-exited' };
       if (killedAt === 0 && Date.now() >= deadline) {
         killedAt = Date.now();
-        await killShellCommand(sandbox, start.pid, start.startedAt);
+        await killShellCommand(sandbox, start.pid, sentAtMs);
         continue;
       }
       if (killedAt > 0 && Date.now() - killedAt >= AFTER_KILL_GRACE_MS) {

@@ -1,6 +1,7 @@
 import { statfs } from 'node:fs/promises';
 import type Docker from 'dockerode';
 import type { Logger } from '../common/logger.js';
+import { LayerUsage } from './layer-usage.js';
 
 /** What a watched container used of its disk quota when it was stopped. */
 export interface DiskOverrun {
@@ -17,8 +18,9 @@ interface Watched {
 /**
  * Keeps each sandbox's writable layer under its quota where the storage driver cannot (overlay2 on
  * ext4 has no per-container size option): every interval it asks the engine for each live
- * container's writable-layer size (inspect with size, read by the engine; nothing runs inside) and
- * kills a container over its quota. The kill is recorded first, so the episode or the grading that
+ * container's writable-layer size (inspect with size, read by the engine; nothing runs inside),
+ * adds what that misses as seen from the host (deleted files held open, and each inode charged the
+ * filesystem's bytes per inode: LayerUsage), and kills a container over its quota. The kill is recorded first, so the episode or the grading that
  * finds its container dead reads it as the model's failure, not the environment's. Checks run one
  * container at a time: however many sandboxes, the engine walks one layer at once.
  *
@@ -34,10 +36,14 @@ export class DiskWatchdog {
   /** Checks done and how long they took, for the benchmark and the logs. */
   readonly stats = { checks: 0, checkMs: 0, kills: 0 };
 
+  private readonly usage: LayerUsage;
+
   constructor(
     private readonly docker: Docker,
     private readonly logger?: Logger,
-  ) {}
+  ) {
+    this.usage = new LayerUsage(docker);
+  }
 
   watch(container: Docker.Container, limitBytes: number): void {
     if (limitBytes > 0) this.watched.set(container.id, { container, limitBytes });
@@ -80,9 +86,12 @@ export class DiskWatchdog {
     try {
       // `size` is a query parameter dockerode passes through but does not type.
       const options = { size: true } as Docker.ContainerInspectOptions;
-      const info = (await entry.container.inspect(options)) as { SizeRw?: number; State?: { Running?: boolean } };
+      const info = (await entry.container.inspect(options)) as { SizeRw?: number; State?: { Running?: boolean; Pid?: number }; GraphDriver?: { Data?: Record<string, string> } };
       if (info.State?.Running === false) return;
       used = info.SizeRw ?? 0;
+      // What the byte size misses (see LayerUsage): deleted files held open, and inodes.
+      if (used <= entry.limitBytes) used += await this.usage.hiddenBytes(entry.container, info.State?.Pid);
+      if (used <= entry.limitBytes) used += (await this.usage.inodeBytes(info.GraphDriver?.Data?.['UpperDir'], entry.limitBytes - used)) ?? 0;
     } catch {
       return; // gone, or the engine is busy: the next pass looks again
     } finally {

@@ -1,45 +1,13 @@
 import Docker from 'dockerode';
-import { PassThrough, Writable, type Duplex } from 'node:stream';
-import { pack as tarPack } from 'tar-stream';
-import { SANDBOX_SECCOMP_PROFILE } from './seccomp.js';
-import { ContainerEvents, type ContainerFate } from './container-events.js';
+import { ContainerEvents } from './container-events.js';
 import { DiskWatchdog } from './disk-watchdog.js';
 import { InfraError, UnavailableError, messageOf } from '../common/errors.js';
 import { abortReason } from '../common/abort.js';
-import { CappedOutput } from './output-buffer.js';
-import { KEEPER_SCRIPT } from './shell-scripts.js';
-import { LABEL_EPISODE, LABEL_MANAGED, LABEL_ROLE, LABEL_SERVER, isExpired, sandboxLabels } from './labels.js';
-import type {
-  AttachedProcess,
-  ExecOptions,
-  ExecResult,
-  Sandbox,
-  SandboxProvider,
-  SandboxSpec,
-  ServerContainer,
-} from './sandbox.js';
-
-const DEFAULT_EXEC_OUTPUT_LIMIT = 16 * 1024 * 1024;
-
-function envList(env: Readonly<Record<string, string>> | undefined): string[] | undefined {
-  if (!env) return undefined;
-  return Object.entries(env).map(([k, v]) => `${k}=${v}`);
-}
-
-function statusCodeOf(error: unknown): number | undefined {
-  const code = (error as { statusCode?: unknown } | null)?.statusCode;
-  return typeof code === 'number' ? code : undefined;
-}
-
-/** A writable that feeds a CappedOutput (docker-modem demultiplexes into two of these). */
-function capturingWritable(sink: CappedOutput): Writable {
-  return new Writable({
-    write(chunk: Buffer, _encoding, callback) {
-      sink.push(chunk);
-      callback();
-    },
-  });
-}
+import { sandboxCreateOptions } from './container-options.js';
+import { DockerSandbox } from './docker-container.js';
+import { engineUnreachable, removeContainer, statusCodeOf } from './docker-exec.js';
+import { LABEL_EPISODE, LABEL_MANAGED, LABEL_ROLE, LABEL_SERVER, isExpired } from './labels.js';
+import type { Sandbox, SandboxProvider, SandboxSpec, ServerContainer } from './sandbox.js';
 
 export class DockerSandboxProvider implements SandboxProvider {
   readonly docker: Docker;
@@ -151,32 +119,7 @@ export class DockerSandboxProvider implements SandboxProvider {
 
   private async createOnce(spec: SandboxSpec, signal?: AbortSignal): Promise<Sandbox> {
     if (signal?.aborted) throw abortReason(signal);
-    const expiresAt = new Date(Date.now() + spec.maxLifetimeS * 1000);
-    const options: Docker.ContainerCreateOptions = {
-      Image: spec.image,
-      // PID 1 is the keeper: it outlives anything a command can do inside, and ends the container
-      // after its maximum life even if this server is killed; AutoRemove then deletes it. It runs as
-      // the command with the image's entrypoint reset ([""] means none), so a build container
-      // committed into an image leaves no entrypoint behind.
-      Entrypoint: [''],
-      Cmd: ['bash', '--noprofile', '--norc', '-c', KEEPER_SCRIPT, 'swe-env-keeper', String(Math.ceil(spec.maxLifetimeS))],
-      WorkingDir: spec.workdir,
-      Env: envList(spec.env),
-      Labels: spec.role === 'build' ? {} : sandboxLabels({ serverId: this.serverId, episodeId: spec.episodeId, role: spec.role, expiresAt }),
-      NetworkDisabled: true,
-      StopTimeout: 1,
-      HostConfig: {
-        AutoRemove: true,
-        NetworkMode: 'none',
-        Memory: spec.limits.memoryBytes,
-        MemorySwap: spec.limits.memoryBytes,
-        NanoCpus: spec.limits.nanoCpus,
-        PidsLimit: spec.limits.pidsLimit,
-        SecurityOpt: spec.role === 'build' ? ['no-new-privileges'] : ['no-new-privileges', `seccomp=${SANDBOX_SECCOMP_PROFILE}`],
-        CapDrop: ['NET_RAW', 'MKNOD', 'AUDIT_WRITE', 'SYS_CHROOT'],
-        ...(this.ociRuntime ? { Runtime: this.ociRuntime } : {}),
-      },
-    };
+    const options = sandboxCreateOptions(spec, this.serverId, this.ociRuntime);
     if (spec.limits.diskBytes > 0 && (await this.storageQuotaSupported())) {
       options.HostConfig = { ...options.HostConfig, StorageOpt: { size: String(spec.limits.diskBytes) } };
     }
@@ -201,7 +144,7 @@ export class DockerSandboxProvider implements SandboxProvider {
         throw new InfraError(`cannot create a container from ${spec.image}: ${String(retryError)}`, { cause: retryError });
       }
     }
-    const sandbox = new DockerSandbox(container, spec, this.events, this.disk);
+    const sandbox = new DockerSandbox(container, spec, this.events, this.disk, { docker: this.docker, serverId: this.serverId, ociRuntime: this.ociRuntime });
     this.disk.watch(container, spec.role === 'build' ? 0 : spec.limits.diskBytes);
     try {
       await container.start();
@@ -247,7 +190,7 @@ export class DockerSandboxProvider implements SandboxProvider {
   adopt(containerId: string, spec: SandboxSpec): Sandbox {
     const container = this.docker.getContainer(containerId);
     this.disk.watch(container, spec.limits.diskBytes);
-    return new DockerSandbox(container, spec, this.events, this.disk);
+    return new DockerSandbox(container, spec, this.events, this.disk, { docker: this.docker, serverId: this.serverId, ociRuntime: this.ociRuntime });
   }
 
   async removeExpired(now: Date = new Date()): Promise<number> {
@@ -263,252 +206,3 @@ export class DockerSandboxProvider implements SandboxProvider {
   }
 }
 
-async function removeContainer(container: Docker.Container): Promise<void> {
-  try {
-    await container.remove({ force: true, v: true });
-  } catch (error) {
-    const code = statusCodeOf(error);
-    // 404: already gone; 409: AutoRemove is already removing it.
-    if (code === 404 || code === 409) return;
-    throw new InfraError(`cannot remove container ${container.id}: ${String(error)}`, { cause: error });
-  }
-}
-
-/** The engine's socket refused or vanished: an outage, not a failure of this request. */
-function engineUnreachable(error: unknown): boolean {
-  const code = (error as { code?: string } | undefined)?.code;
-  return code === 'ECONNREFUSED' || code === 'ENOENT' || code === 'ECONNRESET' || code === 'EPIPE' || code === 'EACCES';
-}
-
-class DockerSandbox implements Sandbox {
-  private removed = false;
-
-  constructor(
-    private readonly container: Docker.Container,
-    readonly spec: SandboxSpec,
-    private readonly events: ContainerEvents,
-    private readonly disk: DiskWatchdog,
-  ) {}
-
-  async fate(waitMs?: number): Promise<ContainerFate | undefined> {
-    const diskOverrun = this.disk.overrun(this.container.id);
-    const fate = await this.events.fate(this.container.id, waitMs);
-    if (!diskOverrun) return fate;
-    return { ownOutOfMemory: false, exitCode: fate?.exitCode ?? 137, diskOverrun };
-  }
-
-  get id(): string {
-    return this.container.id;
-  }
-
-  async exec(argv: readonly string[], options: ExecOptions = {}): Promise<ExecResult> {
-    const started = Date.now();
-    const hasStdin = options.stdin !== undefined;
-    let exec: Docker.Exec;
-    let stream: Duplex;
-    try {
-      exec = await this.container.exec({
-        Cmd: [...argv],
-        AttachStdin: hasStdin,
-        AttachStdout: true,
-        AttachStderr: true,
-        Tty: false,
-        WorkingDir: options.workdir ?? this.spec.workdir,
-        Env: envList(options.env),
-      });
-      stream = (await exec.start({ hijack: true, stdin: hasStdin }));
-    } catch (error) {
-      throw new InfraError(`cannot exec in sandbox ${this.id.slice(0, 12)}: ${String(error)}`, { cause: error });
-    }
-    const sink = new CappedOutput(options.outputLimitBytes ?? DEFAULT_EXEC_OUTPUT_LIMIT);
-    const errSink = new CappedOutput(options.separateStderr ? 64 * 1024 : 2);
-    const writer = capturingWritable(sink);
-    demux(this.container, stream, writer, options.separateStderr ? capturingWritable(errSink) : writer);
-    if (hasStdin) stream.end(options.stdin);
-
-    const timedOut = await waitForEnd(stream, options.timeoutMs, options.signal);
-    if (timedOut) stream.destroy();
-    const exitCode = timedOut ? -1 : await exitCodeOf(exec);
-    return {
-      exitCode,
-      output: sink.bytes(),
-      stderr: options.separateStderr ? errSink.render() : '',
-      outputBytes: sink.totalBytes,
-      omittedBytes: sink.omittedBytes,
-      timedOut,
-      durationMs: Date.now() - started,
-    };
-  }
-
-  async attach(
-    argv: readonly string[],
-    options: { workdir?: string; env?: Readonly<Record<string, string>> } = {},
-  ): Promise<AttachedProcess> {
-    try {
-      const exec = await this.container.exec({
-        Cmd: [...argv],
-        AttachStdin: true,
-        AttachStdout: true,
-        AttachStderr: true,
-        Tty: false,
-        WorkingDir: options.workdir ?? this.spec.workdir,
-        Env: envList(options.env),
-      });
-      const stream = (await exec.start({ hijack: true, stdin: true }));
-      const output = new PassThrough();
-      demux(this.container, stream, output, output);
-      stream.on('end', () => output.end());
-      stream.on('close', () => output.end());
-      stream.on('error', (error) => output.destroy(error));
-      return {
-        stream,
-        output,
-        exitCode: async () => {
-          const info = await exec.inspect();
-          return info.Running ? null : (info.ExitCode ?? null);
-        },
-      };
-    } catch (error) {
-      throw new InfraError(`cannot attach to sandbox ${this.id.slice(0, 12)}: ${String(error)}`, { cause: error });
-    }
-  }
-
-  async putFiles(files: ReadonlyArray<{ path: string; content: Buffer | string; mode?: number }>): Promise<void> {
-    const pack = tarPack();
-    const directories = new Set<string>();
-    for (const file of files) {
-      const parts = file.path.replace(/^\/+/, '').split('/');
-      for (let i = 1; i < parts.length; i++) directories.add(parts.slice(0, i).join('/'));
-    }
-    for (const dir of [...directories].sort()) pack.entry({ name: `${dir}/`, type: 'directory', mode: 0o755 });
-    for (const file of files) {
-      const content = typeof file.content === 'string' ? Buffer.from(file.content, 'utf8') : file.content;
-      pack.entry({ name: file.path.replace(/^\/+/, ''), mode: file.mode ?? 0o644 }, content);
-    }
-    pack.finalize();
-    const chunks: Buffer[] = [];
-    for await (const chunk of pack) chunks.push(chunk as Buffer);
-    await this.putArchive(Buffer.concat(chunks), '/');
-  }
-
-  async putArchive(archive: Buffer | NodeJS.ReadableStream, path: string): Promise<void> {
-    try {
-      await this.container.putArchive(archive, { path });
-    } catch (error) {
-      throw new InfraError(`cannot copy an archive into sandbox ${this.id.slice(0, 12)}: ${String(error)}`, { cause: error });
-    }
-  }
-
-  async changes(): Promise<Array<{ path: string; kind: 'modified' | 'added' | 'deleted' }>> {
-    const kinds = ['modified', 'added', 'deleted'] as const;
-    const list = ((await this.container.changes()) ?? []) as Array<{ Path: string; Kind: number }>;
-    return list.map((c) => ({ path: c.Path, kind: kinds[c.Kind] ?? 'modified' }));
-  }
-
-  async statPath(path: string): Promise<{ size: number; isFile: boolean; isSymlink: boolean } | undefined> {
-    try {
-      const response = (await this.container.infoArchive({ path })) as unknown as { headers?: Record<string, string>; resume?: () => void };
-      response.resume?.();
-      const header = response.headers?.['x-docker-container-path-stat'];
-      if (!header) return undefined;
-      const stat = JSON.parse(Buffer.from(header, 'base64').toString('utf8')) as { size: number; mode: number };
-      // Go's os.FileMode: type bits dir 1<<31, symlink 1<<27, device 1<<26, pipe 1<<25, socket 1<<24,
-      // char device 1<<21, irregular 1<<19; none of them set: a regular file.
-      const mode = stat.mode >>> 0;
-      const typeBits = (1 << 31) >>> 0 | (1 << 27) | (1 << 26) | (1 << 25) | (1 << 24) | (1 << 21) | (1 << 19);
-      return { size: stat.size, isFile: (mode & typeBits) === 0, isSymlink: (mode & (1 << 27)) !== 0 };
-    } catch (error) {
-      if (statusCodeOf(error) === 404) return undefined;
-      throw new InfraError(`cannot stat ${path} in sandbox ${this.id.slice(0, 12)}: ${String(error)}`, { cause: error });
-    }
-  }
-
-  async readArchive(path: string, maxBytes: number): Promise<Buffer> {
-    const stream = (await this.container.getArchive({ path })) as unknown as NodeJS.ReadableStream & { destroy?: () => void };
-    const parts: Buffer[] = [];
-    let total = 0;
-    for await (const chunk of stream as AsyncIterable<Buffer>) {
-      total += chunk.length;
-      if (total > maxBytes) {
-        stream.destroy?.();
-        throw new Error(`${path} is larger than ${maxBytes} bytes`);
-      }
-      parts.push(chunk);
-    }
-    return Buffer.concat(parts);
-  }
-
-  async raisePidsLimit(extra: number): Promise<() => Promise<void>> {
-    const base = this.spec.limits.pidsLimit;
-    await this.container.update({ PidsLimit: base + extra });
-    return async () => {
-      await this.container.update({ PidsLimit: base }).catch(() => undefined);
-    };
-  }
-
-  async isRunning(): Promise<boolean> {
-    try {
-      const info = await this.container.inspect();
-      return info.State.Running;
-    } catch (error) {
-      if (statusCodeOf(error) === 404) return false;
-      throw new InfraError(`cannot inspect sandbox ${this.id.slice(0, 12)}: ${String(error)}`, { cause: error });
-    }
-  }
-
-  async isPaused(): Promise<boolean> {
-    try {
-      const info = await this.container.inspect();
-      return info.State.Paused;
-    } catch {
-      return false; // gone or unreachable: other checks say which
-    }
-  }
-
-  async remove(): Promise<void> {
-    if (this.removed) return;
-    await removeContainer(this.container);
-    this.removed = true;
-    this.disk.forget(this.container.id);
-  }
-}
-
-/** docker-modem's demultiplexer of the 8-byte-header stdout/stderr framing (untyped in @types/dockerode). */
-function demux(container: Docker.Container, stream: Duplex, stdout: Writable, stderr: Writable): void {
-  (container.modem as { demuxStream(s: Duplex, out: Writable, err: Writable): void }).demuxStream(stream, stdout, stderr);
-}
-
-/** Resolves true when the timeout (or abort) came first, false when the stream ended. */
-function waitForEnd(stream: Duplex, timeoutMs: number | undefined, signal: AbortSignal | undefined): Promise<boolean> {
-  return new Promise((resolve) => {
-    let timer: NodeJS.Timeout | undefined;
-    const finish = (timedOut: boolean): void => {
-      if (timer) clearTimeout(timer);
-      signal?.removeEventListener('abort', onAbort);
-      stream.off('end', onEnd);
-      stream.off('close', onEnd);
-      stream.off('error', onEnd);
-      resolve(timedOut);
-    };
-    const onEnd = (): void => finish(false);
-    const onAbort = (): void => finish(true);
-    stream.on('end', onEnd);
-    stream.on('close', onEnd);
-    stream.on('error', onEnd);
-    if (timeoutMs !== undefined) timer = setTimeout(() => finish(true), timeoutMs);
-    if (signal) {
-      if (signal.aborted) finish(true);
-      else signal.addEventListener('abort', onAbort, { once: true });
-    }
-  });
-}
-
-/** The exec's exit code; the stream can end a moment before Docker marks the exec finished. */
-async function exitCodeOf(exec: Docker.Exec): Promise<number> {
-  for (let attempt = 0; attempt < 50; attempt++) {
-    const info = await exec.inspect();
-    if (!info.Running) return info.ExitCode ?? -1;
-    await new Promise((r) => setTimeout(r, 10));
-  }
-  return -1;
-}

@@ -1,6 +1,6 @@
 /**
  * The sandbox contract. Everything above src/sandbox talks to containers through these interfaces;
- * only docker-sandbox.ts knows about Docker.
+ * only the code in src/sandbox (docker-sandbox.ts and the files it is split into) knows about Docker.
  */
 import type { Duplex } from 'node:stream';
 
@@ -53,6 +53,27 @@ export interface ExecResult {
   readonly durationMs: number;
 }
 
+export interface BesideOptions {
+  readonly timeoutMs: number;
+  /** Told each line the helper prints; a string returned is written to its stdin as a line. */
+  readonly answer?: (line: string) => string | undefined;
+}
+
+export interface BesideResult {
+  /** -1 when it timed out. */
+  readonly exitCode: number;
+  readonly timedOut: boolean;
+}
+
+/** How a sandbox ended, as far as the engine and this server know. */
+export interface SandboxFate {
+  readonly ownOutOfMemory: boolean;
+  readonly exitCode: number | undefined;
+  readonly diskOverrun?: { readonly usedBytes: number; readonly limitBytes: number };
+  /** Set when this server killed it through the engine (terminate): why. */
+  readonly terminated?: string;
+}
+
 export interface AttachedProcess {
   /** Writable end is the process's stdin; readable end yields its demultiplexed stdout+stderr. */
   readonly stream: Duplex;
@@ -72,11 +93,31 @@ export interface Sandbox {
   putFiles(files: ReadonlyArray<{ path: string; content: Buffer | string; mode?: number }>): Promise<void>;
   /** Extracts a tar archive into the container at `path`. */
   putArchive(archive: Buffer | NodeJS.ReadableStream, path: string): Promise<void>;
-  /** Temporarily raises the pids limit, to get a helper in when a fork bomb filled the table. */
-  raisePidsLimit(extra: number): Promise<() => Promise<void>>;
+  /**
+   * Runs a program in a helper beside the sandbox: from the sandbox's pristine image (nothing the
+   * agent wrote is used), seeing and able to signal the sandbox's processes, outside its pid limit.
+   * Lines it prints go to `answer`, whose reply goes to its stdin. Throws when the engine cannot run it.
+   */
+  runBeside(argv: readonly string[], options: BesideOptions): Promise<BesideResult>;
+  /** Kills the whole container through the engine (nothing inside can refuse); `reason` is its fate from then on. */
+  terminate(reason: string): Promise<void>;
   isRunning(): Promise<boolean>;
   /** Whether the container's processes are frozen (`docker pause`): running, but nothing moves. */
   isPaused(): Promise<boolean>;
+  /**
+   * Freezes every process of the container (the engine's pause: a cgroup freeze nothing inside can
+   * undo). Already paused: no error. A container that is gone or stopped throws.
+   */
+  pause(): Promise<void>;
+  /** Thaws a paused container; not paused, or gone: no error. */
+  unpause(): Promise<void>;
+  /** The container's processes as the engine lists them from the host (nothing runs inside). */
+  processes(): Promise<Array<{ readonly pid: number; readonly ppid: number; readonly command: string; readonly init: boolean }>>;
+  /**
+   * Ends every process of the container but its PID 1, through PID 1's own signal handler (no file
+   * of the container runs). Check with processes(): a process racing the kill may survive it.
+   */
+  killAllButInit(): Promise<void>;
   /** What the container's writable layer changed against its image (the engine's diff; nothing runs inside). */
   changes(): Promise<Array<{ readonly path: string; readonly kind: 'modified' | 'added' | 'deleted' }>>;
   /** A path's type and size as the engine stats it (nothing runs inside); undefined when absent. */
@@ -87,9 +128,7 @@ export interface Sandbox {
    * How the container ended, as the engine reported it (waits a moment for the report); undefined
    * while it runs or when nothing was reported.
    */
-  fate(waitMs?: number): Promise<
-    { readonly ownOutOfMemory: boolean; readonly exitCode: number | undefined; readonly diskOverrun?: { readonly usedBytes: number; readonly limitBytes: number } } | undefined
-  >;
+  fate(waitMs?: number): Promise<SandboxFate | undefined>;
   /** Idempotent: force-removes the container. */
   remove(): Promise<void>;
 }

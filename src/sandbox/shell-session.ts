@@ -20,6 +20,8 @@ export interface BashRunOptions {
    * restarted while it runs can learn how it ended (see command-journal.ts); none when absent.
    */
   readonly journalKey?: string;
+  /** Awaited just before the command is written to the shell (after any new shell is started). */
+  readonly beforeSend?: () => Promise<void>;
 }
 
 export interface BashResult {
@@ -51,8 +53,8 @@ const SHELL_ENV: Readonly<Record<string, string>> = Object.freeze({
 interface Running {
   /** Until the shell announces the command's start; then undefined. */
   start: MarkerScanner | undefined;
-  /** The command's start as the shell announced it (uptime seconds), for the timeout kill. */
-  startedAt: string;
+  /** When the server sent the command (epoch ms), for the timeout kill: its own clock, not the shell's word. */
+  sentAt: number;
   readonly scanner: MarkerScanner;
   readonly sink: CappedOutput;
   readonly done: (outcome: { exitCode: number; cwd: string } | { ended: true }) => void;
@@ -155,7 +157,6 @@ export class ShellSession {
       const announced = running.start.feed(data).hit;
       if (!announced) return;
       running.start = undefined;
-      running.startedAt = announced.payload;
       data = announced.after;
       if (data.length === 0) return;
     }
@@ -190,7 +191,8 @@ export class ShellSession {
     const scanner = new MarkerScanner(`SWE_ENV_END:${endNonce}:`);
     let resolveOutcome!: Running['done'];
     const outcome = new Promise<Parameters<Running['done']>[0]>((resolve) => (resolveOutcome = resolve));
-    const running: Running = { start: new MarkerScanner(`SWE_ENV_START:${nonce}:`), startedAt: '', scanner, sink, done: resolveOutcome };
+    await options.beforeSend?.();
+    const running: Running = { start: new MarkerScanner(`SWE_ENV_START:${nonce}:`), sentAt: Date.now(), scanner, sink, done: resolveOutcome };
     this.running = running;
     this.process.stream.write(Buffer.from(`${nonce}\0${options.journalKey ?? ''}\0${command}\0${endNonce}\0`, 'utf8'));
 
@@ -198,7 +200,7 @@ export class ShellSession {
     let first = await raceTimeout(outcome, options.timeoutMs);
     if (first === 'timeout') {
       timedOut = true;
-      await killShellCommand(this.sandbox, this.shellPid, running.startedAt);
+      await killShellCommand(this.sandbox, this.shellPid, running.sentAt);
       first = await raceTimeout(outcome, AFTER_KILL_GRACE_MS);
     }
     this.running = undefined;

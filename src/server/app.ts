@@ -119,8 +119,12 @@ export async function startServer(
   try {
     // An earlier run's episodes go on (with records) or its containers are removed (without).
     if (state) {
-      const recovered = await recoverEpisodes({ config, journal: state.journal, provider, tasks, registry, logger });
-      metrics.recovered(recovered);
+      // Listens before the adoptions are done: each goes on in the background (see recoverEpisodes).
+      const recovery = await recoverEpisodes({ config, journal: state.journal, provider, tasks, registry, logger });
+      void recovery.settled.then(
+        (report) => metrics.recovered(report),
+        (error: unknown) => logger.error({ err: error }, 'taking over the episodes of an earlier run failed'),
+      );
     } else {
       const leftovers = await provider.removeServerContainers();
       if (leftovers > 0) logger.warn({ removed: leftovers, serverId: config.serverId }, 'removed containers left by an earlier run');
@@ -150,7 +154,7 @@ export async function startServer(
       else resolve(bound);
     });
   });
-  const metricsEndpoint = config.metricsPort === undefined ? undefined : await serveMetrics(metrics.registry, config.metricsHost, config.metricsPort);
+  const metricsEndpoint = config.metricsPort === undefined ? undefined : await serveMetrics(metrics.registry, config.metricsHost, config.metricsPort, { token, security: config.security });
   registry.startSweeper();
   logger.info({ host: config.host, port, tasks: tasks.size, serverId: config.serverId, tls: Boolean(config.security.tlsCertFile), token: Boolean(token) }, 'swe-env serving');
 

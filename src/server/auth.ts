@@ -27,13 +27,13 @@ export function isLoopback(host: string): boolean {
  * A server bound to anything but loopback serves sandboxes that run arbitrary commands: it refuses
  * to start without a token and TLS. Loopback stays as simple as before (both optional).
  */
-export function checkExposure(host: string, security: ServerSecurity): void {
+export function checkExposure(host: string, security: ServerSecurity, what = 'listen'): void {
   if (isLoopback(host)) return;
   const token = Boolean(security.authTokenFile ?? security.authToken);
   const tls = Boolean(security.tlsCertFile && security.tlsKeyFile);
   if (!token || !tls) {
     throw new InvalidArgumentError(
-      `refusing to listen on ${host} (not loopback) without ${[!token && 'a bearer token (--auth-token-file or SWE_ENV_AUTH_TOKEN)', !tls && 'TLS (--tls-cert and --tls-key)'].filter(Boolean).join(' and ')}`,
+      `refusing to ${what} on ${host} (not loopback) without ${[!token && 'a bearer token (--auth-token-file or SWE_ENV_AUTH_TOKEN)', !tls && 'TLS (--tls-cert and --tls-key)'].filter(Boolean).join(' and ')}`,
     );
   }
 }
@@ -54,7 +54,7 @@ export function serverCredentials(security: ServerSecurity): grpc.ServerCredenti
   return grpc.ServerCredentials.createSsl(ca, [{ cert_chain: readFileSync(security.tlsCertFile), private_key: readFileSync(security.tlsKeyFile) }], ca !== null);
 }
 
-function sameSecret(got: string, expected: Buffer): boolean {
+export function sameSecret(got: string, expected: Buffer): boolean {
   const value = Buffer.from(got);
   return value.length === expected.length && timingSafeEqual(value, expected);
 }

@@ -190,6 +190,8 @@ export function compileConfig(input: ServerConfigInput = {}): Readonly<ServerCon
   positive('testTimeoutS', config.testTimeoutS);
   positive('sweepIntervalS', config.sweepIntervalS);
   checkExposure(config.host, config.security);
+  // The metrics endpoint follows the gRPC port's rules: off loopback, only with a token and TLS.
+  if (config.metricsPort !== undefined) checkExposure(config.metricsHost, config.security, 'serve metrics');
   nonNegative('maxWarm', config.maxWarm);
   positive('warmTtlS', config.warmTtlS);
   oneOf('installRerun', config.installRerun, INSTALL_RERUNS);

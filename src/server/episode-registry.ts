@@ -22,9 +22,7 @@ import type { EpisodeRecord } from './persistence/episode-record.js';
 import { readySandbox, type ReadySandbox } from './ready-sandbox.js';
 import { WarmPool } from './warm-pool.js';
 import type { TrajectoryRecorder } from '../trajectories/trajectory-recorder.js';
-import { TRAJECTORY_FORMAT, type TrajectoryHeader } from '../trajectories/trajectory-format.js';
-import { renderPrompt } from '../tasks/prompt.js';
-import { toolSchemas } from './tools.js';
+import { trajectoryHeader } from './trajectory-header.js';
 
 export interface ResetInput {
   readonly task: Task;
@@ -50,7 +48,7 @@ const EPISODE_ID = /^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$/;
  * expiry, and tombstones so that Close stays idempotent and NOT_FOUND can say what happened.
  */
 export class EpisodeRegistry {
-  private readonly live = new Map<string, { taskId: string; ready: Promise<Episode> }>();
+  private readonly live = new Map<string, { taskId: string; ready: Promise<Episode>; adopting?: boolean }>();
   private readonly tombstones = new Map<string, Tombstone>();
   /** Retired episodes whose container the engine has not removed yet, retried every sweep. */
   private readonly pendingRemovals = new Map<string, Episode>();
@@ -211,10 +209,15 @@ export class EpisodeRegistry {
     };
   }
 
-  /** A live episode a restarted server restored from its record. */
-  adoptLive(episode: Episode): void {
+  /**
+   * A live episode a restarted server is restoring from its record: calls on it wait for `ready`
+   * (its adoption, which never rejects), while the server already serves every other call.
+   */
+  adoptPending(id: string, taskId: string, ready: Promise<Episode>): void {
     this.slots.take();
-    this.live.set(episode.id, { taskId: episode.task.id, ready: Promise.resolve(episode) });
+    const entry: { taskId: string; ready: Promise<Episode>; adopting?: boolean } = { taskId, ready, adopting: true };
+    void ready.finally(() => (entry.adopting = false)).catch(() => undefined);
+    this.live.set(id, entry);
   }
 
   /** A retired episode's tombstone read back from its record (Close stays idempotent across a restart). */
@@ -336,6 +339,8 @@ export class EpisodeRegistry {
     await this.retryRemovals();
     await this.warm.sweep(now);
     for (const [id, entry] of [...this.live]) {
+      // Still being adopted after a restart: not idle, and not worth holding the sweep for.
+      if (entry.adopting) continue;
       const episode = await entry.ready.catch(() => undefined);
       if (!episode || episode.busy) continue;
       if (now - episode.lastActivityAt >= episode.options.idleTimeoutS * 1000) {
@@ -387,27 +392,6 @@ export class EpisodeRegistry {
       }),
     );
   }
-}
-
-/** The first line of an episode's trajectory: what it is, and what the agent was given. */
-function trajectoryHeader(episode: Episode, serverId: string): TrajectoryHeader {
-  const { task } = episode;
-  return {
-    type: 'episode',
-    format: TRAJECTORY_FORMAT,
-    episode_id: episode.id,
-    task_id: task.id,
-    dataset: task.dataset,
-    repo: task.repo,
-    base_commit: task.baseCommit,
-    group_id: episode.groupId,
-    seed: episode.seed,
-    options: { ...episode.options },
-    server_id: serverId,
-    started_at: new Date(episode.createdAt).toISOString(),
-    prompt: renderPrompt(task),
-    tools: toolSchemas().map((tool) => JSON.parse(tool.openaiJson ?? '{}') as unknown),
-  };
 }
 
 function mib(bytes: number): number {

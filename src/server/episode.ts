@@ -1,6 +1,7 @@
 import { FailedPreconditionError, messageOf } from '../common/errors.js';
 import type { Logger } from '../common/logger.js';
 import type { Grader } from '../reward/grader.js';
+import { shellStartsOnPristineCopy } from './shell-control.js';
 import { captureChange } from '../reward/patch-capture.js';
 import { baseReport, type GradeReport } from '../reward/report.js';
 import type { Sandbox } from '../sandbox/sandbox.js';
@@ -9,7 +10,7 @@ import { ShellSession } from '../sandbox/shell-session.js';
 import type { Task } from '../tasks/task.js';
 import type { EpisodeDefaults } from './config.js';
 import { RECORD_VERSION, type EpisodeRecord, type InflightStep } from './persistence/episode-record.js';
-import { parseAction } from './tools.js';
+import { MAX_ARGUMENT_DEPTH, jsonNestingDepth, parseAction } from './tools.js';
 import type { EpisodeTrajectory } from '../trajectories/trajectory-recorder.js';
 import type { AssistantTurn } from '../trajectories/trajectory-format.js';
 
@@ -19,7 +20,17 @@ export const RETAINED_OUTCOMES = 2;
 const PATCH_INFO_LIMIT = 1024 * 1024;
 
 export type StepStatus = 'OK' | 'COMMAND_TIMEOUT' | 'INVALID_ACTION' | 'TRUNCATED_STEPS' | 'TRUNCATED_TIME' | 'INFRA_ERROR';
-export type EndReason = 'submitted' | 'truncated_steps' | 'truncated_time' | 'closed' | 'expired' | 'infra_error' | 'sandbox_oom' | 'sandbox_disk_quota';
+export type EndReason =
+  | 'submitted'
+  | 'truncated_steps'
+  | 'truncated_time'
+  | 'closed'
+  | 'expired'
+  | 'infra_error'
+  | 'sandbox_oom'
+  | 'sandbox_disk_quota'
+  | 'sandbox_unstoppable_command'
+  | 'sandbox_shell_broken';
 
 export interface StepOutcome {
   readonly stepIndex: number;
@@ -252,13 +263,19 @@ export class Episode {
       .then(async (outcome) => {
         // Left for the next start mid-step (detach): its record keeps the step running.
         if (this.left) return outcome;
-        this.record(outcome);
-        this.inflightRecord = undefined;
-        this.captured = undefined;
-        this.recordTrajectory(outcome, action, startedAt, turn.assistant);
-        await this.persist();
-        this.inflight = undefined;
-        this.touch();
+        try {
+          this.record(outcome);
+          this.inflightRecord = undefined;
+          this.captured = undefined;
+          this.recordTrajectory(outcome, action, startedAt, turn.assistant);
+          await this.persist();
+        } catch (error) {
+          // The outcome stands: a failure to keep it is logged, never a step left running forever.
+          this.deps.logger.error({ err: error, episode: this.id, step: index }, 'recording a step failed');
+        } finally {
+          this.inflight = undefined;
+          this.touch();
+        }
         return outcome;
       });
     this.inflight = { index, promise, turn };
@@ -269,10 +286,13 @@ export class Episode {
   private recordTrajectory(outcome: StepOutcome, action: Action, startedAt: number, assistant: AssistantTurn | undefined): void {
     if (!this.trajectory) return;
     let args: unknown = action.argumentsJson;
-    try {
-      args = JSON.parse(action.argumentsJson);
-    } catch {
-      // kept as the raw text the model wrote
+    // Too deep to serialise again safely (or not JSON): kept as the raw text the model wrote.
+    if (jsonNestingDepth(action.argumentsJson, MAX_ARGUMENT_DEPTH) <= MAX_ARGUMENT_DEPTH) {
+      try {
+        args = JSON.parse(action.argumentsJson);
+      } catch {
+        // not JSON
+      }
     }
     this.trajectory.step({
       type: 'step',
@@ -373,9 +393,18 @@ export class Episode {
   /** The bash step a crash cut, answered from the container's command journal (see resumeInflight). */
   private async recoverCommand(step: InflightStep, action: Action): Promise<StepOutcome> {
     const base = { stepIndex: step.index, callId: step.callId };
+    if (!step.sent) {
+      // By the server's own record the command never went to a shell: it runs now, once.
+      try {
+        this.shell = await ShellSession.resume(this.sandbox, this.task.workdir, this.cwd, 'the server restarted');
+      } catch (error) {
+        return this.sandboxFailure(base, error);
+      }
+      return this.execute(step.index, action);
+    }
     let found: JournaledCommand;
     try {
-      found = await awaitJournaledCommand(this.sandbox, stepJournalKey(step.index), step.startedAt + this.commandTimeoutMs(step.startedAt), this.aborter.signal);
+      found = await awaitJournaledCommand(this.sandbox, stepJournalKey(step.index), step.startedAt, step.startedAt + this.commandTimeoutMs(step.startedAt), this.aborter.signal);
     } catch (error) {
       if (this.disposed) return this.closedDuringStep(base);
       return this.sandboxFailure(base, error);
@@ -391,12 +420,14 @@ export class Episode {
       return this.sandboxFailure(base, error);
     }
     this.deps.logger.info({ episode: this.id, step: step.index, found: found.kind }, 'a command cut by a restart was accounted for');
-    // Never started: it runs now, once, as if the server had never gone.
-    if (found.kind === 'not-started') return this.execute(step.index, action);
+    // The command was sent: whatever the journal says, it is never run again (a journal that says
+    // it never started is the agent's to write, and would make it run twice).
     const observation =
       found.kind === 'ended'
         ? `[swe-env] The server restarted while this command ran. The command ran to its end${found.timedOut ? ' (killed at its time limit)' : ''} with exit code ${found.exitCode}; its output was lost.`
-        : '[swe-env] The server restarted while this command ran. The shell exited during the command (exit code unknown); its output was lost.';
+        : found.kind === 'shell-exited'
+          ? '[swe-env] The server restarted while this command ran. The shell exited during the command (exit code unknown); its output was lost.'
+          : '[swe-env] The server restarted while this command ran. The command was sent to the shell, but the container does not show how it ended (exit code unknown); its output was lost. It was not run again.';
     const timedOut = found.kind === 'ended' && found.timedOut;
     const outcome: StepOutcome = {
       ...base,
@@ -452,7 +483,7 @@ export class Episode {
         timeoutMs,
         outputLimitBytes: this.options.outputLimitBytes,
         // Journaled only when the server keeps records: only a restarted server reads the journal.
-        ...(this.deps.persist ? { journalKey: stepJournalKey(base.stepIndex) } : {}),
+        ...(this.deps.persist ? { journalKey: stepJournalKey(base.stepIndex), beforeSend: () => this.markSent() } : {}),
       });
       this.cwd = result.cwd;
       const notes: string[] = [];
@@ -479,6 +510,13 @@ export class Episode {
       if (this.disposed) return this.closedDuringStep(base);
       return this.sandboxFailure(base, error);
     }
+  }
+
+  /** The record says the step's command went to the shell (see InflightStep.sent). */
+  private async markSent(): Promise<void> {
+    if (!this.inflightRecord) return;
+    this.inflightRecord = { ...this.inflightRecord, sent: true };
+    await this.persist();
   }
 
   /** Close (or expiry) removed the sandbox under a running command: that, not an environment failure. */
@@ -518,8 +556,30 @@ export class Episode {
         info: { end_reason: own.reason },
       };
     }
+    if (await this.shellBrokenByEpisode(error)) {
+      this.deps.logger.info({ episode: this.id, err: error }, 'the sandbox\'s own files keep its shell from starting');
+      this.end('sandbox_shell_broken', 0, undefined);
+      await this.dispose();
+      return {
+        ...base,
+        observation: `[swe-env] A new shell could not be started in this sandbox (${messageOf(error)}), while one starts in a pristine copy of the task: the sandbox's own files keep it from starting (a start-up script that exits, a replaced bash). The episode ends with reward 0.`,
+        reward: 0,
+        terminated: true,
+        truncated: false,
+        status: 'OK',
+        exitCode: -1,
+        info: { end_reason: 'sandbox_shell_broken' },
+      };
+    }
     this.deps.logger.error({ err: error, episode: this.id }, 'bash step failed in the environment');
     return this.infraFailure(base, error);
+  }
+
+  /** A shell that cannot start in a live sandbox but starts in a pristine copy (the control): the episode's doing. */
+  private async shellBrokenByEpisode(error: unknown): Promise<boolean> {
+    if (!/the sandbox shell (exited before it was ready|did not start in time)/.test(messageOf(error))) return false;
+    if (!(await this.sandbox.isRunning().catch(() => false))) return false;
+    return shellStartsOnPristineCopy(this.deps.grader, this.task, this.id).catch(() => false);
   }
 
   /** Why a dead sandbox is the model's doing (its own memory limit, its disk quota), if it is. */
@@ -528,6 +588,9 @@ export class Episode {
     // alive, wait a moment for its death report (the disk watchdog's record is there at once).
     const running = await this.sandbox.isRunning().catch(() => true);
     const fate = await this.sandbox.fate(running ? 2000 : undefined);
+    if (fate?.terminated) {
+      return { reason: 'sandbox_unstoppable_command', message: `The sandbox was stopped: ${fate.terminated}.`, exitCode: 137 };
+    }
     if (fate?.diskOverrun) {
       const { usedBytes, limitBytes } = fate.diskOverrun;
       return {
@@ -548,7 +611,8 @@ export class Episode {
 
   private async infraFailure(base: { stepIndex: number; callId: string }, error: unknown): Promise<StepOutcome> {
     this.end('infra_error', 0, undefined);
-    await this.dispose();
+    // Never throws: this is the answer of last resort for a failed step.
+    await this.dispose().catch((disposeError: unknown) => this.deps.logger.error({ err: disposeError, episode: this.id }, 'dispose failed'));
     return {
       ...base,
       observation: `[swe-env] The environment failed: ${messageOf(error)}`,

@@ -55,9 +55,44 @@ export function openAiToolJson(tool: ToolDefinition): string {
   return JSON.stringify({ type: 'function', function: tool });
 }
 
+/** Deeper arguments are refused before they are parsed: nothing downstream has to survive them. */
+export const MAX_ARGUMENT_DEPTH = 32;
+
+/**
+ * How deep arrays and objects nest in a JSON text (strings skipped), counted without parsing and
+ * without recursion; stops counting past `limit`. Text that is not JSON gets some number: parsing
+ * it is what says it is invalid.
+ */
+export function jsonNestingDepth(text: string, limit = Number.MAX_SAFE_INTEGER): number {
+  let depth = 0;
+  let deepest = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 0x5c) i += 1; // backslash: the next character is escaped
+      else if (c === 0x22) inString = false;
+    } else if (c === 0x22) {
+      inString = true;
+    } else if (c === 0x5b || c === 0x7b) {
+      depth += 1;
+      if (depth > deepest) {
+        deepest = depth;
+        if (deepest > limit) return deepest;
+      }
+    } else if (c === 0x5d || c === 0x7d) {
+      depth -= 1;
+    }
+  }
+  return deepest;
+}
+
 export function parseAction(name: string, argumentsJson: string): ParsedAction {
   const invalid = (what: string): ParsedAction => ({ kind: 'invalid', message: `Invalid tool call: ${what}. ${ACCEPTED}` });
   let args: unknown = {};
+  if (jsonNestingDepth(argumentsJson, MAX_ARGUMENT_DEPTH) > MAX_ARGUMENT_DEPTH) {
+    return invalid(`the arguments of '${name}' nest arrays or objects more than ${MAX_ARGUMENT_DEPTH} deep`);
+  }
   if (argumentsJson.trim() !== '') {
     try {
       args = JSON.parse(argumentsJson);

@@ -14,6 +14,19 @@ export interface ExportFilter {
   readonly maxTurns?: number;
   /** At most this many episodes per task (the first ones, in start order). */
   readonly perTask?: number;
+  /** Leave out episodes whose grading raised any integrity or audit flag. */
+  readonly unflaggedOnly?: boolean;
+  /** Only episodes with a flag of this kind: integrity, or an audit kind (network, git, subprocess, runner-internals). */
+  readonly flag?: string;
+}
+
+/** The kinds of flag an episode's report carries: 'integrity', and each audit flag's kind (its text before ':'). */
+export function flagKinds(t: Trajectory): Set<string> {
+  const report = t.end?.report;
+  const kinds = new Set<string>();
+  if ((report?.integrityFlags ?? []).length > 0) kinds.add('integrity');
+  for (const flag of report?.auditFlags ?? []) kinds.add(flag.split(':')[0]!.trim());
+  return kinds;
 }
 
 /** Every trajectory file under the given directories (recursively), in start order. */
@@ -49,6 +62,8 @@ export function selectTrajectories(all: readonly Trajectory[], filter: ExportFil
     if (filter.resolvedOnly && !t.end.resolved) return false;
     if (filter.dataset && t.header.dataset !== filter.dataset) return false;
     if (filter.maxTurns !== undefined && t.steps.length > filter.maxTurns) return false;
+    if (filter.unflaggedOnly && flagKinds(t).size > 0) return false;
+    if (filter.flag !== undefined && !flagKinds(t).has(filter.flag)) return false;
     if (filter.perTask !== undefined) {
       const n = perTask.get(t.header.task_id) ?? 0;
       if (n >= filter.perTask) return false;

@@ -161,7 +161,7 @@ describe('the install step re-run after the patch', () => {
     expect(withPlan.install).toMatchObject({ ran: true, exitCode: 0 });
     expect(withPlan.install!.reason).toMatch(/non-editable/);
     expect(withPlan.durations!.installS).toBeGreaterThan(0);
-    expect(withPlan.reward).toBe(1);
+    expect(withPlan.reward, `${withPlan.error} ${withPlan.integrityFlags.join('; ')} ${withPlan.install?.outputTail}`).toBe(1);
     expect(withPlan.harness!.resolved).toBe(true);
 
     const without = (await notReinstalling.client.evaluate(task.id, task.goldPatch)).report!;

@@ -122,8 +122,10 @@ async function trick(task: Task, command: string, probeCommand: string): Promise
 
 describe('pytest configuration read by real parsers', () => {
   it('the gold patches score 1', async () => {
-    expect((await t.client.evaluate(warning.id, warning.goldPatch)).report!.reward).toBe(1);
-    expect((await t.client.evaluate(helper.id, helper.goldPatch)).report!.reward).toBe(1);
+    for (const task of [warning, helper]) {
+      const report = (await t.client.evaluate(task.id, task.goldPatch)).report!;
+      expect(report.reward, `${task.id}: ${report.error} ${report.integrityFlags.join('; ')} ${report.logTail}`).toBe(1);
+    }
   });
 
   it('removing `error` from filterwarnings in setup.cfg', async () => {

@@ -34,7 +34,7 @@ describe("the agent shell's command journal", () => {
       expect(journal.start?.key).toBe('step-0');
       expect(journal.shells).toEqual([journal.start?.pid]);
       expect(journal.end).toEqual({ key: 'step-0', exitCode: 3, cwd: '/tmp/j' });
-      expect(await awaitJournaledCommand(sandbox, 'step-0', soon())).toEqual({ kind: 'ended', exitCode: 3, cwd: '/tmp/j', timedOut: false });
+      expect(await awaitJournaledCommand(sandbox, 'step-0', Date.now() - 60_000, soon())).toEqual({ kind: 'ended', exitCode: 3, cwd: '/tmp/j', timedOut: false });
       // A command without a key leaves the journal as it was.
       await shell.run('cd /', opts);
       expect((await readCommandJournal(sandbox)).end?.cwd).toBe('/tmp/j');
@@ -49,20 +49,20 @@ describe("the agent shell's command journal", () => {
     await shell.run('(sleep 600; :) &', { ...opts, journalKey: stepJournalKey(4) });
     await shell.close();
     await noShellLeft();
-    expect(await awaitJournaledCommand(sandbox, 'step-5', soon())).toEqual({ kind: 'not-started' });
+    expect(await awaitJournaledCommand(sandbox, 'step-5', Date.now() - 60_000, soon())).toEqual({ kind: 'not-started' });
     // A journal naming a later step than the one asked about is not a proof of anything.
-    expect(await awaitJournaledCommand(sandbox, 'step-3', soon())).toMatchObject({ kind: 'unknown' });
+    expect(await awaitJournaledCommand(sandbox, 'step-3', Date.now() - 60_000, soon())).toMatchObject({ kind: 'unknown' });
   });
 
   it('a new shell that ran nothing yet: the next command has not started', async () => {
     const shell = await ShellSession.start(sandbox, '/tmp');
     await shell.close();
     await noShellLeft();
-    expect(await awaitJournaledCommand(sandbox, 'step-0', soon())).toEqual({ kind: 'not-started' });
+    expect(await awaitJournaledCommand(sandbox, 'step-0', Date.now() - 60_000, soon())).toEqual({ kind: 'not-started' });
   });
 
   it('without a journal nothing is guessed', async () => {
     await sandbox.exec(['rm', '-rf', '/dev/shm/swe-env']);
-    expect(await awaitJournaledCommand(sandbox, 'step-0', soon())).toEqual({ kind: 'unknown', reason: 'the container keeps no command journal' });
+    expect(await awaitJournaledCommand(sandbox, 'step-0', Date.now() - 60_000, soon())).toEqual({ kind: 'unknown', reason: 'the container keeps no command journal' });
   });
 });

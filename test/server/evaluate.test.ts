@@ -114,7 +114,11 @@ describe('the grading pool', () => {
   });
 });
 
-/** The grading container once its tests are running (pytest in its process table), or undefined. */
+/**
+ * The grading container once its test run is under way (the run's `timeout` wrapping a pytest
+ * command in its process table: earlier stages run python with "pytest" in their arguments too),
+ * or undefined.
+ */
 async function graderRunningPytest(): Promise<string | undefined> {
   for (let i = 0; i < 600; i++) {
     const [id] = await t.server.provider.listContainers();
@@ -123,7 +127,11 @@ async function graderRunningPytest(): Promise<string | undefined> {
         .getContainer(id)
         .top({ ps_args: '-eo pid,args' })
         .catch(() => ({ Processes: [] }))) as { Processes?: string[][] };
-      if ((top.Processes ?? []).some((p) => p.join(' ').includes('pytest'))) return id;
+      const testRun = (p: string[]): boolean => {
+        const args = p.join(' ');
+        return args.includes('timeout -s TERM') && args.includes('pytest');
+      };
+      if ((top.Processes ?? []).some(testRun)) return id;
     }
     await new Promise((r) => setTimeout(r, 100));
   }

@@ -45,7 +45,7 @@ describe('the result recorder channel', () => {
     expect(withForgery.problems.join()).toMatch(/not signed/);
     expect(withForgery.statuses.get('t::a')).toBe('FAILED');
     const withoutTheFailure = readRecords([honest[0], honest[2], honest[3]].join('\n'), KEY);
-    expect(withoutTheFailure.problems.join()).toMatch(/record 2 is missing/);
+    expect(withoutTheFailure.problems.join()).toMatch(/record 2 of process 0 is missing/);
   });
 
   it('says when the session never finished or the recorder never started', () => {
@@ -60,5 +60,32 @@ describe('the result recorder channel', () => {
     expect(recorderApplies('pytest', 'tox --current-env -epy39 -v --')).toBe(false);
     expect(recorderApplies('django', './tests/runtests.py --verbosity 2')).toBe(false);
     expect(recorderApplies('sympy', 'PYTHONWARNINGS=ignore bin/test -C --verbose')).toBe(false);
+  });
+});
+
+describe('the grading channel beyond pytest reports', () => {
+  it('numbers records per process, sees conflicting reports and a second end, and reads monitor events', () => {
+    const lines = [
+      line({ kind: 'start', pid: 10, seq: 1 }),
+      line({ kind: 'report', nodeid: 't::a', when: 'call', outcome: 'failed', wasxfail: false, pid: 10, seq: 2 }),
+      line({ kind: 'monitor', event: 'gc.get_objects', where: '/testbed/pkg/x.py', integrity: true, pid: 10, seq: 3 }),
+      line({ kind: 'audit', event: 'network', detail: 'socket.connect', where: '', pid: 11, seq: 1 }),
+      line({ kind: 'report', nodeid: 't::a', when: 'call', outcome: 'passed', wasxfail: false, pid: 10, seq: 4 }),
+      line({ ...end, pid: 10, seq: 5 }),
+      line({ ...end, pid: 10, seq: 6 }),
+    ];
+    const result = readRecords(lines.join('\n'), KEY);
+    expect(result.problems.join('\n')).toMatch(/t::a has two call reports \(failed, then passed\)/);
+    expect(result.problems.join('\n')).toMatch(/ended twice/);
+    expect(result.problems.join('\n')).not.toMatch(/missing/);
+    expect(result.events).toEqual([
+      { event: 'gc.get_objects', where: '/testbed/pkg/x.py', integrity: true },
+      { event: 'network', where: '', integrity: false, detail: 'socket.connect' },
+    ]);
+  });
+
+  it('for a run that is not pytest, asks only that the monitor started', () => {
+    expect(readRecords('', KEY, false).problems).toEqual(['the monitor never started in the test run']);
+    expect(readRecords(line({ kind: 'start', pid: 1, seq: 1 }), KEY, false).problems).toEqual([]);
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseAction, TOOLS } from '../../src/server/tools.js';
+import { jsonNestingDepth, parseAction, TOOLS } from '../../src/server/tools.js';
 
 describe('parseAction', () => {
   it('accepts bash with a command and submit_solution with no arguments', () => {
@@ -31,5 +31,26 @@ describe('parseAction', () => {
     for (const tool of TOOLS) {
       for (const prop of Object.values(tool.parameters.properties)) expect(prop.type).toBe('string');
     }
+  });
+});
+
+describe('deeply nested tool-call arguments', () => {
+  const deepArray = `${'['.repeat(5000)}${']'.repeat(5000)}`;
+  const deepObject = `{"command": ${'{"a":'.repeat(5000)}1${'}'.repeat(5000)}}`;
+
+  it.each([
+    ['an array', deepArray],
+    ['an object', deepObject],
+  ])('refuses %s nested 5,000 deep as an invalid action, without parsing it', (_kind, args) => {
+    const parsed = parseAction('bash', args);
+    expect(parsed.kind).toBe('invalid');
+    if (parsed.kind === 'invalid') expect(parsed.message).toMatch(/more than 32 deep/);
+  });
+
+  it('counts depth outside strings only', () => {
+    expect(jsonNestingDepth('{"command": "[[[[{{{{"}')).toBe(1);
+    expect(jsonNestingDepth('{"command": "a\\\\"}')).toBe(1);
+    expect(jsonNestingDepth('[[1],[[2]]]')).toBe(3);
+    expect(parseAction('bash', `{"command": "${'['.repeat(100)}"}`)).toEqual({ kind: 'bash', command: '['.repeat(100) });
   });
 });

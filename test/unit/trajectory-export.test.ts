@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { toolCallsOf } from '../../src/trajectories/collect/tool-format.js';
-import { chatMessages, selectTrajectories } from '../../src/trajectories/export.js';
+import { chatMessages, flagKinds, selectTrajectories } from '../../src/trajectories/export.js';
+import { baseReport } from '../../src/reward/report.js';
 import { TRAJECTORY_FORMAT, type Trajectory, type TrajectoryStep } from '../../src/trajectories/trajectory-format.js';
 
 const reply = (content: string) => ({ content, reasoning: '', toolCalls: [], finishReason: 'stop' });
@@ -60,5 +61,17 @@ describe('export', () => {
     expect(selectTrajectories(all, {}).map((t) => t.header.episode_id)).toEqual(['1', '2']);
     expect(selectTrajectories(all, { resolvedOnly: true }).map((t) => t.header.episode_id)).toEqual(['1']);
     expect(selectTrajectories(all, { perTask: 1 }).map((t) => t.header.episode_id)).toEqual(['1']);
+  });
+
+  it('filters on the grading report\'s integrity and audit flags', () => {
+    const withFlags = (id: string, integrityFlags: string[], auditFlags: string[]): Trajectory => {
+      const t = trajectory(id, id, 'submitted', false, []);
+      return { ...t, end: { ...t.end!, report: { ...baseReport(id), integrityFlags, auditFlags } } };
+    };
+    const all = [withFlags('1', [], []), withFlags('2', ['monitor: gc.get_objects from /testbed/x.py'], []), withFlags('3', [], ['network: socket.connect', 'git: git object store read /testbed/.git/objects/ab'])];
+    expect(selectTrajectories(all, { unflaggedOnly: true }).map((t) => t.header.episode_id)).toEqual(['1']);
+    expect(selectTrajectories(all, { flag: 'integrity' }).map((t) => t.header.episode_id)).toEqual(['2']);
+    expect(selectTrajectories(all, { flag: 'git' }).map((t) => t.header.episode_id)).toEqual(['3']);
+    expect([...flagKinds(all[2]!)].sort()).toEqual(['git', 'network']);
   });
 });

@@ -11,9 +11,17 @@ saved=$(mktemp)
 cp -p .git/index "$saved" 2>/dev/null || saved=""
 done_with() {
   if [ -n "$saved" ]; then cp -p "$saved" .git/index && rm -f "$saved"; fi
+  if [ -n "$cfg" ]; then rm -f "$cfg"; fi
   exit "$1"
 }
-g() { git -c safe.directory='*' "$@"; }
+# No hook, fsmonitor or filter of the repository runs: `patch` may have written .git/config (the
+# grader refuses such a patch afterwards), so the pristine config is put back before every git.
+cfg=$(mktemp)
+cp -p .git/config "$cfg" 2>/dev/null || cfg=""
+g() {
+  if [ -n "$cfg" ]; then cp -p "$cfg" .git/config; fi
+  git -c safe.directory='*' -c core.hooksPath=/dev/null -c core.fsmonitor=false "$@"
+}
 pristine() { g checkout -q -- . 2>/dev/null; g clean -fdq 2>/dev/null; }
 if g apply --verbose "$2"; then done_with 10; fi
 pristine

@@ -3,9 +3,9 @@
 # Arguments: the repository directory, the base commit, the test patch, the modified list, the new list.
 cd "$1" || exit 3
 while IFS= read -r -d '' f; do
-  git -c safe.directory='*' checkout -q "$2" -- "$f" || exit 4
+  git -c safe.directory='*' -c core.hooksPath=/dev/null -c core.fsmonitor=false checkout -q "$2" -- "$f" || exit 4
 done < "$4"
 while IFS= read -r -d '' f; do rm -rf -- "$f"; done < "$5"
 if [ -s "$3" ]; then
-  git -c safe.directory='*' apply --verbose "$3" || exit 5
+  git -c safe.directory='*' -c core.hooksPath=/dev/null -c core.fsmonitor=false apply --verbose "$3" || exit 5
 fi

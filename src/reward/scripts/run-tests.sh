@@ -1,13 +1,15 @@
 # Runs the test command under a hard timeout (exit 124 when it expires), in the conda env of images
-# built by the SWE-bench harness when there is one.
-# Arguments: the repository directory, the timeout in seconds, the test command.
+# built by the SWE-bench harness when there is one. The grader also limits the whole exec from
+# outside: code under test that stops this timeout only runs into that one (scored as a timeout).
+# Arguments: the repository directory, the timeout in seconds, the test script.
 cd "$1" || exit 3
 if [ -f /opt/miniconda3/bin/activate ]; then
   . /opt/miniconda3/bin/activate && conda activate testbed
 fi
-if [ -n "${SWE_ENV_RECORDER_DIR:-}" ]; then
-  # swe-env's result recorder, loaded from outside the repository (see swe_env_recorder.py).
-  export PYTHONPATH="$SWE_ENV_RECORDER_DIR${PYTHONPATH:+:$PYTHONPATH}"
-  export PYTEST_ADDOPTS="${PYTEST_ADDOPTS:+$PYTEST_ADDOPTS }-p swe_env_recorder"
+if [ -n "${SWE_ENV_RECORDER_MODULE:-}" ]; then
+  # Plugins load only by name: the recorder (already imported by the boot) and the pristine
+  # image's own plugins; entry points a repository-root *.dist-info declares are not looked at.
+  export PYTEST_DISABLE_PLUGIN_AUTOLOAD=1
+  export PYTEST_ADDOPTS="${PYTEST_ADDOPTS:+$PYTEST_ADDOPTS }-p $SWE_ENV_RECORDER_MODULE${SWE_ENV_PLUGIN_ARGS:+ $SWE_ENV_PLUGIN_ARGS}"
 fi
 exec timeout -s TERM -k 5 "$2" bash -c "$3" < /dev/null

@@ -1,60 +1,45 @@
-"""swe-env's result recorder: a pytest plugin the grader loads from outside the repository
-(``PYTEST_ADDOPTS=-p swe_env_recorder``) so that test outcomes reach the grader through a channel
-the code under test's printed output cannot forge.
+"""swe-env's result recorder: a pytest plugin the grading boot (boot/sitecustomize.py) imports from
+outside the repository, under a module name chosen per grading, before any code of the repository
+runs; the test command loads it with `-p <that name>`.
 
-Every report pytest makes is written, as it is made, as one signed JSON line (HMAC-SHA256, with a
-key read from a file this plugin deletes at import, before any code of the repository runs) to a
-file outside the repository, numbered so that a removed line shows. At the end of the session it
-writes the exit status pytest decided and whether the pytest machinery the outcomes depend on is
-still the one it found at import, and which plugins outside pytest and site-packages hook into
-making or reporting outcomes.
+Every report pytest makes goes, as it is made, to the boot's audit hook (`sys.audit`), which signs
+it with a key only the hook holds and appends it, numbered, to a file outside the repository. The
+hook accepts records only from this module's `_emit`. At the end of the session the recorder sends
+the exit status pytest decided, which pieces of the pytest machinery the outcomes pass through are
+no longer the ones it found at import, test items whose `runtest` was replaced, and the plugins
+outside pytest and site-packages (by the file of each hook function, objects included) that hook
+into making or reporting outcomes.
 
-What it cannot stop: code running in this interpreter can find the key in memory, or change
-pytest in a way these identity checks do not cover; the grader says so in its report.
+What it cannot see: a change to pytest through a path these identity checks do not cover. The
+grader's canaries (tests with known outcomes among the hidden ones) are what catches that.
+
+PYTEST_DONT_REWRITE: imported before pytest starts, pytest must not try to rewrite it (its
+warning would be an error under `filterwarnings = error`).
 """
-import hashlib
-import hmac
-import json
 import os
+import sys
+
+import _pytest.python
+import _pytest.reports
+import _pytest.runner
+import _pytest.skipping
 
 
-def _open_channel():
-    key_file = os.environ.pop("SWE_ENV_RECORDER_KEY_FILE", "")
-    out_path = os.environ.pop("SWE_ENV_RECORDER_OUT", "")
-    if not key_file or not out_path or not os.path.exists(key_file):
-        # Not the grader's run, or a second pytest process of it (xdist workers: the controller
-        # records their reports): nothing to record here.
-        return None, None
-    with open(key_file, "rb") as f:
-        key = f.read().strip()
-    os.unlink(key_file)
-    fd = os.open(out_path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600)
-    return key, fd
+def _emit(record):
+    sys.audit("swe_env.record", record)
 
 
-_KEY, _FD = _open_channel()
-_SEQ = [0]
+sys.audit("swe_env.register_recorder", _emit.__code__)
 
-import _pytest.python  # noqa: E402
-import _pytest.reports  # noqa: E402
-import _pytest.runner  # noqa: E402
-import _pytest.skipping  # noqa: E402
-
-# What an outcome goes through between the test function and this plugin.
-_WATCHED = {
-    "_pytest.reports.TestReport.__init__": (_pytest.reports.TestReport, "__init__"),
-    "_pytest.reports.TestReport.from_item_and_call": (_pytest.reports.TestReport, "from_item_and_call"),
-    "_pytest.reports.BaseReport.passed": (_pytest.reports.BaseReport, "passed"),
-    "_pytest.reports.BaseReport.failed": (_pytest.reports.BaseReport, "failed"),
-    "_pytest.runner.call_and_report": (_pytest.runner, "call_and_report"),
-    "_pytest.runner.runtestprotocol": (_pytest.runner, "runtestprotocol"),
-    "_pytest.runner.pytest_runtest_makereport": (_pytest.runner, "pytest_runtest_makereport"),
-    "_pytest.runner.CallInfo.from_call": (_pytest.runner.CallInfo, "from_call"),
-    "_pytest.python.pytest_pyfunc_call": (_pytest.python, "pytest_pyfunc_call"),
-    "_pytest.python.Function.runtest": (_pytest.python.Function, "runtest"),
-    "_pytest.skipping.pytest_runtest_makereport": (_pytest.skipping, "pytest_runtest_makereport"),
-    "os.write": (os, "write"),
-}
+_HOOKS = (
+    "pytest_runtest_logreport",
+    "pytest_runtest_makereport",
+    "pytest_report_teststatus",
+    "pytest_runtest_protocol",
+    "pytest_pyfunc_call",
+    "pytest_runtest_call",
+    "pytest_collection_modifyitems",
+)
 
 
 def _lookup(owner, attribute):
@@ -67,56 +52,85 @@ def _lookup(owner, attribute):
     return getattr(owner, attribute, None)
 
 
-_ORIGINALS = {name: _lookup(owner, attribute) for name, (owner, attribute) in _WATCHED.items()}
-_WRITE = os.write
-_HOOKS = ("pytest_runtest_logreport", "pytest_runtest_makereport", "pytest_report_teststatus", "pytest_runtest_protocol", "pytest_pyfunc_call", "pytest_runtest_call")
+def _make_checks():
+    """The identity checks, with what they compare against held in this closure, not in globals."""
+    watched = (
+        ("_pytest.reports.TestReport.__init__", _pytest.reports.TestReport, "__init__"),
+        ("_pytest.reports.TestReport.from_item_and_call", _pytest.reports.TestReport, "from_item_and_call"),
+        ("_pytest.reports.BaseReport.passed", _pytest.reports.BaseReport, "passed"),
+        ("_pytest.reports.BaseReport.failed", _pytest.reports.BaseReport, "failed"),
+        ("_pytest.reports.BaseReport.skipped", _pytest.reports.BaseReport, "skipped"),
+        ("_pytest.runner.call_and_report", _pytest.runner, "call_and_report"),
+        ("_pytest.runner.runtestprotocol", _pytest.runner, "runtestprotocol"),
+        ("_pytest.runner.pytest_runtest_makereport", _pytest.runner, "pytest_runtest_makereport"),
+        ("_pytest.runner.CallInfo.from_call", _pytest.runner.CallInfo, "from_call"),
+        ("_pytest.python.pytest_pyfunc_call", _pytest.python, "pytest_pyfunc_call"),
+        ("_pytest.python.Function.runtest", _pytest.python.Function, "runtest"),
+        ("_pytest.skipping.pytest_runtest_makereport", _pytest.skipping, "pytest_runtest_makereport"),
+        ("os.write", os, "write"),
+    )
+    originals = tuple(_lookup(owner, attribute) for _, owner, attribute in watched)
+    function_runtest = originals[10]
+
+    def tampered():
+        return [name for (name, owner, attribute), original in zip(watched, originals) if _lookup(owner, attribute) is not original]
+
+    def replaced_runtests(items):
+        out = []
+        for item in items:
+            if "runtest" in vars(item) or (isinstance(item, _pytest.python.Function) and _lookup(type(item), "runtest") is not function_runtest):
+                out.append(item.nodeid)
+        return out
+
+    return tampered, replaced_runtests
 
 
-def _emit(record):
-    if _FD is None:
-        return
-    _SEQ[0] += 1
-    record["seq"] = _SEQ[0]
-    body = json.dumps(record, sort_keys=True, separators=(",", ":"))
-    mac = hmac.new(_KEY, body.encode("utf-8"), hashlib.sha256).hexdigest()
-    _WRITE(_FD, (mac + " " + body + "\n").encode("utf-8"))
+_tampered, _replaced_runtests = _make_checks()
+del _make_checks
 
 
-_emit({"kind": "start", "pid": os.getpid()})
+def _text(value):
+    return value if type(value) is str else ""
 
 
 def pytest_runtest_logreport(report):
     _emit(
         {
             "kind": "report",
-            "nodeid": report.nodeid,
-            "when": report.when,
-            "outcome": report.outcome,
+            "nodeid": _text(report.nodeid),
+            "when": _text(report.when),
+            "outcome": _text(report.outcome),
             "wasxfail": hasattr(report, "wasxfail"),
         }
     )
 
 
-def _foreign_hook_plugins(session):
-    """Plugins hooking outcomes whose code is not pytest's, a site-package's or this plugin."""
+def pytest_runtest_call(item):
+    # Before the test runs: the boot's monitor checks that the function is code its file defines.
+    _emit({"kind": "test_code", "nodeid": _text(item.nodeid), "obj": getattr(item, "obj", None)})
+
+
+def _foreign_hook_files(session):
+    """Files of hook functions (plugins, objects or modules) that are not pytest's, a site-package's or this one."""
     foreign = set()
     for name in _HOOKS:
         caller = getattr(session.config.hook, name, None)
         for impl in caller.get_hookimpls() if caller is not None else []:
-            path = getattr(impl.plugin, "__file__", "") or ""
-            if not path or "site-packages" in path or "dist-packages" in path or "/_pytest/" in path or path == __file__:
+            code = getattr(impl.function, "__code__", None)
+            path = getattr(code, "co_filename", "") or getattr(impl.plugin, "__file__", "") or ""
+            if path == __file__ or "site-packages" in path or "dist-packages" in path or "/_pytest/" in path or "/pluggy/" in path:
                 continue
-            foreign.add(os.path.abspath(path))
+            foreign.add(path if path.startswith("<") else os.path.abspath(path))
     return sorted(foreign)
 
 
 def pytest_sessionfinish(session, exitstatus):
-    tampered = [name for name, (owner, attribute) in _WATCHED.items() if _lookup(owner, attribute) is not _ORIGINALS[name]]
     _emit(
         {
             "kind": "end",
             "exitstatus": int(exitstatus),
-            "tampered": tampered,
-            "hook_plugins": _foreign_hook_plugins(session),
+            "tampered": _tampered(),
+            "runtest_replaced": _replaced_runtests(getattr(session, "items", []) or [])[:20],
+            "hook_plugins": _foreign_hook_files(session),
         }
     )

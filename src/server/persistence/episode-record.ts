@@ -12,6 +12,12 @@ export interface InflightStep {
   readonly argumentsJson: string;
   readonly callId: string;
   readonly startedAt: number;
+  /**
+   * Set (and written) just before a bash command goes to the shell: the server's own word that it
+   * was sent. A restart runs a command again only when this is absent; the container's journal,
+   * which the agent can write, only ever answers how a sent command ended, never triggers a re-run.
+   */
+  readonly sent?: boolean;
 }
 
 /**

@@ -34,6 +34,8 @@ export interface GradeReport {
   'harness'?: (_swe_env_v1_HarnessVerdict | null);
   'rewardRule'?: (string);
   'harnessRead'?: (string)[];
+  'auditFlags'?: (string)[];
+  'canaries'?: (number);
 }
 
 export interface GradeReport__Output {
@@ -63,4 +65,6 @@ export interface GradeReport__Output {
   'harness': (_swe_env_v1_HarnessVerdict__Output | null);
   'rewardRule': (string);
   'harnessRead': (string)[];
+  'auditFlags': (string)[];
+  'canaries': (number);
 }

@@ -1,0 +1,97 @@
+/**
+ * What the grading's integrity evidence costs: an Evaluate of the gold patch (fresh container, task
+ * steps and inventory, apply and sweep, canaries, the boot's monitor and recorder, the channel read
+ * back through the engine) against the bare minimum in the same run: a fresh container from the
+ * same image that applies the patch and runs the same test command, nothing else. Then the same
+ * pair for a task with an install re-run (the agent-driven step, the process sweep through PID 1
+ * and the closed-world check against the bare install and tests).
+ * Usage: node dist/bench/grading-evidence.js [--rounds 8]
+ */
+import { randomUUID } from 'node:crypto';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pino } from 'pino';
+import { SweEnvClient } from '../src/client/client.js';
+import { packageRoot } from '../src/common/paths.js';
+import { evalPlan } from '../src/reward/eval-plan/plan.js';
+import { startServer } from '../src/server/app.js';
+import { compileConfig } from '../src/server/config.js';
+import type { Task } from '../src/tasks/task.js';
+import { arg, describe, printRow, runMain } from './stats.js';
+
+const TASK = 'swe-env-demo__intervals-1';
+const SETUP_PY =
+  'diff --git a/setup.py b/setup.py\nnew file mode 100644\n--- /dev/null\n+++ b/setup.py\n@@ -0,0 +1,2 @@\n+from setuptools import setup\n+setup(name="intervals", version="0.1", packages=["intervals"])\n';
+
+async function main(): Promise<void> {
+  const rounds = arg('rounds', 8);
+  const scratch = await mkdtemp(join(tmpdir(), 'swe-env-bench-evidence-'));
+  const demo = join(packageRoot(), 'tasks/demo/tasks.jsonl');
+  const record = (await readFile(demo, 'utf8'))
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => JSON.parse(l) as Record<string, unknown>)
+    .find((r) => r['instance_id'] === TASK)!;
+  const installTasks = join(scratch, 'install.jsonl');
+  await writeFile(installTasks, `${JSON.stringify({ ...record, install: 'python3 setup.py develop' })}\n`);
+  const servers = await Promise.all(
+    [demo, installTasks].map((file) =>
+      startServer(compileConfig({ port: 0, serverId: `bench-evidence-${randomUUID().slice(0, 8)}`, taskFiles: [file], testTimeoutS: 120 }), { logger: pino({ level: 'warn' }) }),
+    ),
+  );
+  const clients = servers.map((s) => new SweEnvClient(s.address));
+  try {
+    for (const [i, withInstall] of [false, true].entries()) {
+      const server = servers[i]!;
+      const client = clients[i]!;
+      const task: Task = server.tasks.get(TASK);
+      const patch = withInstall ? task.goldPatch + SETUP_PY : task.goldPatch;
+      const plan = evalPlan(task);
+      const bareScript = ['set -e', 'git apply /tmp/gold.patch', ...(withInstall ? ['python3 setup.py develop >/dev/null 2>&1'] : []), `${plan.testCommand} >/dev/null 2>&1 || true`].join('\n');
+      const bare = async (): Promise<number> => {
+        const started = performance.now();
+        const sandbox = await server.provider.create({ image: task.image, workdir: task.workdir, maxLifetimeS: 600, role: 'grader', episodeId: `bench-${randomUUID()}`, limits: server.config.limits });
+        try {
+          await sandbox.putFiles([{ path: '/tmp/gold.patch', content: patch }]);
+          const run = await sandbox.exec(['bash', '-c', bareScript], { timeoutMs: 300_000 });
+          if (run.exitCode !== 0) throw new Error(`the bare run failed: ${run.output.toString('utf8').slice(-500)}`);
+        } finally {
+          await sandbox.remove();
+        }
+        return performance.now() - started;
+      };
+      const graded = async (): Promise<{ ms: number; testRunS: number }> => {
+        const started = performance.now();
+        const report = (await client.evaluate(TASK, patch)).report!;
+        if (report.reward !== 1) throw new Error(`the gold patch scored ${report.reward}: ${report.error}`);
+        return { ms: performance.now() - started, testRunS: report.durations?.testRunS ?? 0 };
+      };
+      await bare();
+      await graded();
+      const bareMs: number[] = [];
+      const gradedMs: number[] = [];
+      const testRun: number[] = [];
+      for (let r = 0; r < rounds; r++) {
+        bareMs.push(await bare());
+        const g = await graded();
+        gradedMs.push(g.ms);
+        testRun.push(g.testRunS * 1000);
+      }
+      const label = withInstall ? 'gold + setup.py, install re-run' : 'gold patch';
+      const b = describe(`${label}: bare (container, apply, ${withInstall ? 'install, ' : ''}tests)`, bareMs);
+      const g = describe(`${label}: Evaluate with the evidence`, gradedMs);
+      const t = describe(`${label}: its test run (monitor and recorder on)`, testRun);
+      printRow(b);
+      printRow(g);
+      printRow(t);
+      process.stdout.write(`${label}: Evaluate/bare p50 ${(g.p50 / b.p50).toFixed(3)}x, p95 ${(g.p95 / b.p95).toFixed(3)}x; beyond the bare run ${((g.p50 - b.p50) / 1000).toFixed(2)} s p50\n`);
+    }
+  } finally {
+    for (const c of clients) c.dispose();
+    await Promise.all(servers.map((s) => s.shutdown()));
+    await rm(scratch, { recursive: true, force: true });
+  }
+}
+
+runMain(main);

@@ -1,0 +1,88 @@
+import { Readable } from 'node:stream';
+import { extract } from 'tar-stream';
+
+/** A file or symlink as git stores it: a blob and a mode. */
+export interface TreeEntry {
+  /** Relative to the repository. */
+  readonly rel: string;
+  /** 100644, 100755 or 120000, as git writes them. */
+  readonly mode: '100644' | '100755' | '120000';
+  /** The file's bytes, or the symlink's target. */
+  readonly content: Buffer;
+}
+
+export class EntryTooLarge extends Error {
+  constructor(
+    readonly rel: string,
+    readonly size: number,
+  ) {
+    super(`${rel} is ${size} bytes`);
+  }
+}
+
+/**
+ * The files and symlinks of an engine archive (a tar whose names start with the read path's base
+ * name), placed under `parentRel`. Directories are implied by their files; hard links become copies
+ * of the file they name; devices, fifos and sockets are left out (git cannot hold them). `keep`
+ * decides which paths are part of the change; `allow(size)` is asked before a body is kept, so a
+ * caller's byte budget is checked from the header.
+ */
+export async function tarEntries(
+  archive: Buffer,
+  parentRel: string,
+  keep: (rel: string) => boolean,
+  allow: (rel: string, size: number) => void,
+): Promise<TreeEntry[]> {
+  const entries: TreeEntry[] = [];
+  const byName = new Map<string, TreeEntry>();
+  const unpack = extract();
+  const relOf = (name: string): string => {
+    const clean = name.replace(/^\.?\/+/, '').replace(/\/+$/, '');
+    return parentRel === '' ? clean : `${parentRel}/${clean}`;
+  };
+  const done = new Promise<void>((resolve, reject) => {
+    unpack.on('entry', (header, stream, next) => {
+      const rel = relOf(header.name);
+      const finish = (entry: TreeEntry | undefined): void => {
+        if (entry) {
+          entries.push(entry);
+          byName.set(rel, entry);
+        }
+        next();
+      };
+      const skip = (entry?: TreeEntry): void => {
+        stream.on('end', () => finish(entry));
+        stream.resume();
+      };
+      try {
+        if (!keep(rel)) return skip();
+        if (header.type === 'symlink') {
+          const target = Buffer.from(header.linkname ?? '', 'utf8');
+          allow(rel, target.length);
+          return skip({ rel, mode: '120000', content: target });
+        }
+        if (header.type === 'link') {
+          const original = byName.get(relOf(header.linkname ?? ''));
+          if (!original) return skip();
+          allow(rel, original.content.length);
+          return skip({ rel, mode: original.mode, content: original.content });
+        }
+        if (header.type !== 'file' && header.type !== 'contiguous-file') return skip();
+        allow(rel, header.size ?? 0);
+      } catch (error) {
+        stream.resume();
+        reject(error instanceof Error ? error : new Error(String(error)));
+        unpack.destroy();
+        return;
+      }
+      const parts: Buffer[] = [];
+      stream.on('data', (chunk: unknown) => parts.push(chunk as Buffer));
+      stream.on('end', () => finish({ rel, mode: ((header.mode ?? 0o644) & 0o100) !== 0 ? '100755' : '100644', content: Buffer.concat(parts) }));
+    });
+    unpack.on('finish', resolve);
+    unpack.on('error', reject);
+  });
+  Readable.from([archive]).pipe(unpack);
+  await done;
+  return entries;
+}

@@ -1,0 +1,194 @@
+import type { Sandbox } from '../../sandbox/sandbox.js';
+import type { Task } from '../../tasks/task.js';
+import { installDecision, type InstallRerun } from '../eval-plan/install-policy.js';
+import { environmentLines, type EvalPlan } from '../eval-plan/plan.js';
+import type { GradeReport } from '../report.js';
+import { INVENTORY_SCRIPT, PRE_TEST_SCRIPT, bashArgv } from '../scripts.js';
+import { closedWorldFindings, contentProblem, type LayerChange, type OutsideChange } from './closed-world.js';
+import { readContainerFile } from './container-file.js';
+import { ModelFault, assertAlive, seconds, watchingPause } from './container-watch.js';
+
+/**
+ * The stages before the tests. The task's own steps (the plan's eval commands: locale, exports,
+ * pinned tools) run first, before anything of the patch is on disk, so nothing the agent wrote runs
+ * with them. The agent-driven step (the install re-run, which executes the patch's setup.py and
+ * build hooks as root) runs after the patch, while no grading input (test patch, recorder, key,
+ * results channel) exists in the container yet; then every process it left is ended through PID 1
+ * (checked from the host) and the closed-world check decides whether anything it changed outside
+ * the repository is more than the package's own installation.
+ */
+
+export interface TaskStepsResult {
+  /** The pristine image's pytest plugins (modules), loaded by name in the test run. */
+  readonly plugins: readonly string[];
+  /** Which distribution owns each top-level entry of each site-packages directory. */
+  readonly owners: ReadonlyMap<string, readonly string[]>;
+  /** The distributions that are the repository itself. */
+  readonly repoDists: ReadonlySet<string>;
+  /** The container's layer once the task's steps ran: the closed-world check's baseline. */
+  readonly baseline: readonly LayerChange[];
+}
+
+export async function taskSteps(sandbox: Sandbox, task: Task, plan: EvalPlan, report: GradeReport, timeoutS: number, signal?: AbortSignal): Promise<TaskStepsResult> {
+  const inventory = await readInventory(sandbox, task.workdir);
+  const commands = plan.evalCommands.filter((line) => !environmentLines([line]).length);
+  if (commands.length > 0) {
+    const started = Date.now();
+    const result = await watchingPause(sandbox, signal, (watched) =>
+      sandbox.exec(bashArgv(PRE_TEST_SCRIPT, 'swe-env-task-steps', [task.workdir, plan.evalCommands.join('\n'), '']), {
+        timeoutMs: timeoutS * 1000,
+        outputLimitBytes: 256 * 1024,
+        signal: watched,
+      }),
+    );
+    if (signal?.aborted) throw new Error('grading was cancelled');
+    await assertAlive(sandbox, "the task's eval commands", result.exitCode);
+    if (result.timedOut) throw new Error(`the plan's eval commands did not end within ${timeoutS}s on the pristine repository`);
+    report.durations.installS += seconds(started);
+  }
+  return { ...inventory, baseline: await sandbox.changes() };
+}
+
+/** The pristine Python's plugins and package ownership (inventory.sh), read before anything of the patch is on disk. */
+async function readInventory(sandbox: Sandbox, workdir: string): Promise<Omit<TaskStepsResult, 'baseline'>> {
+  const listed = await sandbox.exec(bashArgv(INVENTORY_SCRIPT, 'swe-env-inventory', [workdir]), { timeoutMs: 60_000, outputLimitBytes: 16 * 1024 * 1024, separateStderr: true });
+  let parsed: { plugins?: unknown; owners?: unknown; repo_dists?: unknown } = {};
+  try {
+    parsed = JSON.parse(listed.output.toString('utf8').trim() || '{}') as typeof parsed;
+  } catch {
+    parsed = {};
+  }
+  const strings = (v: unknown): string[] => (Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : []);
+  const owners = new Map<string, string[]>();
+  if (parsed.owners && typeof parsed.owners === 'object') {
+    for (const [path, names] of Object.entries(parsed.owners as Record<string, unknown>)) owners.set(path, strings(names));
+  }
+  return { plugins: strings(parsed.plugins).filter((p) => /^[A-Za-z_][\w.]*$/.test(p)), owners, repoDists: new Set(strings(parsed.repo_dists)) };
+}
+
+export interface AgentStepsInput {
+  readonly task: Task;
+  readonly plan: EvalPlan;
+  readonly changed: readonly string[];
+  readonly baseline: readonly LayerChange[];
+  readonly owners: ReadonlyMap<string, readonly string[]>;
+  readonly repoDists: ReadonlySet<string>;
+  readonly installRerun: InstallRerun;
+  readonly timeoutS: number;
+  readonly ours: ReadonlySet<string>;
+  /** A fresh container from the task's image for the control run (the caller removes it). */
+  readonly openControl: () => Promise<Sandbox>;
+}
+
+/** Runs the install re-run when the policy says; returns the repository paths it changed. */
+export async function agentSteps(sandbox: Sandbox, input: AgentStepsInput, report: GradeReport, signal?: AbortSignal): Promise<readonly string[]> {
+  const decision = installDecision(input.plan.install, input.changed, input.installRerun);
+  report.install = { ran: false, reason: decision.reason, exitCode: 0, seconds: 0, outputTail: '' };
+  if (!decision.run) return [];
+  const started = Date.now();
+  const result = await runInstall(sandbox, input, signal);
+  if (signal?.aborted) throw new Error('grading was cancelled');
+  await assertAlive(sandbox, 'the install step', result.exitCode);
+  const took = seconds(started);
+  report.durations.installS += took;
+  report.install = { ran: true, reason: decision.reason, exitCode: result.exitCode, seconds: took, outputTail: result.output.toString('utf8').slice(-4000) };
+  if (result.timedOut) {
+    // The harness's install on the pristine repository ends (the task was validated): one that does
+    // not is the patch's setup.py or build hooks.
+    throw new ModelFault(`the install step did not end within ${input.timeoutS}s (the patch's setup.py or build hooks)`);
+  }
+  await quiesce(sandbox);
+  const findings = closedWorldFindings({ before: input.baseline, after: await sandbox.changes(), workdir: input.task.workdir, ours: input.ours, owners: input.owners, repoDists: input.repoDists });
+  const refused = [...findings.refused, ...(await contentRefusals(sandbox, findings.readContent))];
+  if (refused.length === 0) return findings.repoChanges;
+  const remaining = await notInControl(refused, sandbox, input);
+  if (remaining.length > 0) {
+    const listed = remaining.slice(0, 8).map((c) => `${c.path} (${c.kind}: ${c.why})`);
+    throw new ModelFault(
+      `the install step run on the patch changed what it may not, outside the package's own installation (the same step on the pristine repository does not): ${listed.join('; ')}${remaining.length > 8 ? `; and ${remaining.length - 8} more` : ''}`,
+    );
+  }
+  return findings.repoChanges;
+}
+
+function runInstall(sandbox: Sandbox, input: { task: Task; plan: EvalPlan; timeoutS: number }, signal?: AbortSignal): ReturnType<Sandbox['exec']> {
+  return watchingPause(sandbox, signal, (watched) =>
+    sandbox.exec(bashArgv(PRE_TEST_SCRIPT, 'swe-env-install', [input.task.workdir, environmentLines(input.plan.evalCommands).join('\n'), input.plan.install]), {
+      // Limited from outside: code that stops a timeout inside runs into this one.
+      timeoutMs: input.timeoutS * 1000,
+      outputLimitBytes: 256 * 1024,
+      signal: watched,
+    }),
+  );
+}
+
+/**
+ * Ends every process the agent-driven step left (a daemon waiting for the test patch to appear),
+ * through PID 1, and checks from the host that none is left.
+ */
+async function quiesce(sandbox: Sandbox): Promise<void> {
+  for (let attempt = 0; attempt < 5; attempt++) {
+    await sandbox.killAllButInit();
+    await new Promise((resolve) => setTimeout(resolve, 100 + attempt * 200));
+    const left = leftOver(await sandbox.processes());
+    if (left.length === 0) return;
+  }
+  const left = leftOver(await sandbox.processes());
+  if (left.length > 0) {
+    throw new ModelFault(`processes started by the install step survived being ended: ${left.slice(0, 3).map((p) => p.command.slice(0, 80)).join('; ')}`);
+  }
+}
+
+/** Processes other than PID 1 and, with the keeper's fallback loop, its own `sleep 5`. */
+function leftOver(processes: Awaited<ReturnType<Sandbox['processes']>>): typeof processes {
+  const init = processes.find((p) => p.init)?.pid;
+  return processes.filter((p) => !p.init && !(p.ppid === init && p.command.trim() === 'sleep 5'));
+}
+
+const CONTENT_LIMIT = 1024 * 1024;
+
+function fileContent(sandbox: Sandbox, path: string): Promise<Buffer | undefined> {
+  return readContainerFile(sandbox, path, CONTENT_LIMIT);
+}
+
+async function contentRefusals(sandbox: Sandbox, paths: readonly string[]): Promise<OutsideChange[]> {
+  const out: OutsideChange[] = [];
+  for (const path of paths) {
+    const content = await fileContent(sandbox, path);
+    const problem = content === undefined ? 'cannot be read to check (over 1 MiB or not a file)' : contentProblem(path, content.toString('utf8'));
+    if (problem) out.push({ path, kind: 'added', why: problem });
+  }
+  return out;
+}
+
+/**
+ * The control run: the task's steps and the same install on the pristine repository in a fresh
+ * container. A refused change it makes too, with the same content, is the task's own doing.
+ */
+async function notInControl(refused: readonly OutsideChange[], sandbox: Sandbox, input: AgentStepsInput): Promise<OutsideChange[]> {
+  const control = await input.openControl();
+  try {
+    const scratch = { ...emptyReport() };
+    await taskSteps(control, input.task, input.plan, scratch as GradeReport, input.timeoutS);
+    const result = await runInstall(control, input);
+    if (result.timedOut) return [...refused];
+    const made = new Map((await control.changes()).map((c) => [c.path, c.kind]));
+    const remaining: OutsideChange[] = [];
+    for (const change of refused) {
+      if (made.get(change.path) !== change.kind) {
+        remaining.push(change);
+        continue;
+      }
+      if (change.kind === 'deleted') continue;
+      const [ours, theirs] = await Promise.all([fileContent(sandbox, change.path), fileContent(control, change.path)]);
+      if (ours === undefined || theirs === undefined ? ours !== theirs : !ours.equals(theirs)) remaining.push(change);
+    }
+    return remaining;
+  } finally {
+    await control.remove().catch(() => undefined);
+  }
+}
+
+function emptyReport(): Pick<GradeReport, 'durations'> {
+  return { durations: { captureS: 0, containerStartS: 0, patchS: 0, testRunS: 0, installS: 0, totalS: 0 } };
+}

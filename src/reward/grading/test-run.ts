@@ -1,0 +1,143 @@
+import type { Sandbox } from '../../sandbox/sandbox.js';
+import type { Task } from '../../tasks/task.js';
+import { diffFiles } from '../diff-files.js';
+import { djangoModule, environmentLines, type EvalPlan } from '../eval-plan/plan.js';
+import type { LogParserName } from '../log-parsers/index.js';
+import type { GradeReport } from '../report.js';
+import { channelFiles, newRecorderChannel, readRecords, recorderApplies, type RecorderResult } from '../result-recorder.js';
+import { PREPARE_TESTS_SCRIPT, RUN_TESTS_SCRIPT, bashArgv } from '../scripts.js';
+import { GRADING_DIR, readRepoFiles } from './apply-stage.js';
+import { planCanaries, stopsAtFirstFailure, type Canary, type RunnerFamily } from './canaries.js';
+import { readContainerFile } from './container-file.js';
+import { ModelFault, assertAlive, seconds, watchingPause } from './container-watch.js';
+
+/**
+ * The test stage, once no agent-driven step is left: the test files restored from base_commit and
+ * the test patch applied, canaries written among the hidden tests, the boot (monitor, recorder) and
+ * its key put outside the repository, and the test command run under a time limit enforced from
+ * outside the container. The grading channel is read back through the engine.
+ */
+
+export interface TestRunInput {
+  readonly task: Task;
+  readonly plan: EvalPlan;
+  readonly parser: LogParserName;
+  readonly testTimeoutS: number;
+  readonly logLimitBytes: number;
+  /** Repository files the patch (or its install) changed: the monitor's "code the agent wrote". */
+  readonly agentFiles: readonly string[];
+  readonly plugins: readonly string[];
+  readonly patchEmpty: boolean;
+  readonly openControl: () => Promise<Sandbox>;
+}
+
+export interface TestRunResult {
+  readonly log: string;
+  readonly exitCode: number;
+  readonly family: RunnerFamily;
+  readonly canaries: readonly Canary[];
+  /** The grading channel (monitor events always; recorder records for pytest runs). */
+  readonly channel: RecorderResult;
+  readonly pytest: boolean;
+}
+
+export function runnerFamily(parser: LogParserName): RunnerFamily {
+  return parser === 'django' ? 'unittest' : parser === 'sympy' ? 'sympy' : 'pytest';
+}
+
+const CHANNEL_LIMIT = 256 * 1024 * 1024;
+
+export async function testRunStage(sandbox: Sandbox, input: TestRunInput, report: GradeReport, signal?: AbortSignal): Promise<TestRunResult> {
+  const { task, plan } = input;
+  await prepareTests(sandbox, input, signal);
+  const family = runnerFamily(input.parser);
+  const canaries = await writeCanaries(sandbox, input, family);
+  const pytest = recorderApplies(input.parser, plan.testCommand);
+  const channel = newRecorderChannel(GRADING_DIR, pytest);
+  const testFiles = diffFiles(task.testPatch)
+    .filter((f) => !f.isDeleted && f.path.endsWith('.py'))
+    .map((f) => f.path);
+  await sandbox.putFiles(channelFiles(channel, { gradingDir: GRADING_DIR, workdir: task.workdir, agentFiles: input.agentFiles, testFiles, plugins: input.plugins }));
+  const script = [...environmentLines(plan.evalCommands), `export PYTHONPATH="${channel.bootDir}\${PYTHONPATH:+:$PYTHONPATH}"`, plan.testCommand].join('\n');
+  const started = Date.now();
+  const run = await watchingPause(sandbox, signal, (watched) =>
+    sandbox.exec(bashArgv(RUN_TESTS_SCRIPT, 'swe-env-tests', [task.workdir, String(input.testTimeoutS), script]), {
+      timeoutMs: (input.testTimeoutS + 60) * 1000,
+      outputLimitBytes: input.logLimitBytes,
+      env: { ...channel.env, ...(input.plugins.length > 0 ? { SWE_ENV_PLUGIN_ARGS: input.plugins.map((p) => `-p ${p}`).join(' ') } : {}) },
+      signal: watched,
+    }),
+  );
+  if (signal?.aborted) throw new Error('grading was cancelled');
+  // A killed test process reads like a timeout (137); a dead container is not the patch's doing.
+  await assertAlive(sandbox, 'the test run', run.exitCode);
+  report.durations.testRunS = seconds(started);
+  const log = run.output.toString('utf8');
+  report.logTail = log.slice(-8 * 1024);
+  report.testExitCode = run.exitCode;
+  if (run.timedOut || run.exitCode === 124 || run.exitCode === 137) {
+    // The outer limit only fires when the code under test stopped the timeout inside: its doing.
+    report.testTimedOut = true;
+    report.error = `the tests did not finish within ${input.testTimeoutS}s`;
+  }
+  const text = (await readContainerFile(sandbox, channel.outFile, CHANNEL_LIMIT))?.toString('utf8') ?? '';
+  return { log, exitCode: run.exitCode, family, canaries, channel: readRecords(text, channel.key, pytest), pytest };
+}
+
+async function prepareTests(sandbox: Sandbox, input: TestRunInput, signal?: AbortSignal): Promise<void> {
+  const { task } = input;
+  const testFiles = diffFiles(task.testPatch);
+  const files = [
+    { path: `${GRADING_DIR}/test.patch`, content: task.testPatch },
+    { path: `${GRADING_DIR}/modified.list`, content: testFiles.filter((f) => !f.isNew).map((f) => `${f.oldPath}\0`).join('') },
+    { path: `${GRADING_DIR}/new.list`, content: testFiles.filter((f) => f.isNew).map((f) => `${f.path}\0`).join('') },
+  ];
+  const prepare = async (box: Sandbox, watched?: AbortSignal): ReturnType<Sandbox['exec']> => {
+    await box.putFiles(files);
+    return box.exec(
+      bashArgv(PREPARE_TESTS_SCRIPT, 'swe-env-prepare', [task.workdir, task.baseCommit, `${GRADING_DIR}/test.patch`, `${GRADING_DIR}/modified.list`, `${GRADING_DIR}/new.list`]),
+      { timeoutMs: 120_000, outputLimitBytes: 64 * 1024, ...(watched ? { signal: watched } : {}) },
+    );
+  };
+  const prepared = await watchingPause(sandbox, signal, (watched) => prepare(sandbox, watched));
+  if (signal?.aborted) throw new Error('grading was cancelled');
+  if (!prepared.timedOut && prepared.exitCode === 0) return;
+  const why = `the task's test patch does not apply (exit ${prepared.exitCode}): ${prepared.output.toString('utf8').slice(-2000)}`;
+  if (input.patchEmpty) throw new Error(why);
+  // Attributed by control: on the pristine repository it applies, so the patch's tree is the cause.
+  const control = await input.openControl();
+  try {
+    const pristine = await prepare(control);
+    if (pristine.timedOut || pristine.exitCode !== 0) throw new Error(`${why} (on the pristine repository too)`);
+  } finally {
+    await control.remove().catch(() => undefined);
+  }
+  throw new ModelFault(`the task's test patch does not apply on top of the patch's changes (it does on the pristine repository): ${prepared.output.toString('utf8').slice(-1500)}`);
+}
+
+/** Whether the test command runs a test file (it names it, or names no test file of the task at all). */
+function commandRuns(testCommand: string, path: string, all: readonly string[], family: RunnerFamily): boolean {
+  const names = (p: string): string[] => (family === 'unittest' ? [djangoModule(p), p] : [p]);
+  const mentioned = (p: string): boolean => names(p).some((n) => testCommand.includes(n));
+  if (mentioned(path)) return !testCommand.includes(`${path}::`);
+  return !all.some(mentioned);
+}
+
+async function writeCanaries(sandbox: Sandbox, input: TestRunInput, family: RunnerFamily): Promise<readonly Canary[]> {
+  const testCommand = input.plan.testCommand;
+  const all = diffFiles(input.task.testPatch)
+    .filter((f) => !f.isDeleted)
+    .map((f) => f.path)
+    .filter((p) => p.endsWith('.py') && !/(^|\/)conftest\.py$/.test(p));
+  const paths = all.filter((p) => commandRuns(testCommand, p, all, family));
+  if (paths.length === 0) return [];
+  const read = await readRepoFiles(sandbox, input.task.workdir, paths);
+  const targets = paths.flatMap((path) => {
+    const content = read.get(path)?.work;
+    return content === undefined ? [] : [{ path, content }];
+  });
+  const plan = planCanaries({ targets, family, passToPass: input.task.passToPass, mustFail: !stopsAtFirstFailure(testCommand) });
+  const root = input.task.workdir.replace(/\/+$/, '');
+  await sandbox.putFiles([...plan.files].map(([path, content]) => ({ path: `${root}/${path}`, content })));
+  return plan.canaries;
+}

@@ -1,0 +1,49 @@
+import type { Task } from '../../tasks/task.js';
+import { harnessParse, type HarnessGeneration } from '../harness/log-parsers.js';
+import { harnessVerdict } from '../harness/verdict.js';
+import type { GradeReport } from '../report.js';
+import { disagreements } from '../result-recorder.js';
+import { decideVerdict, type Verdict } from '../verdict.js';
+import type { Evidence } from './evidence.js';
+
+/**
+ * The verdict stage: the reward from the evidence. swe-env's verdict reads the recorder's results
+ * when there are any (the log's otherwise), cross-checked with the log; the harness's verdict reads
+ * the log as the official harness does. Canaries are in neither. Any integrity flag is reward 0.
+ */
+export function decideReport(
+  report: GradeReport,
+  input: { task: Task; evidence: Evidence; log: string; exitCode: number; harnessParser: string; generation: HarnessGeneration },
+): void {
+  const { task, evidence } = input;
+  const harnessMap = harnessParse(input.harnessParser, input.log, input.generation);
+  const lists = { failToPass: task.failToPass, passToPass: task.passToPass, exitCode: input.exitCode, harnessMap, failureElsewhere: evidence.canaryFailed };
+  const logVerdict = decideVerdict({ results: evidence.logResults, ...lists });
+  let verdict: Verdict = logVerdict;
+  const flags = [...evidence.integrityFlags];
+  if (evidence.recorded) {
+    verdict = decideVerdict({ results: evidence.recorded, ...lists });
+    flags.push(...disagreements(verdict.failToPass, logVerdict.failToPass), ...disagreements(verdict.passToPass, logVerdict.passToPass));
+  }
+  report.integrityFlags = flags;
+  report.auditFlags = [...evidence.auditFlags];
+  report.harnessRead = [...verdict.harnessRead];
+  report.harness = harnessVerdict({ map: harnessMap, log: input.log, ...lists, timedOut: report.testTimedOut, generation: input.generation });
+  report.failToPass = [...verdict.failToPass];
+  report.passToPass = [...verdict.passToPass];
+  report.resolution = verdict.resolution;
+  if (verdict.rejection) report.error = verdict.rejection;
+  const trusted = flags.length === 0 && !logVerdict.rejection;
+  if (!trusted && !report.error) report.error = `the test results are not trusted: ${flags.join('; ') || logVerdict.rejection}`;
+  const ours = verdict.resolved && logVerdict.resolved && trusted && !report.testTimedOut;
+  if (report.rewardRule === 'harness') {
+    // The official harness's reading of the same run, for comparison with official results; the
+    // run itself stays swe-env's (patch checks, test files put back, canaries and flags reported).
+    report.resolved = report.harness.resolved && !report.testTimedOut;
+    report.resolution = report.harness.resolution;
+  } else {
+    report.resolved = ours;
+    if (!report.resolved && report.resolution === 'FULL' && !trusted) report.resolution = 'NO';
+  }
+  report.reward = report.resolved ? 1 : 0;
+}

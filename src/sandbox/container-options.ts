@@ -1,0 +1,44 @@
+import type Docker from 'dockerode';
+import { SANDBOX_SECCOMP_PROFILE } from './seccomp.js';
+import { KEEPER_SCRIPT } from './shell-scripts.js';
+import { envList } from './docker-exec.js';
+import { sandboxLabels } from './labels.js';
+import type { SandboxSpec } from './sandbox.js';
+
+/**
+ * The engine-side log of a sandbox is off: nothing here reads it (commands' output comes back over
+ * their exec streams), and anything the agent writes to PID 1's stdout or stderr (`/proc/1/fd/1`)
+ * would otherwise grow a file on the engine's host outside every quota (2 GB in 41 s).
+ */
+export const SANDBOX_LOG_CONFIG = Object.freeze({ Type: 'none', Config: {} });
+
+/** What the engine is asked to create for a sandbox (the disk quota's StorageOpt is added by the provider). */
+export function sandboxCreateOptions(spec: SandboxSpec, serverId: string, ociRuntime: string | undefined): Docker.ContainerCreateOptions {
+  const expiresAt = new Date(Date.now() + spec.maxLifetimeS * 1000);
+  return {
+    Image: spec.image,
+    // PID 1 is the keeper: it outlives anything a command can do inside, and ends the container
+    // after its maximum life even if this server is killed; AutoRemove then deletes it. It runs as
+    // the command with the image's entrypoint reset ([""] means none), so a build container
+    // committed into an image leaves no entrypoint behind.
+    Entrypoint: [''],
+    Cmd: ['bash', '--noprofile', '--norc', '-c', KEEPER_SCRIPT, 'swe-env-keeper', String(Math.ceil(spec.maxLifetimeS))],
+    WorkingDir: spec.workdir,
+    Env: envList(spec.env),
+    Labels: spec.role === 'build' ? {} : sandboxLabels({ serverId, episodeId: spec.episodeId, role: spec.role, expiresAt }),
+    NetworkDisabled: true,
+    StopTimeout: 1,
+    HostConfig: {
+      AutoRemove: true,
+      LogConfig: { ...SANDBOX_LOG_CONFIG },
+      NetworkMode: 'none',
+      Memory: spec.limits.memoryBytes,
+      MemorySwap: spec.limits.memoryBytes,
+      NanoCpus: spec.limits.nanoCpus,
+      PidsLimit: spec.limits.pidsLimit,
+      SecurityOpt: spec.role === 'build' ? ['no-new-privileges'] : ['no-new-privileges', `seccomp=${SANDBOX_SECCOMP_PROFILE}`],
+      CapDrop: ['NET_RAW', 'MKNOD', 'AUDIT_WRITE', 'SYS_CHROOT'],
+      ...(ociRuntime ? { Runtime: ociRuntime } : {}),
+    },
+  };
+}

@@ -1,0 +1,263 @@
+import type Docker from 'dockerode';
+import { PassThrough, type Duplex } from 'node:stream';
+import { pack as tarPack } from 'tar-stream';
+import type { ContainerEvents } from './container-events.js';
+import type { DiskWatchdog } from './disk-watchdog.js';
+import { InfraError } from '../common/errors.js';
+import { CappedOutput } from './output-buffer.js';
+import { capturingWritable, demux, envList, exitCodeOf, removeContainer, statusCodeOf, waitForEnd } from './docker-exec.js';
+import { runBeside } from './helper-container.js';
+import type { AttachedProcess, BesideOptions, BesideResult, ExecOptions, ExecResult, Sandbox, SandboxFate, SandboxSpec } from './sandbox.js';
+
+const DEFAULT_EXEC_OUTPUT_LIMIT = 16 * 1024 * 1024;
+
+/** One container of the Docker engine as a Sandbox: exec, attach, files in and out, its fate. */
+export class DockerSandbox implements Sandbox {
+  private removed = false;
+  /** Why the engine was told to stop this container (terminate), for its fate. */
+  private terminatedFor: string | undefined;
+
+  constructor(
+    private readonly container: Docker.Container,
+    readonly spec: SandboxSpec,
+    private readonly events: ContainerEvents,
+    private readonly disk: DiskWatchdog,
+    /** The engine, server id and OCI runtime its helpers are made with. */
+    private readonly owner: { readonly docker: Docker; readonly serverId: string; readonly ociRuntime: string | undefined },
+  ) {}
+
+  async fate(waitMs?: number): Promise<SandboxFate | undefined> {
+    const diskOverrun = this.disk.overrun(this.container.id);
+    if (this.terminatedFor !== undefined) return { ownOutOfMemory: false, exitCode: 137, terminated: this.terminatedFor, ...(diskOverrun ? { diskOverrun } : {}) };
+    const fate = await this.events.fate(this.container.id, waitMs);
+    if (!diskOverrun) return fate;
+    return { ownOutOfMemory: false, exitCode: fate?.exitCode ?? 137, diskOverrun };
+  }
+
+  runBeside(argv: readonly string[], options: BesideOptions): Promise<BesideResult> {
+    return runBeside(this.owner.docker, { id: this.container.id, spec: this.spec, serverId: this.owner.serverId, ociRuntime: this.owner.ociRuntime }, argv, options);
+  }
+
+  async terminate(reason: string): Promise<void> {
+    this.terminatedFor ??= reason;
+    try {
+      await this.container.kill({ signal: 'SIGKILL' });
+    } catch (error) {
+      const code = statusCodeOf(error);
+      // 404: gone already; 409: not running. Either way nothing of it runs.
+      if (code === 404 || code === 409) return;
+      throw new InfraError(`cannot stop sandbox ${this.id.slice(0, 12)}: ${String(error)}`, { cause: error });
+    }
+  }
+
+  get id(): string {
+    return this.container.id;
+  }
+
+  async exec(argv: readonly string[], options: ExecOptions = {}): Promise<ExecResult> {
+    const started = Date.now();
+    const hasStdin = options.stdin !== undefined;
+    let exec: Docker.Exec;
+    let stream: Duplex;
+    try {
+      exec = await this.container.exec({
+        Cmd: [...argv],
+        AttachStdin: hasStdin,
+        AttachStdout: true,
+        AttachStderr: true,
+        Tty: false,
+        WorkingDir: options.workdir ?? this.spec.workdir,
+        Env: envList(options.env),
+      });
+      stream = (await exec.start({ hijack: true, stdin: hasStdin }));
+    } catch (error) {
+      throw new InfraError(`cannot exec in sandbox ${this.id.slice(0, 12)}: ${String(error)}`, { cause: error });
+    }
+    const sink = new CappedOutput(options.outputLimitBytes ?? DEFAULT_EXEC_OUTPUT_LIMIT);
+    const errSink = new CappedOutput(options.separateStderr ? 64 * 1024 : 2);
+    const writer = capturingWritable(sink);
+    demux(this.container, stream, writer, options.separateStderr ? capturingWritable(errSink) : writer);
+    if (hasStdin) stream.end(options.stdin);
+
+    const timedOut = await waitForEnd(stream, options.timeoutMs, options.signal);
+    if (timedOut) stream.destroy();
+    const exitCode = timedOut ? -1 : await exitCodeOf(exec);
+    return {
+      exitCode,
+      output: sink.bytes(),
+      stderr: options.separateStderr ? errSink.render() : '',
+      outputBytes: sink.totalBytes,
+      omittedBytes: sink.omittedBytes,
+      timedOut,
+      durationMs: Date.now() - started,
+    };
+  }
+
+  async attach(
+    argv: readonly string[],
+    options: { workdir?: string; env?: Readonly<Record<string, string>> } = {},
+  ): Promise<AttachedProcess> {
+    try {
+      const exec = await this.container.exec({
+        Cmd: [...argv],
+        AttachStdin: true,
+        AttachStdout: true,
+        AttachStderr: true,
+        Tty: false,
+        WorkingDir: options.workdir ?? this.spec.workdir,
+        Env: envList(options.env),
+      });
+      const stream = (await exec.start({ hijack: true, stdin: true }));
+      const output = new PassThrough();
+      demux(this.container, stream, output, output);
+      stream.on('end', () => output.end());
+      stream.on('close', () => output.end());
+      stream.on('error', (error) => output.destroy(error));
+      return {
+        stream,
+        output,
+        exitCode: async () => {
+          const info = await exec.inspect();
+          return info.Running ? null : (info.ExitCode ?? null);
+        },
+      };
+    } catch (error) {
+      throw new InfraError(`cannot attach to sandbox ${this.id.slice(0, 12)}: ${String(error)}`, { cause: error });
+    }
+  }
+
+  async putFiles(files: ReadonlyArray<{ path: string; content: Buffer | string; mode?: number }>): Promise<void> {
+    const pack = tarPack();
+    const directories = new Set<string>();
+    for (const file of files) {
+      const parts = file.path.replace(/^\/+/, '').split('/');
+      for (let i = 1; i < parts.length; i++) directories.add(parts.slice(0, i).join('/'));
+    }
+    for (const dir of [...directories].sort()) pack.entry({ name: `${dir}/`, type: 'directory', mode: 0o755 });
+    for (const file of files) {
+      const content = typeof file.content === 'string' ? Buffer.from(file.content, 'utf8') : file.content;
+      pack.entry({ name: file.path.replace(/^\/+/, ''), mode: file.mode ?? 0o644 }, content);
+    }
+    pack.finalize();
+    const chunks: Buffer[] = [];
+    for await (const chunk of pack) chunks.push(chunk as Buffer);
+    await this.putArchive(Buffer.concat(chunks), '/');
+  }
+
+  async putArchive(archive: Buffer | NodeJS.ReadableStream, path: string): Promise<void> {
+    try {
+      await this.container.putArchive(archive, { path });
+    } catch (error) {
+      throw new InfraError(`cannot copy an archive into sandbox ${this.id.slice(0, 12)}: ${String(error)}`, { cause: error });
+    }
+  }
+
+  async changes(): Promise<Array<{ path: string; kind: 'modified' | 'added' | 'deleted' }>> {
+    const kinds = ['modified', 'added', 'deleted'] as const;
+    // A container that changed nothing gets the JSON `null`, which dockerode hands back as a raw
+    // body (a Buffer), not as an array.
+    const answer: unknown = await this.container.changes();
+    const list = (Array.isArray(answer) ? answer : []) as Array<{ Path: string; Kind: number }>;
+    return list.map((c) => ({ path: c.Path, kind: kinds[c.Kind] ?? 'modified' }));
+  }
+
+  async statPath(path: string): Promise<{ size: number; isFile: boolean; isSymlink: boolean } | undefined> {
+    try {
+      const response = (await this.container.infoArchive({ path })) as unknown as { headers?: Record<string, string>; resume?: () => void };
+      response.resume?.();
+      const header = response.headers?.['x-docker-container-path-stat'];
+      if (!header) return undefined;
+      const stat = JSON.parse(Buffer.from(header, 'base64').toString('utf8')) as { size: number; mode: number };
+      // Go's os.FileMode: type bits dir 1<<31, symlink 1<<27, device 1<<26, pipe 1<<25, socket 1<<24,
+      // char device 1<<21, irregular 1<<19; none of them set: a regular file.
+      const mode = stat.mode >>> 0;
+      const typeBits = (1 << 31) >>> 0 | (1 << 27) | (1 << 26) | (1 << 25) | (1 << 24) | (1 << 21) | (1 << 19);
+      return { size: stat.size, isFile: (mode & typeBits) === 0, isSymlink: (mode & (1 << 27)) !== 0 };
+    } catch (error) {
+      if (statusCodeOf(error) === 404) return undefined;
+      throw new InfraError(`cannot stat ${path} in sandbox ${this.id.slice(0, 12)}: ${String(error)}`, { cause: error });
+    }
+  }
+
+  async readArchive(path: string, maxBytes: number): Promise<Buffer> {
+    const stream = (await this.container.getArchive({ path })) as unknown as NodeJS.ReadableStream & { destroy?: () => void };
+    const parts: Buffer[] = [];
+    let total = 0;
+    for await (const chunk of stream as AsyncIterable<Buffer>) {
+      total += chunk.length;
+      if (total > maxBytes) {
+        stream.destroy?.();
+        throw new Error(`${path} is larger than ${maxBytes} bytes`);
+      }
+      parts.push(chunk);
+    }
+    return Buffer.concat(parts);
+  }
+
+  async isRunning(): Promise<boolean> {
+    try {
+      const info = await this.container.inspect();
+      return info.State.Running;
+    } catch (error) {
+      if (statusCodeOf(error) === 404) return false;
+      throw new InfraError(`cannot inspect sandbox ${this.id.slice(0, 12)}: ${String(error)}`, { cause: error });
+    }
+  }
+
+  async isPaused(): Promise<boolean> {
+    try {
+      const info = await this.container.inspect();
+      return info.State.Paused;
+    } catch {
+      return false; // gone or unreachable: other checks say which
+    }
+  }
+
+  async pause(): Promise<void> {
+    try {
+      await this.container.pause();
+    } catch (error) {
+      // 409 "already paused" is what was asked; anything else (not running, gone) is not.
+      if (statusCodeOf(error) === 409 && /already paused/i.test(String(error))) return;
+      throw new InfraError(`cannot pause sandbox ${this.id.slice(0, 12)}: ${String(error)}`, { cause: error });
+    }
+  }
+
+  async unpause(): Promise<void> {
+    try {
+      await this.container.unpause();
+    } catch (error) {
+      const code = statusCodeOf(error);
+      if (code === 404 || code === 409) return; // gone, or not paused
+      throw new InfraError(`cannot unpause sandbox ${this.id.slice(0, 12)}: ${String(error)}`, { cause: error });
+    }
+  }
+
+  async processes(): Promise<Array<{ pid: number; ppid: number; command: string; init: boolean }>> {
+    try {
+      const initPid = (await this.container.inspect()).State.Pid;
+      const top = (await this.container.top({ ps_args: '-o pid,ppid,args' })) as { Titles?: string[]; Processes?: string[][] };
+      return (top.Processes ?? []).map((row) => ({ pid: Number(row[0]), ppid: Number(row[1]), command: row.slice(2).join(' '), init: Number(row[0]) === initPid }));
+    } catch (error) {
+      throw new InfraError(`cannot list the processes of sandbox ${this.id.slice(0, 12)}: ${String(error)}`, { cause: error });
+    }
+  }
+
+  async killAllButInit(): Promise<void> {
+    try {
+      // The keeper (PID 1, a shell already in memory) answers SIGUSR2 with its builtin `kill -9 -1`:
+      // no file of the container is run, whatever the agent's code replaced on disk.
+      await this.container.kill({ signal: 'SIGUSR2' });
+    } catch (error) {
+      throw new InfraError(`cannot signal sandbox ${this.id.slice(0, 12)}: ${String(error)}`, { cause: error });
+    }
+  }
+
+  async remove(): Promise<void> {
+    if (this.removed) return;
+    await removeContainer(this.container);
+    this.removed = true;
+    this.disk.forget(this.container.id);
+  }
+}
+

@@ -1,0 +1,83 @@
+import type Docker from 'dockerode';
+import { Writable, type Duplex } from 'node:stream';
+import { InfraError } from '../common/errors.js';
+import type { CappedOutput } from './output-buffer.js';
+
+/** The Docker engine's API plumbing shared by the provider and its sandboxes. */
+
+export function envList(env: Readonly<Record<string, string>> | undefined): string[] | undefined {
+  if (!env) return undefined;
+  return Object.entries(env).map(([k, v]) => `${k}=${v}`);
+}
+
+export function statusCodeOf(error: unknown): number | undefined {
+  const code = (error as { statusCode?: unknown } | null)?.statusCode;
+  return typeof code === 'number' ? code : undefined;
+}
+
+/** A writable that feeds a CappedOutput (docker-modem demultiplexes into two of these). */
+export function capturingWritable(sink: CappedOutput): Writable {
+  return new Writable({
+    write(chunk: Buffer, _encoding, callback) {
+      sink.push(chunk);
+      callback();
+    },
+  });
+}
+
+export async function removeContainer(container: Docker.Container): Promise<void> {
+  try {
+    await container.remove({ force: true, v: true });
+  } catch (error) {
+    const code = statusCodeOf(error);
+    // 404: already gone; 409: AutoRemove is already removing it.
+    if (code === 404 || code === 409) return;
+    throw new InfraError(`cannot remove container ${container.id}: ${String(error)}`, { cause: error });
+  }
+}
+
+/** The engine's socket refused or vanished: an outage, not a failure of this request. */
+export function engineUnreachable(error: unknown): boolean {
+  const code = (error as { code?: string } | undefined)?.code;
+  return code === 'ECONNREFUSED' || code === 'ENOENT' || code === 'ECONNRESET' || code === 'EPIPE' || code === 'EACCES';
+}
+
+/** docker-modem's demultiplexer of the 8-byte-header stdout/stderr framing (untyped in @types/dockerode). */
+export function demux(container: Docker.Container, stream: Duplex, stdout: Writable, stderr: Writable): void {
+  (container.modem as { demuxStream(s: Duplex, out: Writable, err: Writable): void }).demuxStream(stream, stdout, stderr);
+}
+
+/** Resolves true when the timeout (or abort) came first, false when the stream ended. */
+export function waitForEnd(stream: Duplex, timeoutMs: number | undefined, signal: AbortSignal | undefined): Promise<boolean> {
+  return new Promise((resolve) => {
+    let timer: NodeJS.Timeout | undefined;
+    const finish = (timedOut: boolean): void => {
+      if (timer) clearTimeout(timer);
+      signal?.removeEventListener('abort', onAbort);
+      stream.off('end', onEnd);
+      stream.off('close', onEnd);
+      stream.off('error', onEnd);
+      resolve(timedOut);
+    };
+    const onEnd = (): void => finish(false);
+    const onAbort = (): void => finish(true);
+    stream.on('end', onEnd);
+    stream.on('close', onEnd);
+    stream.on('error', onEnd);
+    if (timeoutMs !== undefined) timer = setTimeout(() => finish(true), timeoutMs);
+    if (signal) {
+      if (signal.aborted) finish(true);
+      else signal.addEventListener('abort', onAbort, { once: true });
+    }
+  });
+}
+
+/** The exec's exit code; the stream can end a moment before Docker marks the exec finished. */
+export async function exitCodeOf(exec: Docker.Exec): Promise<number> {
+  for (let attempt = 0; attempt < 50; attempt++) {
+    const info = await exec.inspect();
+    if (!info.Running) return info.ExitCode ?? -1;
+    await new Promise((r) => setTimeout(r, 10));
+  }
+  return -1;
+}

@@ -1,0 +1,93 @@
+import type Docker from 'dockerode';
+import { PassThrough, type Duplex } from 'node:stream';
+import { InfraError } from '../common/errors.js';
+import { demux, removeContainer } from './docker-exec.js';
+import { sandboxLabels } from './labels.js';
+import type { BesideOptions, BesideResult, SandboxSpec } from './sandbox.js';
+
+/** Where the helper finds its programs: never the agent's PATH, never the agent's files. */
+const HELPER_ENV = ['PATH=/usr/sbin:/usr/bin:/sbin:/bin', 'LANG=C.UTF-8'];
+
+/**
+ * Runs `argv` in a fresh container beside a sandbox: from the sandbox's own image as the engine
+ * holds it (pristine: nothing the agent wrote to its filesystem, no binary, library, preload or
+ * shim it planted, is in it), sharing the sandbox's process table so it can see and signal the
+ * sandbox's processes, in a cgroup of its own (a fork bomb that filled the sandbox's pid limit does
+ * not stop it), with no network and a read-only root. Lines it prints go to `answer`, whose reply
+ * (if any) is written to its stdin. Throws InfraError only when the engine cannot run it.
+ */
+export async function runBeside(
+  docker: Docker,
+  target: { id: string; spec: SandboxSpec; serverId: string; ociRuntime: string | undefined },
+  argv: readonly string[],
+  options: BesideOptions,
+): Promise<BesideResult> {
+  let container: Docker.Container;
+  try {
+    container = await docker.createContainer({
+      Image: target.spec.image,
+      Entrypoint: [''],
+      Cmd: [...argv],
+      Env: HELPER_ENV,
+      WorkingDir: '/',
+      Labels: sandboxLabels({ serverId: target.serverId, episodeId: target.spec.episodeId, role: 'helper', expiresAt: new Date(Date.now() + 600_000) }),
+      NetworkDisabled: true,
+      OpenStdin: true,
+      StdinOnce: true,
+      AttachStdin: true,
+      AttachStdout: true,
+      AttachStderr: true,
+      Tty: false,
+      HostConfig: {
+        PidMode: `container:${target.id}`,
+        NetworkMode: 'none',
+        ReadonlyRootfs: true,
+        Memory: 128 * 1024 ** 2,
+        MemorySwap: 128 * 1024 ** 2,
+        PidsLimit: 32,
+        // The engine's default capabilities (KILL among them: it signals the agent's processes
+        // whatever user they switched to) plus SYS_PTRACE, which no sandbox holds: the helper's
+        // capabilities are then never a subset of the agent's, so the agent's processes cannot open
+        // the helper's /proc/<pid>/mem or /proc/<pid>/root (the kernel's ptrace access check; with
+        // only KILL, a sandbox process could open the killer's memory read-write).
+        CapAdd: ['SYS_PTRACE'],
+        SecurityOpt: ['no-new-privileges'],
+        LogConfig: { Type: 'none', Config: {} },
+        ...(target.ociRuntime ? { Runtime: target.ociRuntime } : {}),
+      },
+    });
+  } catch (error) {
+    throw new InfraError(`cannot create a helper beside sandbox ${target.id.slice(0, 12)}: ${String(error)}`, { cause: error });
+  }
+  try {
+    const stream = (await container.attach({ stream: true, stdin: true, stdout: true, stderr: true, hijack: true })) as unknown as Duplex;
+    const output = new PassThrough();
+    demux(container, stream, output, output);
+    let pending = '';
+    output.on('data', (chunk: Buffer) => {
+      pending += chunk.toString('utf8');
+      for (let at = pending.indexOf('\n'); at >= 0; at = pending.indexOf('\n')) {
+        const line = pending.slice(0, at);
+        pending = pending.slice(at + 1);
+        const reply = options.answer?.(line);
+        if (reply !== undefined) stream.write(`${reply}\n`);
+      }
+      // Bounded: a helper has nothing long to say.
+      if (pending.length > 4096) pending = '';
+    });
+    try {
+      await container.start();
+    } catch (error) {
+      throw new InfraError(`cannot start a helper beside sandbox ${target.id.slice(0, 12)}: ${String(error)}`, { cause: error });
+    }
+    let timer: NodeJS.Timeout | undefined;
+    const timedOut = new Promise<'timeout'>((resolve) => (timer = setTimeout(() => resolve('timeout'), options.timeoutMs)));
+    const ended = (container.wait() as Promise<{ StatusCode?: number }>).then((r) => r.StatusCode ?? -1, () => -1);
+    const first = await Promise.race([ended, timedOut]);
+    clearTimeout(timer);
+    stream.destroy();
+    return first === 'timeout' ? { exitCode: -1, timedOut: true } : { exitCode: first, timedOut: false };
+  } finally {
+    await removeContainer(container).catch(() => undefined);
+  }
+}

@@ -1,0 +1,93 @@
+import { describe, expect, it } from 'vitest';
+import { checkCanaries, planCanaries, stopsAtFirstFailure } from '../../src/reward/grading/canaries.js';
+import type { TestStatus } from '../../src/reward/test-status.js';
+
+const FILE = 'tests/test_interval.py';
+const CONTENT = `from intervals import Interval
+
+
+def test_contains_start():
+    assert Interval(1, 5).contains(1)
+
+
+def test_overlaps():
+    i = Interval(1, 3)
+    assert i.overlaps(Interval(2, 4))
+    assert not Interval(1, 2).overlaps(Interval(3, 4)), "disjoint"
+
+
+@pytest.mark.parametrize("x", [1])
+def test_param(x):
+    assert x
+`;
+/** mulberry32: 32-bit integer arithmetic only (a float LCG loses precision and cycles). */
+const seeded = (seed: number) => {
+  let s = seed >>> 0;
+  return (n: number) => {
+    s = (s + 0x6d2b79f5) >>> 0;
+    let t = s;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return (((t ^ (t >>> 14)) >>> 0) % n);
+  };
+};
+
+describe('canary tests', () => {
+  it('appends synthetic and mirrored canaries named from the file\'s own test names', () => {
+    const plan = planCanaries({ targets: [{ path: FILE, content: CONTENT }], family: 'pytest', passToPass: [`${FILE}::test_contains_start`, `${FILE}::test_overlaps`, `${FILE}::test_param`], mustFail: true, random: seeded(7) });
+    const text = plan.files.get(FILE)!;
+    expect(text.startsWith(CONTENT.trimEnd())).toBe(true);
+    expect(plan.canaries.map((c) => c.expect).sort()).toEqual(['FAILED', 'FAILED', 'PASSED', 'PASSED']);
+    const words = new Set(['contains', 'start', 'overlaps', 'param', ...['value', 'result', 'default', 'empty', 'single', 'order', 'repeat', 'boundary', 'mixed', 'nested', 'basic', 'invalid', 'case', 'input', 'output']]);
+    for (const c of plan.canaries) {
+      expect(c.name).toMatch(/^test_[a-z0-9_]+$/);
+      for (const part of c.name.slice('test_'.length).split('_')) expect(words.has(part)).toBe(true);
+      expect(CONTENT).not.toContain(`def ${c.name}(`);
+    }
+    const mirrors = plan.canaries.filter((c) => c.mirrorOf);
+    // test_param has a decorator and a parameter: never mirrored; test_overlaps's last assert has a message: not negatable.
+    expect(mirrors.every((c) => c.mirrorOf === `${FILE}::test_contains_start`)).toBe(true);
+    expect(text).toContain('    assert not (Interval(1, 5).contains(1))');
+  });
+
+  it('unittest-style runners get a TestCase of the file\'s own base class', () => {
+    const content = 'from django.test import SimpleTestCase\n\n\nclass ThingTests(SimpleTestCase):\n    def test_thing_works(self):\n        self.assertTrue(True)\n';
+    const plan = planCanaries({ targets: [{ path: 'tests/things/tests.py', content }], family: 'unittest', passToPass: [], mustFail: true, random: seeded(3) });
+    expect(plan.files.get('tests/things/tests.py')).toMatch(/\nclass [A-Z]\w+Tests\(SimpleTestCase\):\n    def test_\w+\(self\):\n/);
+    expect(plan.canaries).toHaveLength(2);
+    expect(plan.canaries.every((c) => c.className)).toBe(true);
+  });
+
+  it('no must-fail canary when the command stops at the first failure', () => {
+    expect(stopsAtFirstFailure('pytest -x tests')).toBe(true);
+    expect(stopsAtFirstFailure('pytest --maxfail=1 tests')).toBe(true);
+    expect(stopsAtFirstFailure('./tests/runtests.py --failfast')).toBe(true);
+    expect(stopsAtFirstFailure('pytest -rA tests/test_x.py')).toBe(false);
+    const plan = planCanaries({ targets: [{ path: FILE, content: CONTENT }], family: 'pytest', passToPass: [], mustFail: false, random: seeded(1) });
+    expect(plan.canaries.map((c) => c.expect)).toEqual(['PASSED']);
+  });
+
+  it('flags a canary reported against its outcome, or missing while its file ran, and takes canaries out of the results', () => {
+    const plan = planCanaries({ targets: [{ path: FILE, content: CONTENT }], family: 'pytest', passToPass: [`${FILE}::test_contains_start`], mustFail: true, random: seeded(11) });
+    const honest = new Map<string, TestStatus>([[`${FILE}::test_contains_start`, 'PASSED']]);
+    for (const c of plan.canaries) honest.set(`${FILE}::${c.name}`, c.expect);
+    const ok = checkCanaries(plan.canaries, honest, 'pytest', 'printed log');
+    expect(ok.flags).toEqual([]);
+    expect([...ok.results.keys()]).toEqual([`${FILE}::test_contains_start`]);
+
+    const flipped = new Map([...honest].map(([k, s]) => [k, s === 'FAILED' ? 'PASSED' : s] as [string, TestStatus]));
+    expect(checkCanaries(plan.canaries, flipped, 'pytest', 'recorder').flags.join('\n')).toMatch(/must be FAILED\) was reported PASSED by the recorder/);
+
+    const missing = new Map<string, TestStatus>([[`${FILE}::test_contains_start`, 'PASSED']]);
+    expect(checkCanaries(plan.canaries, missing, 'pytest', 'printed log').flags.join('\n')).toMatch(/is missing from the printed log while its file ran/);
+    // Nothing of the file ran: its tests are missing anyway (reward 0), not a canary's business.
+    expect(checkCanaries(plan.canaries, new Map(), 'pytest', 'printed log').flags).toEqual([]);
+  });
+
+  it('a mirror of a PASS_TO_PASS test that failed is not checked (a broken fix is not tampering)', () => {
+    const plan = planCanaries({ targets: [{ path: FILE, content: CONTENT }], family: 'pytest', passToPass: [`${FILE}::test_contains_start`], mustFail: true, random: seeded(5) });
+    const results = new Map<string, TestStatus>([[`${FILE}::test_contains_start`, 'FAILED']]);
+    for (const c of plan.canaries) results.set(`${FILE}::${c.name}`, c.mirrorOf ? (c.expect === 'PASSED' ? 'FAILED' : 'PASSED') : c.expect);
+    expect(checkCanaries(plan.canaries, results, 'pytest', 'printed log').flags).toEqual([]);
+  });
+});
