@@ -1,8 +1,9 @@
 /**
  * The capture of an agent's change (src/reward/patch-capture.ts), on real containers of the demo
  * task: an empty change (the fixed cost: freeze, list, scratch container, git; the baseline), 1,000
- * new files in one new directory, 1,000 new files each in an existing directory (one engine read
- * per file: the worst layout), 20,000 new files (a vendored library); each p50/p95 and its ratio
+ * new files in one new directory, 1,000 new files each in an existing directory (read with their
+ * directory, batch-reads.ts), 20,000 new files (a vendored library), 20,000 new and modified files
+ * spread over existing directories; each p50/p95 and its ratio
  * to the empty change measured in the same run. Then the gold submit's overhead beyond grading: a
  * whole episode submit of the gold fix against Evaluate of the same patch (grading alone).
  * Usage: node dist/bench/capture.js [--rounds 5] [--big-rounds 3] [--submits 5]
@@ -27,6 +28,11 @@ const SCENARIOS: ReadonlyArray<{ name: string; files: number; script: string }> 
     name: '20,000 new files, 100 new directories',
     files: 20000,
     script: 'for d in $(seq 100); do mkdir -p vendor/lib$d; for f in $(seq 200); do echo "v = $d * $f" > vendor/lib$d/m$f.py; done; done',
+  },
+  {
+    name: '20,000 files in existing directories (19,996 new, 4 modified)',
+    files: 20000,
+    script: 'for f in $(seq 12000); do echo "v = $f" > textkit/m$f.py; done; for f in $(seq 7996); do echo "t = $f" > tests/n$f.py; done; for f in textkit/slug.py textkit/wrap.py textkit/truncate.py textkit/__init__.py; do echo "# touched" >> $f; done',
   },
 ];
 

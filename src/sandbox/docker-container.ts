@@ -180,18 +180,24 @@ export class DockerSandbox implements Sandbox {
   }
 
   async readArchive(path: string, maxBytes: number): Promise<Buffer> {
-    const stream = (await this.container.getArchive({ path })) as unknown as NodeJS.ReadableStream & { destroy?: () => void };
     const parts: Buffer[] = [];
-    let total = 0;
-    for await (const chunk of stream as AsyncIterable<Buffer>) {
-      total += chunk.length;
-      if (total > maxBytes) {
-        stream.destroy?.();
-        throw new Error(`${path} is larger than ${maxBytes} bytes`);
-      }
-      parts.push(chunk);
-    }
+    for await (const chunk of this.streamArchive(path, maxBytes)) parts.push(chunk);
     return Buffer.concat(parts);
+  }
+
+  async *streamArchive(path: string, maxBytes: number): AsyncGenerator<Buffer> {
+    const stream = (await this.container.getArchive({ path })) as unknown as NodeJS.ReadableStream & { destroy?: () => void };
+    let total = 0;
+    try {
+      for await (const chunk of stream as AsyncIterable<Buffer>) {
+        total += chunk.length;
+        if (total > maxBytes) throw new Error(`${path} is larger than ${maxBytes} bytes`);
+        yield chunk;
+      }
+    } finally {
+      // A reader that stopped early (over the bound, or done with what it wanted) ends the engine's read.
+      stream.destroy?.();
+    }
   }
 
   async isRunning(): Promise<boolean> {

@@ -125,6 +125,11 @@ export interface Sandbox {
   /** A tar of one path, read by the engine (nothing runs inside); at most maxBytes or it throws. */
   readArchive(path: string, maxBytes: number): Promise<Buffer>;
   /**
+   * The same tar as it comes, for reads that keep a little of a large tree; past maxBytes the
+   * iteration throws. Stopping the iteration early ends the engine's read.
+   */
+  streamArchive(path: string, maxBytes: number): AsyncIterable<Buffer>;
+  /**
    * How the container ended, as the engine reported it (waits a moment for the report); undefined
    * while it runs or when nothing was reported.
    */

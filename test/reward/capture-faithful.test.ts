@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SweEnvClient } from '../../src/client/client.js';
 import { loadTaskFile } from '../../src/tasks/loader.js';
@@ -77,6 +78,34 @@ describe('a faithful capture', () => {
       // Over the 1 MiB the answer carries: its size says all 20,000 files are in it (~130 bytes each).
       const omitted = SweEnvClient.structToObject(submitted.info)['model_patch_omitted'];
       expect(Number(/^(\d+) bytes/.exec(typeof omitted === 'string' ? omitted : '')?.[1])).toBeGreaterThan(20_000 * 120);
+    });
+  });
+
+  it('a change of thousands of files spread over existing directories is the diff git itself gives', { timeout: 240_000 }, async () => {
+    await episode(async (id) => {
+      expect((await t.client.bash(id, 0, applyPatchCommand(task.goldPatch))).exitCode).toBe(0);
+      // New files beside tracked ones, a new directory deep in an existing one, modified tracked
+      // files, a hard link to a file the change left alone, and a big unchanged neighbour: the
+      // directory reads must keep exactly the change and skip the rest.
+      const change = [
+        'for f in $(seq 2000); do echo "v = $f" > textkit/m$f.py; done',
+        'mkdir -p tests/deep/er && for f in $(seq 300); do echo "w = $f" > tests/deep/er/t$f.py; done',
+        'for f in textkit/*.py; do case $f in */m[0-9]*) ;; *) echo "# touched" >> $f ;; esac; done',
+        'ln tests/test_wrap.py tests/hard_link.py',
+        'for f in $(seq 40); do echo "u = $f" > tests/h$f.py; done',
+        'mkdir -p textkit/__pycache__ && head -c 50000000 /dev/zero > textkit/__pycache__/big.cpython-311.pyc',
+      ].join(' && ');
+      expect((await t.client.bash(id, 1, change)).exitCode).toBe(0);
+      // What git in the (honest) container says the change is, by hash: the capture must match it.
+      const own = await t.client.bash(id, 2, 'git add -A . ":!*.pyc" ":!**/__pycache__/**" && git -c core.quotepath=off diff --cached --binary --no-renames --no-color HEAD | sha256sum | cut -c1-64; git diff --cached --name-only HEAD | wc -l; git reset -q');
+      const [ownHash, ownFiles] = own.observation.trim().split('\n');
+      expect(Number(ownFiles)).toBeGreaterThan(2340);
+      const submitted = await t.client.submit(id, 3);
+      expect(submitted.report!.error).toBe('');
+      expect(submitted.status).toBe('STEP_STATUS_OK');
+      const patch = patchOf(submitted);
+      expect(patch.match(/^diff --git /gm)?.length).toBe(Number(ownFiles));
+      expect(createHash('sha256').update(patch).digest('hex')).toBe(ownHash);
     });
   });
 });

@@ -1,7 +1,7 @@
-import { createHash } from 'node:crypto';
 import { pack as tarPack } from 'tar-stream';
 import type { Sandbox } from '../../sandbox/sandbox.js';
 import { bashArgv, CAPTURE_PATCH_SCRIPT } from '../scripts.js';
+import { blobId, blobPack } from './blob-pack.js';
 import type { TreeEntry } from './tar-entries.js';
 
 /** Where the capture's inputs go in the scratch container (outside any repository). */
@@ -11,14 +11,9 @@ export type ScratchDiff =
   | { readonly ok: true; readonly patch: Buffer }
   | { readonly ok: false; readonly tooLarge: boolean; readonly error: string };
 
-/** Git's blob id: SHA-1 of `blob <size>\0` and the bytes. */
-function blobId(content: Buffer): string {
-  return createHash('sha1').update(`blob ${content.length}\0`).update(content).digest('hex');
-}
-
 /**
  * The change as a diff, computed in a scratch container from the task's pristine image: the entries
- * and deletions go in with one archive, and that image's git builds the new tree by plumbing
+ * (one pack of blobs) and deletions go in with one archive, and that image's git builds the new tree by plumbing
  * (capture-patch.sh) and diffs it against the base commit. The work tree is never written.
  */
 export async function scratchDiff(
@@ -48,9 +43,7 @@ export async function scratchDiff(
     archive.entry({ name: `${INPUT_DIR.slice(1)}/${name}`, mode: 0o644 }, typeof content === 'string' ? Buffer.from(content, 'utf8') : content);
   };
   archive.entry({ name: `${INPUT_DIR.slice(1)}/`, type: 'directory', mode: 0o755 });
-  archive.entry({ name: `${INPUT_DIR.slice(1)}/objects/`, type: 'directory', mode: 0o755 });
-  for (const id of ids) add(`objects/${id}`, blobs.get(id) ?? Buffer.alloc(0));
-  add('objects.list', ids.map((id) => `${INPUT_DIR}/objects/${id}\n`).join(''));
+  if (ids.length > 0) add('objects.pack', blobPack(ids.map((id) => blobs.get(id) ?? Buffer.alloc(0))));
   add('objects.ids', ids.map((id) => `${id}\n`).join(''));
   add('index-info', Buffer.concat(records));
   add('deleted', input.deleted.map((d) => `${d}\0`).join(''));

@@ -25,13 +25,16 @@ export class EntryTooLarge extends Error {
  * name), placed under `parentRel`. Directories are implied by their files; hard links become copies
  * of the file they name; devices, fifos and sockets are left out (git cannot hold them). `keep`
  * decides which paths are part of the change; `allow(size)` is asked before a body is kept, so a
- * caller's byte budget is checked from the header.
+ * caller's byte budget is checked from the header. The archive may be a stream: the bodies of
+ * entries not kept are skipped as they pass. A kept hard link whose file was not kept is handed to
+ * `unresolved` (its bytes are not in this archive's kept part), when given.
  */
 export async function tarEntries(
-  archive: Buffer,
+  archive: Buffer | AsyncIterable<Buffer>,
   parentRel: string,
   keep: (rel: string) => boolean,
   allow: (rel: string, size: number) => void,
+  unresolved?: (rel: string) => void,
 ): Promise<TreeEntry[]> {
   const entries: TreeEntry[] = [];
   const byName = new Map<string, TreeEntry>();
@@ -40,7 +43,9 @@ export async function tarEntries(
     const clean = name.replace(/^\.?\/+/, '').replace(/\/+$/, '');
     return parentRel === '' ? clean : `${parentRel}/${clean}`;
   };
+  let reject_: (error: unknown) => void = () => undefined;
   const done = new Promise<void>((resolve, reject) => {
+    reject_ = reject;
     unpack.on('entry', (header, stream, next) => {
       const rel = relOf(header.name);
       const finish = (entry: TreeEntry | undefined): void => {
@@ -63,7 +68,10 @@ export async function tarEntries(
         }
         if (header.type === 'link') {
           const original = byName.get(relOf(header.linkname ?? ''));
-          if (!original) return skip();
+          if (!original) {
+            unresolved?.(rel);
+            return skip();
+          }
           allow(rel, original.content.length);
           return skip({ rel, mode: original.mode, content: original.content });
         }
@@ -82,7 +90,17 @@ export async function tarEntries(
     unpack.on('finish', resolve);
     unpack.on('error', reject);
   });
-  Readable.from([archive]).pipe(unpack);
-  await done;
+  const source = Readable.from(Buffer.isBuffer(archive) ? [archive] : archive);
+  source.on('error', (error) => {
+    unpack.destroy();
+    reject_(error);
+  });
+  source.pipe(unpack);
+  try {
+    await done;
+  } finally {
+    // Stopped early (a budget refused an entry): the rest of the archive is not read.
+    source.destroy();
+  }
   return entries;
 }
