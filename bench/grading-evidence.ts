@@ -5,7 +5,11 @@
  * same image that applies the patch and runs the same test command, nothing else. Then the same
  * pair for a task with an install re-run (the agent-driven step, the process sweep through PID 1
  * and the closed-world check against the bare install and tests).
- * Usage: node dist/bench/grading-evidence.js [--rounds 8]
+ * With `--previous <dir>` (a built checkout of an earlier swe-env, e.g. the commit before issue 17:
+ * `git worktree add /tmp/prev <commit> && cd /tmp/prev && ln -s <this>/node_modules && npm run build`)
+ * the same Evaluate runs on that version's server too, interleaved in the same run: the ratio the
+ * issue asks for (this grading against the previous one).
+ * Usage: node dist/bench/grading-evidence.js [--rounds 8] [--previous <dir>]
  */
 import { randomUUID } from 'node:crypto';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
@@ -18,7 +22,19 @@ import { evalPlan } from '../src/reward/eval-plan/plan.js';
 import { startServer } from '../src/server/app.js';
 import { compileConfig } from '../src/server/config.js';
 import type { Task } from '../src/tasks/task.js';
-import { arg, describe, printRow, runMain } from './stats.js';
+import { arg, describe, printRow, runMain, textArg } from './stats.js';
+
+type Running = Awaited<ReturnType<typeof startServer>>;
+
+/** A server of the checkout in `dir` (its own built modules), on the same engine and images. */
+async function startPrevious(dir: string, taskFile: string): Promise<Running> {
+  const app = (await import(join(dir, 'dist/src/server/app.js'))) as { startServer: typeof startServer };
+  const config = (await import(join(dir, 'dist/src/server/config.js'))) as { compileConfig: typeof compileConfig };
+  return app.startServer(config.compileConfig({ port: 0, serverId: `bench-previous-${randomUUID().slice(0, 8)}`, taskFiles: [taskFile], testTimeoutS: 120 }), {
+    logger: pino({ level: 'warn' }),
+  });
+}
+
 
 const TASK = 'swe-env-demo__intervals-1';
 const SETUP_PY =
@@ -40,6 +56,9 @@ async function main(): Promise<void> {
       startServer(compileConfig({ port: 0, serverId: `bench-evidence-${randomUUID().slice(0, 8)}`, taskFiles: [file], testTimeoutS: 120 }), { logger: pino({ level: 'warn' }) }),
     ),
   );
+  const previousDir = textArg('previous');
+  const previous = previousDir ? await Promise.all([demo, installTasks].map((file) => startPrevious(previousDir, file))) : [];
+  servers.push(...previous);
   const clients = servers.map((s) => new SweEnvClient(s.address));
   try {
     for (const [i, withInstall] of [false, true].entries()) {
@@ -61,19 +80,23 @@ async function main(): Promise<void> {
         }
         return performance.now() - started;
       };
-      const graded = async (): Promise<{ ms: number; testRunS: number }> => {
+      const graded = async (on = client): Promise<{ ms: number; testRunS: number }> => {
         const started = performance.now();
-        const report = (await client.evaluate(TASK, patch)).report!;
+        const report = (await on.evaluate(TASK, patch)).report!;
         if (report.reward !== 1) throw new Error(`the gold patch scored ${report.reward}: ${report.error}`);
         return { ms: performance.now() - started, testRunS: report.durations?.testRunS ?? 0 };
       };
+      const previousClient = previous.length > 0 ? clients[2 + i] : undefined;
       await bare();
       await graded();
+      if (previousClient) await graded(previousClient);
       const bareMs: number[] = [];
       const gradedMs: number[] = [];
+      const previousMs: number[] = [];
       const testRun: number[] = [];
       for (let r = 0; r < rounds; r++) {
         bareMs.push(await bare());
+        if (previousClient) previousMs.push((await graded(previousClient)).ms);
         const g = await graded();
         gradedMs.push(g.ms);
         testRun.push(g.testRunS * 1000);
@@ -86,6 +109,11 @@ async function main(): Promise<void> {
       printRow(g);
       printRow(t);
       process.stdout.write(`${label}: Evaluate/bare p50 ${(g.p50 / b.p50).toFixed(3)}x, p95 ${(g.p95 / b.p95).toFixed(3)}x; beyond the bare run ${((g.p50 - b.p50) / 1000).toFixed(2)} s p50\n`);
+      if (previousMs.length > 0) {
+        const p = describe(`${label}: Evaluate on the previous version (${previousDir})`, previousMs);
+        printRow(p);
+        process.stdout.write(`${label}: Evaluate now/previous p50 ${(g.p50 / p.p50).toFixed(3)}x, p95 ${(g.p95 / p.p95).toFixed(3)}x; ${((g.p50 - p.p50) / 1000).toFixed(2)} s more p50\n`);
+      }
     }
   } finally {
     for (const c of clients) c.dispose();

@@ -22,6 +22,12 @@ export function arg(name: string, fallback: number): number {
 }
 
 /** Runs a benchmark's main, exiting non-zero with the error on failure. */
+/** A `--name value` argument, or undefined. */
+export function textArg(name: string): string | undefined {
+  const i = process.argv.indexOf(`--${name}`);
+  return i >= 0 ? process.argv[i + 1] : undefined;
+}
+
 export function runMain(main: () => Promise<void>): void {
   main().catch((error: unknown) => {
     process.stderr.write(`${String(error)}\n`);

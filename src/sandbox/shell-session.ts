@@ -208,7 +208,10 @@ export class ShellSession {
     let exitCode: number;
     if (first === 'timeout') {
       // The shell itself is stuck (a loop in a shell builtin, a redirected stdout...): replace it.
+      // Whatever it started after the first kill (it went on with the command) would outlive it:
+      // the same sweep again, now that no shell is left to start more.
       await killShell(this.sandbox, this.shellPid);
+      await killShellCommand(this.sandbox, this.shellPid, running.sentAt);
       await this.respawn();
       exitCode = 137;
       note = `the shell did not come back after the timeout and was replaced; a new shell was started in ${this.cwd} (exported variables and functions were reset)`;

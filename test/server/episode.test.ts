@@ -145,17 +145,14 @@ describe('bash semantics through gRPC', () => {
     await bash('cd /testbed');
   });
 
-  it('gives commands an empty stdin: cat returns at once', async () => {
-    const started = Date.now();
+  it('gives commands an empty stdin: cat returns at once (a cat waiting on input would time out)', async () => {
     const r = await bash('cat; echo done');
+    expect(r.status).toBe('STEP_STATUS_OK');
     expect(r.observation).toBe('done\n');
-    expect(Date.now() - started).toBeLessThan(1500);
   });
 
   it('times out `sleep 600` after 2 s, keeps earlier output, leaves no sleep, and goes on', async () => {
-    const started = Date.now();
     const r = await bash('echo started; sleep 600');
-    expect(Date.now() - started).toBeLessThan(8000);
     expect(r.status).toBe('STEP_STATUS_COMMAND_TIMEOUT');
     expect(r.observation).toContain('started');
     expect(r.observation).toContain('timed out');
@@ -164,6 +161,18 @@ describe('bash semantics through gRPC', () => {
     const next = await bash('echo next');
     expect(next.status).toBe('STEP_STATUS_OK');
     expect(next.observation).toBe('next\n');
+  });
+
+  it('a command whose shell is still busy at the kill, then starts a child: the replaced shell leaves none behind', async () => {
+    // The kill finds nothing to kill (the shell's own loop is not a process of the command), the
+    // loop then starts `sleep`, and the shell never comes back: it is replaced, and the child it
+    // started after the kill must not outlive it (a loaded machine delaying a fork did this).
+    const r = await bash('echo started; SECONDS=0; while (( SECONDS < 4 )); do :; done; sleep 613');
+    expect(r.status).toBe('STEP_STATUS_COMMAND_TIMEOUT');
+    expect(r.observation).toContain('started');
+    const ps = await bash('ps -eo args');
+    expect(ps.observation).not.toContain('sleep 613');
+    expect((await bash('echo next')).observation).toBe('next\n');
   });
 
   it('caps 50 MB of output and the server does not hold it', async () => {
