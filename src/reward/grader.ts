@@ -198,7 +198,7 @@ export class Grader {
   /** The pipeline: task steps, apply, agent steps, tests, evidence, verdict (each in src/reward/grading/). */
   private async run(sandbox: Sandbox, task: Task, plan: EvalPlan, patch: Buffer, report: GradeReport, signal?: AbortSignal): Promise<ReadonlyMap<string, TestStatus>> {
     const openControl = (): Promise<Sandbox> => this.openScratch(task, `control-${randomUUID()}`);
-    const steps = await taskSteps(sandbox, task, plan, report, this.config.testTimeoutS, signal);
+    const steps = await taskSteps(sandbox, task, plan, report, { timeoutS: this.config.testTimeoutS, installRerun: this.config.installRerun ?? 'when-needed' }, signal);
     const patchStarted = Date.now();
     const changed = await applyStage(sandbox, task, patch, report, signal);
     if (changed === undefined) {

@@ -25,11 +25,23 @@ export interface TaskStepsResult {
   readonly owners: ReadonlyMap<string, readonly string[]>;
   /** The distributions that are the repository itself. */
   readonly repoDists: ReadonlySet<string>;
-  /** The container's layer once the task's steps ran: the closed-world check's baseline. */
-  readonly baseline: readonly LayerChange[];
+  /**
+   * The container's layer once the task's steps ran: the closed-world check's baseline. Undefined
+   * when no install can run (the plan has none, or re-runs are off): the engine's diff of a layer is
+   * the costliest read of a grading (0.44 s of a 1.8 s demo grading), so it is only made when needed.
+   */
+  readonly baseline: readonly LayerChange[] | undefined;
 }
 
-export async function taskSteps(sandbox: Sandbox, task: Task, plan: EvalPlan, report: GradeReport, timeoutS: number, signal?: AbortSignal): Promise<TaskStepsResult> {
+export async function taskSteps(
+  sandbox: Sandbox,
+  task: Task,
+  plan: EvalPlan,
+  report: GradeReport,
+  options: { readonly timeoutS: number; readonly installRerun: InstallRerun },
+  signal?: AbortSignal,
+): Promise<TaskStepsResult> {
+  const timeoutS = options.timeoutS;
   const inventory = await readInventory(sandbox, task.workdir);
   const commands = plan.evalCommands.filter((line) => !environmentLines([line]).length);
   if (commands.length > 0) {
@@ -46,7 +58,8 @@ export async function taskSteps(sandbox: Sandbox, task: Task, plan: EvalPlan, re
     if (result.timedOut) throw new Error(`the plan's eval commands did not end within ${timeoutS}s on the pristine repository`);
     report.durations.installS += seconds(started);
   }
-  return { ...inventory, baseline: await sandbox.changes() };
+  const installCanRun = plan.install.trim() !== '' && options.installRerun !== 'never';
+  return { ...inventory, baseline: installCanRun ? await sandbox.changes() : undefined };
 }
 
 /** The pristine Python's plugins and package ownership (inventory.sh), read before anything of the patch is on disk. */
@@ -70,7 +83,7 @@ export interface AgentStepsInput {
   readonly task: Task;
   readonly plan: EvalPlan;
   readonly changed: readonly string[];
-  readonly baseline: readonly LayerChange[];
+  readonly baseline: readonly LayerChange[] | undefined;
   readonly owners: ReadonlyMap<string, readonly string[]>;
   readonly repoDists: ReadonlySet<string>;
   readonly installRerun: InstallRerun;
@@ -85,6 +98,8 @@ export async function agentSteps(sandbox: Sandbox, input: AgentStepsInput, repor
   const decision = installDecision(input.plan.install, input.changed, input.installRerun);
   report.install = { ran: false, reason: decision.reason, exitCode: 0, seconds: 0, outputTail: '' };
   if (!decision.run) return [];
+  const baseline = input.baseline;
+  if (baseline === undefined) throw new Error('the install was to run with no closed-world baseline taken (taskSteps and installDecision disagree)');
   const started = Date.now();
   const result = await runInstall(sandbox, input, signal);
   if (signal?.aborted) throw new Error('grading was cancelled');
@@ -98,7 +113,7 @@ export async function agentSteps(sandbox: Sandbox, input: AgentStepsInput, repor
     throw new ModelFault(`the install step did not end within ${input.timeoutS}s (the patch's setup.py or build hooks)`);
   }
   await quiesce(sandbox);
-  const findings = closedWorldFindings({ before: input.baseline, after: await sandbox.changes(), workdir: input.task.workdir, ours: input.ours, owners: input.owners, repoDists: input.repoDists });
+  const findings = closedWorldFindings({ before: baseline, after: await sandbox.changes(), workdir: input.task.workdir, ours: input.ours, owners: input.owners, repoDists: input.repoDists });
   const refused = [...findings.refused, ...(await contentRefusals(sandbox, findings.readContent))];
   if (refused.length === 0) return findings.repoChanges;
   const remaining = await notInControl(refused, sandbox, input);
@@ -169,7 +184,7 @@ async function notInControl(refused: readonly OutsideChange[], sandbox: Sandbox,
   const control = await input.openControl();
   try {
     const scratch = { ...emptyReport() };
-    await taskSteps(control, input.task, input.plan, scratch as GradeReport, input.timeoutS);
+    await taskSteps(control, input.task, input.plan, scratch as GradeReport, { timeoutS: input.timeoutS, installRerun: 'never' });
     const result = await runInstall(control, input);
     if (result.timedOut) return [...refused];
     const made = new Map((await control.changes()).map((c) => [c.path, c.kind]));
