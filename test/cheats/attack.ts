@@ -8,8 +8,8 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect } from 'vitest';
-import { SweEnvClient } from '../../src/client/client.js';
 import type { GradeReport__Output } from '../../src/generated/swe_env/v1/GradeReport.js';
+import { patchOf } from '../helpers/capture-episodes.js';
 import { DEMO_TASKS, expectNoContainers, startTestServer, type TestServer } from '../helpers/server.js';
 import type { Exploit } from './exploits.js';
 
@@ -33,8 +33,8 @@ export async function attackEpisode(t: TestServer, exploit: Exploit, taskId: str
     // The trick works where the agent can see it.
     expect(probe.observation, `${exploit.name}: the probe should show the trick working`).toMatch(exploit.probeShows);
     const submitted = await t.client.submit(id, 2);
-    const patch = SweEnvClient.structToObject(submitted.info)['model_patch'];
-    return { probe: probe.observation, reward: submitted.reward, report: submitted.report!, patch: typeof patch === 'string' ? patch : undefined };
+    const patch = patchOf(submitted);
+    return { probe: probe.observation, reward: submitted.reward, report: submitted.report!, patch: patch === '' ? undefined : patch };
   } finally {
     await t.client.close(id).catch(() => undefined);
   }

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SweEnvClient } from '../../src/client/client.js';
 import { loadTaskFile } from '../../src/tasks/loader.js';
+import { patchOf, withEpisode } from '../helpers/capture-episodes.js';
 import { applyPatchCommand, DEMO_TASKS, expectNoContainers, startTestServer, type TestServer } from '../helpers/server.js';
 
 /**
@@ -22,19 +23,7 @@ afterAll(async () => {
   await expectNoContainers(t.server.provider);
 });
 
-async function episode(body: (id: string) => Promise<void>): Promise<void> {
-  const reset = await t.client.reset({ taskId: task.id, options: { commandTimeoutS: 120 } });
-  try {
-    await body(reset.episodeId);
-  } finally {
-    await t.client.close(reset.episodeId).catch(() => undefined);
-  }
-}
-
-function patchOf(submitted: { info: Parameters<typeof SweEnvClient.structToObject>[0] }): string {
-  const patch = SweEnvClient.structToObject(submitted.info)['model_patch'];
-  return typeof patch === 'string' ? patch : '';
-}
+const episode = (body: (id: string) => Promise<void>): Promise<void> => withEpisode(t, task, 120, body);
 
 describe('a faithful capture', () => {
   it('a correct fix with a relative symlink, an executable, binary bytes and a deleted directory keeps them all', async () => {

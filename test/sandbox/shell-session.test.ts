@@ -36,10 +36,10 @@ describe('ShellSession against a real container', () => {
   });
 
   it('gives commands an empty stdin', async () => {
-    const started = Date.now();
+    // A command waiting on input would run into the time limit instead.
     const r = await shell.run('cat; read x; echo "read=$?"', opts);
+    expect(r.timedOut).toBe(false);
     expect(r.output).toBe('read=1\n');
-    expect(Date.now() - started).toBeLessThan(2000);
   });
 
   it('kills a command on timeout with everything it started, keeps partial output, and goes on', async () => {
