@@ -74,6 +74,7 @@ program
   .option('--trajectory-max-gb <n>', 'past this size of the trajectory directory new records are dropped (counted), episodes go on', number)
   .option('--trajectory-max-episode-mb <n>', 'past this size of one trajectory its further steps are dropped', number)
   .option('--on-shutdown <mode>', 'on SIGTERM: drain (end every episode, remove its container) or leave (keep live episodes for the next start)', 'drain')
+  .option('--adoption-grace <s>', 'after a restart, an episode of the last run that no client calls within this long is ended and its container removed (default 300)', number)
   .option('--max-episodes <n>', 'live episodes at most', number)
   .option('--max-starts <n>', 'container starts at once at most', number)
   .option('--max-gradings <n>', 'gradings (each in its own container) at once at most; more wait, Evaluate until its deadline', number)
@@ -134,6 +135,7 @@ program
       metricsHost: o['metricsHost'] as string,
       stateDir: o['state'] === false ? undefined : (o['stateDir'] as string),
       onShutdown: o['onShutdown'] as ShutdownMode,
+      adoptionGraceS: o['adoptionGrace'] as number | undefined,
       trajectoryDir: o['trajectories'] === false ? undefined : (o['trajectoryDir'] as string),
       trajectoryMaxBytes: o['trajectoryMaxGb'] === undefined ? undefined : Math.round((o['trajectoryMaxGb'] as number) * 1024 ** 3),
       trajectoryMaxEpisodeBytes: o['trajectoryMaxEpisodeMb'] === undefined ? undefined : Math.round((o['trajectoryMaxEpisodeMb'] as number) * 1024 ** 2),

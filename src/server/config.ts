@@ -77,6 +77,11 @@ export interface ServerConfig {
   readonly trajectoryMaxEpisodeBytes: number;
   /** On shutdown: 'drain' removes every episode; 'leave' keeps live ones for the next start (needs stateDir). */
   readonly onShutdown: ShutdownMode;
+  /**
+   * After a restart, an episode taken over from the last run that no client calls within this many
+   * seconds is ended (as the environment's failure) and its container removed: its client gave up.
+   */
+  readonly adoptionGraceS: number;
 }
 
 export const SHUTDOWN_MODES = ['drain', 'leave'] as const;
@@ -91,6 +96,7 @@ export type ServerConfigInput = Partial<Omit<ServerConfig, 'limits' | 'defaults'
 
 const DEFAULTS: Omit<ServerConfig, 'taskFiles' | 'dockerSocket' | 'security' | 'metricsPort' | 'ociRuntime' | 'stateDir' | 'trajectoryDir'> = {
   onShutdown: 'drain',
+  adoptionGraceS: 300,
   trajectoryMaxBytes: 10 * 1024 ** 3,
   trajectoryMaxEpisodeBytes: 64 * 1024 ** 2,
   metricsHost: '127.0.0.1',
@@ -194,6 +200,7 @@ export function compileConfig(input: ServerConfigInput = {}): Readonly<ServerCon
   if (config.metricsPort !== undefined) checkExposure(config.metricsHost, config.security, 'serve metrics');
   nonNegative('maxWarm', config.maxWarm);
   positive('warmTtlS', config.warmTtlS);
+  positive('adoptionGraceS', config.adoptionGraceS);
   oneOf('installRerun', config.installRerun, INSTALL_RERUNS);
   oneOf('rewardRule', config.rewardRule, REWARD_RULES);
   oneOf('harnessGeneration', config.harnessGeneration, ['5', '4.1']);

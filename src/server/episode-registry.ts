@@ -23,6 +23,7 @@ import { readySandbox, type ReadySandbox } from './ready-sandbox.js';
 import { WarmPool } from './warm-pool.js';
 import type { TrajectoryRecorder } from '../trajectories/trajectory-recorder.js';
 import { trajectoryHeader } from './trajectory-header.js';
+import { AdoptionGrace } from './persistence/adoption-grace.js';
 
 export interface ResetInput {
   readonly task: Task;
@@ -69,6 +70,9 @@ export class EpisodeRegistry {
     readonly trajectories?: TrajectoryRecorder,
   ) {
     this.slots = new Semaphore(config.maxEpisodes);
+    this.grace = new AdoptionGrace(config.adoptionGraceS, () => {
+      this.abandonUnclaimed().catch((error: unknown) => this.logger.error({ err: error }, 'ending abandoned episodes failed'));
+    });
     this.warm = new WarmPool(provider, starts, {
       maxWarm: config.maxWarm,
       warmMemoryBytes: config.warmMemoryBytes,
@@ -80,6 +84,9 @@ export class EpisodeRegistry {
 
   /** Ready sandboxes per task (Prewarm). */
   readonly warm: WarmPool;
+
+  /** Episodes a restart took over that no client has called yet (see AdoptionGrace). */
+  private readonly grace: AdoptionGrace;
 
   /** Keeps `count` sandboxes of the task ready for its next Resets (see WarmPool). */
   prewarm(task: Task, count: number): { warm: number; starting: number; message: string } {
@@ -142,6 +149,7 @@ export class EpisodeRegistry {
       if (existing.taskId !== input.task.id) {
         throw new AlreadyExistsError(`episode ${id} already exists for task ${existing.taskId}, not ${input.task.id}`);
       }
+      this.grace.claim(id);
       return { episode: await existing.ready, created: false };
     }
     const tomb = this.tombstones.get(id);
@@ -218,6 +226,7 @@ export class EpisodeRegistry {
     const entry: { taskId: string; ready: Promise<Episode>; adopting?: boolean } = { taskId, ready, adopting: true };
     void ready.finally(() => (entry.adopting = false)).catch(() => undefined);
     this.live.set(id, entry);
+    this.grace.adopted(id);
   }
 
   /** A retired episode's tombstone read back from its record (Close stays idempotent across a restart). */
@@ -256,6 +265,7 @@ export class EpisodeRegistry {
   async get(id: string): Promise<Episode> {
     const entry = this.live.get(id);
     if (entry) {
+      this.grace.claim(id);
       const episode = await entry.ready;
       episode.touch();
       return episode;
@@ -268,6 +278,7 @@ export class EpisodeRegistry {
   /** Idempotent: a closed (or expired) episode returns its summary again. */
   async close(id: string): Promise<EpisodeSummary> {
     const entry = this.live.get(id);
+    this.grace.claim(id);
     if (!entry) {
       const tomb = this.tombstones.get(id);
       if (tomb) return tomb.summary;
@@ -283,6 +294,7 @@ export class EpisodeRegistry {
     entry: { ready: Promise<Episode> },
     episode: Episode,
     reason: 'closed' | 'expired',
+    detail = reason === 'expired' ? `expired: no call for ${episode.options.idleTimeoutS}s, so its container was removed` : 'was closed',
   ): Promise<EpisodeSummary> {
     if (this.live.get(id) !== entry) {
       // Retired meanwhile by a concurrent Close or the sweeper.
@@ -292,10 +304,6 @@ export class EpisodeRegistry {
     this.live.delete(id);
     episode.markEnded(reason);
     const summary = episode.summary();
-    const detail =
-      reason === 'expired'
-        ? `expired: no call for ${episode.options.idleTimeoutS}s, so its container was removed`
-        : 'was closed';
     const at = Date.now();
     this.tombstones.set(id, { reason, detail, at, taskId: episode.task.id, summary });
     await episode.persist({ reason, detail, at, summary });
@@ -329,6 +337,31 @@ export class EpisodeRegistry {
     }
   }
 
+  /**
+   * Ends the episodes a restart took over that no client called within the adoption grace, and
+   * removes their containers: a client that gave up on the dead server never comes back to them.
+   * An episode whose resumed step still runs waits for a later sweep.
+   */
+  private async abandonUnclaimed(now = Date.now()): Promise<void> {
+    for (const id of this.grace.due(now)) {
+      const entry = this.live.get(id);
+      if (!entry) {
+        this.grace.claim(id);
+        continue;
+      }
+      if (entry.adopting || this.shuttingDown) continue;
+      const episode = await entry.ready.catch(() => undefined);
+      // Claimed or retired while its adoption settled, or a resumed step still running.
+      if (!episode || episode.busy || !this.grace.isUnclaimed(id) || this.live.get(id) !== entry) continue;
+      this.grace.claim(id);
+      const graceS = this.config.adoptionGraceS;
+      // Not the model's doing: the restart lost the episode's client, so it ends as the environment's failure.
+      if (!episode.ended) episode.markLost(`the server restarted and no client called the episode within ${graceS}s, so it was ended and its container removed`);
+      this.logger.warn({ episode: id, graceS }, 'episode taken over at the restart was not claimed by any client: ended');
+      await this.retire(id, entry, episode, 'expired', `was ended: the server restarted and no client called it within ${graceS}s (--adoption-grace), so its container was removed`);
+    }
+  }
+
   /** Episodes whose container is not removed yet. */
   get removalsPending(): number {
     return this.pendingRemovals.size;
@@ -338,6 +371,7 @@ export class EpisodeRegistry {
   async sweep(now = Date.now()): Promise<void> {
     await this.retryRemovals();
     await this.warm.sweep(now);
+    await this.abandonUnclaimed(now);
     for (const [id, entry] of [...this.live]) {
       // Still being adopted after a restart: not idle, and not worth holding the sweep for.
       if (entry.adopting) continue;
@@ -364,6 +398,7 @@ export class EpisodeRegistry {
   async shutdown(mode: 'drain' | 'leave' = 'drain', graceMs = 0): Promise<Set<string>> {
     this.shuttingDown = true;
     if (this.sweeper) clearInterval(this.sweeper);
+    this.grace.stop();
     await this.warm.close();
     if (mode === 'leave') return this.leave(graceMs);
     await this.drain();
