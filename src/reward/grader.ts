@@ -27,6 +27,8 @@ export interface GradeOptions {
   readonly signal?: AbortSignal;
   /** Which verdict the reward follows for this grading; the grader's configured rule otherwise. */
   readonly rewardRule?: RewardRule;
+  /** Told the test run's whole log (as kept: head and tail up to logLimitBytes), for per-instance logs. */
+  readonly onTestLog?: (log: string) => void;
 }
 
 export interface GraderConfig {
@@ -165,7 +167,7 @@ export class Grader {
       sandbox = await this.starts.with(() => this.provider.create(spec, options.signal), options.signal);
       report.durations.containerStartS = seconds(startedContainer);
       const running = sandbox;
-      statuses = await this.run(running, task, plan, patch, report, options.signal).catch(async (error: unknown) => {
+      statuses = await this.run(running, task, plan, patch, report, options).catch(async (error: unknown) => {
         throw options.signal?.aborted ? error : await explainStepFailure(running, error);
       });
     } catch (error) {
@@ -196,7 +198,8 @@ export class Grader {
   }
 
   /** The pipeline: task steps, apply, agent steps, tests, evidence, verdict (each in src/reward/grading/). */
-  private async run(sandbox: Sandbox, task: Task, plan: EvalPlan, patch: Buffer, report: GradeReport, signal?: AbortSignal): Promise<ReadonlyMap<string, TestStatus>> {
+  private async run(sandbox: Sandbox, task: Task, plan: EvalPlan, patch: Buffer, report: GradeReport, options: GradeOptions): Promise<ReadonlyMap<string, TestStatus>> {
+    const signal = options.signal;
     const openControl = (): Promise<Sandbox> => this.openScratch(task, `control-${randomUUID()}`);
     const steps = await taskSteps(sandbox, task, plan, report, { timeoutS: this.config.testTimeoutS, installRerun: this.config.installRerun ?? 'when-needed' }, signal);
     const patchStarted = Date.now();
@@ -231,6 +234,7 @@ export class Grader {
       report,
       signal,
     );
+    options.onTestLog?.(run.log);
     report.resultsSource = run.pytest ? 'recorder' : 'log';
     const root = task.workdir.replace(/\/+$/, '');
     const evidence = gatherEvidence({

@@ -13,7 +13,7 @@ import type { SandboxSpec } from './sandbox.js';
 export const SANDBOX_LOG_CONFIG = Object.freeze({ Type: 'none', Config: {} });
 
 /** What the engine is asked to create for a sandbox (the disk quota's StorageOpt is added by the provider). */
-export function sandboxCreateOptions(spec: SandboxSpec, serverId: string, ociRuntime: string | undefined): Docker.ContainerCreateOptions {
+export function sandboxCreateOptions(spec: SandboxSpec, serverId: string, ociRuntime: string | undefined, owner?: string): Docker.ContainerCreateOptions {
   const expiresAt = new Date(Date.now() + spec.maxLifetimeS * 1000);
   return {
     Image: spec.image,
@@ -25,7 +25,7 @@ export function sandboxCreateOptions(spec: SandboxSpec, serverId: string, ociRun
     Cmd: ['bash', '--noprofile', '--norc', '-c', KEEPER_SCRIPT, 'swe-env-keeper', String(Math.ceil(spec.maxLifetimeS))],
     WorkingDir: spec.workdir,
     Env: envList(spec.env),
-    Labels: spec.role === 'build' ? {} : sandboxLabels({ serverId, episodeId: spec.episodeId, role: spec.role, expiresAt }),
+    Labels: spec.role === 'build' ? {} : sandboxLabels({ serverId, episodeId: spec.episodeId, role: spec.role, expiresAt, owner }),
     NetworkDisabled: true,
     StopTimeout: 1,
     HostConfig: {

@@ -23,7 +23,7 @@ export class DockerSandbox implements Sandbox {
     private readonly events: ContainerEvents,
     private readonly disk: DiskWatchdog,
     /** The engine, server id and OCI runtime its helpers are made with. */
-    private readonly owner: { readonly docker: Docker; readonly serverId: string; readonly ociRuntime: string | undefined },
+    private readonly owner: { readonly docker: Docker; readonly serverId: string; readonly ociRuntime: string | undefined; readonly process?: string | undefined },
   ) {}
 
   async fate(waitMs?: number): Promise<SandboxFate | undefined> {
@@ -35,7 +35,7 @@ export class DockerSandbox implements Sandbox {
   }
 
   runBeside(argv: readonly string[], options: BesideOptions): Promise<BesideResult> {
-    return runBeside(this.owner.docker, { id: this.container.id, spec: this.spec, serverId: this.owner.serverId, ociRuntime: this.owner.ociRuntime }, argv, options);
+    return runBeside(this.owner.docker, { id: this.container.id, spec: this.spec, serverId: this.owner.serverId, ociRuntime: this.owner.ociRuntime, owner: this.owner.process }, argv, options);
   }
 
   async terminate(reason: string): Promise<void> {

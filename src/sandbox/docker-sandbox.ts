@@ -6,7 +6,8 @@ import { abortReason } from '../common/abort.js';
 import { sandboxCreateOptions } from './container-options.js';
 import { DockerSandbox } from './docker-container.js';
 import { engineUnreachable, removeContainer, statusCodeOf } from './docker-exec.js';
-import { LABEL_EPISODE, LABEL_MANAGED, LABEL_ROLE, LABEL_SERVER, isExpired } from './labels.js';
+import { LABEL_EPISODE, LABEL_MANAGED, LABEL_ROLE, LABEL_SERVER, isExpired, ownerGone } from './labels.js';
+import { processIdentity } from '../common/process-identity.js';
 import type { Sandbox, SandboxProvider, SandboxSpec, ServerContainer } from './sandbox.js';
 
 export class DockerSandboxProvider implements SandboxProvider {
@@ -20,9 +21,10 @@ export class DockerSandboxProvider implements SandboxProvider {
 
   constructor(
     readonly serverId: string,
-    options: { socketPath?: string; ociRuntime?: string } = {},
+    options: { socketPath?: string; ociRuntime?: string; ownedByThisProcess?: boolean } = {},
   ) {
     this.ociRuntime = options.ociRuntime;
+    this.ownerProcess = options.ownedByThisProcess ? processIdentity() : undefined;
     this.docker = new Docker(options.socketPath ? { socketPath: options.socketPath } : undefined);
     this.events = new ContainerEvents(this.docker, `${LABEL_SERVER}=${serverId}`);
     this.disk = new DiskWatchdog(this.docker);
@@ -101,6 +103,8 @@ export class DockerSandboxProvider implements SandboxProvider {
 
   /** The engine's OCI runtime for sandboxes (runc by default; crun where registered). */
   private readonly ociRuntime: string | undefined;
+  /** A one-shot process's identity on its containers (LABEL_OWNER): they go when it is gone. */
+  private readonly ownerProcess: string | undefined;
 
   /** Told of every container start: its role, how long it took, whether it started (metrics). */
   onContainerStart: ((role: string, seconds: number, ok: boolean) => void) | undefined;
@@ -119,7 +123,7 @@ export class DockerSandboxProvider implements SandboxProvider {
 
   private async createOnce(spec: SandboxSpec, signal?: AbortSignal): Promise<Sandbox> {
     if (signal?.aborted) throw abortReason(signal);
-    const options = sandboxCreateOptions(spec, this.serverId, this.ociRuntime);
+    const options = sandboxCreateOptions(spec, this.serverId, this.ociRuntime, this.ownerProcess);
     if (spec.limits.diskBytes > 0 && (await this.storageQuotaSupported())) {
       options.HostConfig = { ...options.HostConfig, StorageOpt: { size: String(spec.limits.diskBytes) } };
     }
@@ -144,7 +148,7 @@ export class DockerSandboxProvider implements SandboxProvider {
         throw new InfraError(`cannot create a container from ${spec.image}: ${String(retryError)}`, { cause: retryError });
       }
     }
-    const sandbox = new DockerSandbox(container, spec, this.events, this.disk, { docker: this.docker, serverId: this.serverId, ociRuntime: this.ociRuntime });
+    const sandbox = new DockerSandbox(container, spec, this.events, this.disk, { docker: this.docker, serverId: this.serverId, ociRuntime: this.ociRuntime, process: this.ownerProcess });
     this.disk.watch(container, spec.role === 'build' ? 0 : spec.limits.diskBytes);
     try {
       await container.start();
@@ -190,12 +194,16 @@ export class DockerSandboxProvider implements SandboxProvider {
   adopt(containerId: string, spec: SandboxSpec): Sandbox {
     const container = this.docker.getContainer(containerId);
     this.disk.watch(container, spec.limits.diskBytes);
-    return new DockerSandbox(container, spec, this.events, this.disk, { docker: this.docker, serverId: this.serverId, ociRuntime: this.ociRuntime });
+    return new DockerSandbox(container, spec, this.events, this.disk, { docker: this.docker, serverId: this.serverId, ociRuntime: this.ociRuntime, process: this.ownerProcess });
   }
 
+  /**
+   * Removes every managed container past its expiry, and every container of a one-shot process
+   * (a CLI command) that is gone from this host: any server's sweep and any CLI run reclaim them.
+   */
   async removeExpired(now: Date = new Date()): Promise<number> {
     const infos = await this.listManaged([]);
-    return this.removeAll(infos.filter((info) => isExpired(info.Labels, now)));
+    return this.removeAll(infos.filter((info) => isExpired(info.Labels, now) || ownerGone(info.Labels)));
   }
 
   async listContainers(filter: { episodeId?: string } = {}): Promise<string[]> {

@@ -18,7 +18,7 @@ const HELPER_ENV = ['PATH=/usr/sbin:/usr/bin:/sbin:/bin', 'LANG=C.UTF-8'];
  */
 export async function runBeside(
   docker: Docker,
-  target: { id: string; spec: SandboxSpec; serverId: string; ociRuntime: string | undefined },
+  target: { id: string; spec: SandboxSpec; serverId: string; ociRuntime: string | undefined; owner?: string | undefined },
   argv: readonly string[],
   options: BesideOptions,
 ): Promise<BesideResult> {
@@ -30,7 +30,7 @@ export async function runBeside(
       Cmd: [...argv],
       Env: HELPER_ENV,
       WorkingDir: '/',
-      Labels: sandboxLabels({ serverId: target.serverId, episodeId: target.spec.episodeId, role: 'helper', expiresAt: new Date(Date.now() + 600_000) }),
+      Labels: sandboxLabels({ serverId: target.serverId, episodeId: target.spec.episodeId, role: 'helper', expiresAt: new Date(Date.now() + 600_000), owner: target.owner }),
       NetworkDisabled: true,
       OpenStdin: true,
       StdinOnce: true,

@@ -1,15 +1,25 @@
+import { identityGone } from '../common/process-identity.js';
+
 /** Every container we start carries these labels; the reaper finds leftovers through them. */
 export const LABEL_MANAGED = 'swe-env.managed';
 export const LABEL_SERVER = 'swe-env.server';
 export const LABEL_EPISODE = 'swe-env.episode';
 export const LABEL_ROLE = 'swe-env.role';
 export const LABEL_EXPIRES_AT = 'swe-env.expires-at';
+/**
+ * The one-shot process (a CLI command: eval, validate) whose containers these are, as
+ * `host/pid/start`: once that process is gone its containers serve nobody, and the next CLI run or
+ * any server's sweep on the same host removes them. Servers do not set it: their containers outlive
+ * a crash on purpose (a restart re-adopts them).
+ */
+export const LABEL_OWNER = 'swe-env.owner';
 
 export function sandboxLabels(input: {
   serverId: string;
   episodeId: string;
   role: string;
   expiresAt: Date;
+  owner?: string | undefined;
 }): Record<string, string> {
   return {
     [LABEL_MANAGED]: 'true',
@@ -17,6 +27,7 @@ export function sandboxLabels(input: {
     [LABEL_EPISODE]: input.episodeId,
     [LABEL_ROLE]: input.role,
     [LABEL_EXPIRES_AT]: String(Math.floor(input.expiresAt.getTime() / 1000)),
+    ...(input.owner ? { [LABEL_OWNER]: input.owner } : {}),
   };
 }
 
@@ -25,4 +36,10 @@ export function isExpired(labels: Readonly<Record<string, string>> | undefined, 
   if (raw === undefined) return false;
   const expiresAt = Number(raw);
   return Number.isFinite(expiresAt) && expiresAt * 1000 <= now.getTime();
+}
+
+/** Whether the one-shot process that owns a container (LABEL_OWNER) is gone from this host. */
+export function ownerGone(labels: Readonly<Record<string, string>> | undefined): boolean {
+  const owner = labels?.[LABEL_OWNER];
+  return owner !== undefined && owner !== '' && identityGone(owner);
 }

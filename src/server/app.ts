@@ -3,6 +3,7 @@ import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { ReflectionService } from '@grpc/reflection';
 import { HealthImplementation } from 'grpc-health-check';
+import { FailedPreconditionError, InvalidArgumentError } from '../common/errors.js';
 import { createLogger, type Logger } from '../common/logger.js';
 import { Semaphore } from '../common/semaphore.js';
 import { Grader } from '../reward/grader.js';
@@ -16,7 +17,7 @@ import { EpisodeRegistry } from './episode-registry.js';
 import { EpisodeJournal } from './persistence/episode-journal.js';
 import { recoverEpisodes } from './persistence/recovery.js';
 import { TrajectoryRecorder } from '../trajectories/trajectory-recorder.js';
-import { lockStateDir } from './persistence/state-lock.js';
+import { lockServerId, lockStateDir } from './server-lock.js';
 import { loadProto } from './proto.js';
 import { serveMetrics } from '../metrics/metrics-http.js';
 import { ServerMetrics } from '../metrics/server-metrics.js';
@@ -82,9 +83,17 @@ export async function startServer(
     ...(config.ociRuntime ? { ociRuntime: config.ociRuntime } : {}),
   });
   await provider.ping();
+  // Before anything touches the engine's containers of this id: they may be a live server's.
+  const unlockId = await lockServerId(config.serverId);
+  let state: Awaited<ReturnType<typeof openState>> | undefined;
+  try {
+    state = config.stateDir ? await openState(config.stateDir, config.serverId, logger) : undefined;
+  } catch (error) {
+    await unlockId();
+    throw error;
+  }
   await provider.watchEvents();
   provider.watchDisk(config.diskCheckIntervalS * 1000);
-  const state = config.stateDir ? await openState(config.stateDir, config.serverId, logger) : undefined;
 
   const starts = new Semaphore(config.maxConcurrentStarts);
   // The gauges read the registry and grader made below; they are read only at scrape time.
@@ -132,6 +141,7 @@ export async function startServer(
     }
   } catch (error) {
     await state?.unlock();
+    await unlockId();
     throw error;
   }
   metrics.journalDropped = () => state?.journal.dropped ?? 0;
@@ -148,11 +158,13 @@ export async function startServer(
   health.addToServer(server);
   new ReflectionService(definition).addToServer(server);
 
-  const port = await new Promise<number>((resolve, reject) => {
-    server.bindAsync(`${config.host}:${config.port}`, credentials, (error, bound) => {
-      if (error) reject(error);
-      else resolve(bound);
-    });
+  const port = await bindPort(server, config.host, config.port, credentials).catch(async (error: unknown) => {
+    await state?.journal.close();
+    await state?.unlock();
+    await unlockId();
+    provider.events.stop();
+    await provider.disk.stop();
+    throw error;
   });
   const metricsEndpoint = config.metricsPort === undefined ? undefined : await serveMetrics(metrics.registry, config.metricsHost, config.metricsPort, { token, security: config.security });
   registry.startSweeper();
@@ -176,6 +188,7 @@ export async function startServer(
       await state?.journal.close();
       await trajectories?.close();
       await state?.unlock();
+      await unlockId();
       provider.events.stop();
       await provider.disk.stop();
       logger.info('stopped');
@@ -184,4 +197,16 @@ export async function startServer(
   };
 
   return { port, address: `${config.host}:${port}`, config, tasks, registry, provider, logger, shutdown, metricsPort: metricsEndpoint?.port };
+}
+
+/** Binds the gRPC port; a port in use says which flag picks another. */
+function bindPort(server: grpc.Server, host: string, port: number, credentials: grpc.ServerCredentials): Promise<number> {
+  return new Promise((resolve, reject) => {
+    server.bindAsync(`${host}:${port}`, credentials, (error, bound) => {
+      if (!error) resolve(bound);
+      else if (/EADDRINUSE/.test(error.message)) reject(new FailedPreconditionError(`${host}:${port} is in use (another swe-env server?): choose another port with --port, or --port 0 for any free one`));
+      else if (/EADDRNOTAVAIL|ENOTFOUND|EAI_AGAIN/.test(error.message)) reject(new InvalidArgumentError(`cannot listen on ${host}:${port}: no such local address (--host)`));
+      else reject(error);
+    });
+  });
 }

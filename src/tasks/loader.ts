@@ -1,4 +1,5 @@
-import { readFile } from 'node:fs/promises';
+import { access, readFile } from 'node:fs/promises';
+import { InvalidArgumentError } from '../common/errors.js';
 import { asyncBufferFromFile, parquetReadObjects } from 'hyparquet';
 import { isHarnessParser } from '../reward/harness/log-parsers.js';
 import { reverseDiff } from '../reward/reverse-diff.js';
@@ -35,6 +36,9 @@ export interface LoadOptions {
  */
 export async function loadTaskFile(file: string, options: LoadOptions = {}): Promise<LoadResult> {
   const dataset = options.dataset ?? basename(file).replace(/\.(jsonl?|json|parquet)$/i, '');
+  await access(file).catch(() => {
+    throw new InvalidArgumentError(`task file ${file} does not exist (given with --tasks); the demo tasks are in tasks/demo/tasks.jsonl`);
+  });
   const entries = /\.parquet$/i.test(file) ? await parquetEntries(file) : parseEntries(await readFile(file, 'utf8'), file);
   const tasks: Task[] = [];
   const problems: RecordProblem[] = [...entries.problems];

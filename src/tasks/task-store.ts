@@ -1,3 +1,4 @@
+import { didYouMean } from './did-you-mean.js';
 import { NotFoundError } from '../common/errors.js';
 import type { Task } from './task.js';
 
@@ -20,7 +21,7 @@ export class TaskStore {
 
   get(id: string): Task {
     const task = this.byId.get(id);
-    if (!task) throw new NotFoundError(`unknown task_id '${id}' (${this.size} tasks loaded; ListTasks shows them)`);
+    if (!task) throw new NotFoundError(`unknown task_id '${id}'${didYouMean(id, [...this.byId.keys()])}; this server has ${this.size} tasks`);
     return task;
   }
 

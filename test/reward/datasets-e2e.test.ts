@@ -149,30 +149,75 @@ describe('grading real-format tasks', () => {
     expect(out.stdout).toContain('all tasks are sound');
   });
 
-  it('`eval` writes a harness-shaped report: resolved, unresolved and error ids', async () => {
+  it('`eval` writes the harness\'s run report and per-instance logs, counts an empty patch only as empty, and a re-run skips what it graded', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'swe-env-eval-'));
     scratch.push(dir);
     const predictions = join(dir, 'preds.jsonl');
     await writeFile(
       predictions,
       [
-        { instance_id: swebench.id, model_patch: swebench.goldPatch, model_name_or_path: 'm' },
-        { instance_id: smith.id, model_patch: '', model_name_or_path: 'm' },
-        { instance_id: 'no__such-1', model_patch: 'x', model_name_or_path: 'm' },
+        { instance_id: swebench.id, model_patch: swebench.goldPatch, model_name_or_path: 'org/m' },
+        { instance_id: smith.id, model_patch: '', model_name_or_path: 'org/m' },
       ]
         .map((p) => JSON.stringify(p))
         .join('\n'),
     );
-    const out = await cli('eval', '--tasks', tasksFile, '--predictions', predictions, '--out', join(dir, 'out'), '--run-id', 'r1');
-    expect(out.code, out.stderr).toBe(0);
-    const summary = JSON.parse(await readFile(join(dir, 'out', 'm.r1.json'), 'utf8')) as Record<string, unknown>;
-    expect(summary['resolved_ids']).toEqual([swebench.id]);
-    expect(summary['unresolved_ids']).toEqual([smith.id]);
-    expect(summary['error_ids']).toEqual(['no__such-1']);
-    expect(summary['empty_patch_ids']).toEqual([smith.id]);
-    const one = JSON.parse(await readFile(join(dir, 'out', 'm', swebench.id, 'report.json'), 'utf8')) as Record<string, Record<string, unknown>>;
+    const out = join(dir, 'out');
+    const first = await cli('eval', '--tasks', tasksFile, '--predictions', predictions, '--out', out, '--run-id', 'r1');
+    expect(first.code, first.stderr).toBe(0);
+    const summary = JSON.parse(await readFile(join(out, 'org__m.r1.json'), 'utf8')) as Record<string, unknown>;
+    // swebench 5.0.2's make_run_report: an empty patch is neither completed nor unresolved.
+    expect(summary).toMatchObject({
+      submitted_instances: 2,
+      completed_ids: [swebench.id],
+      resolved_ids: [swebench.id],
+      unresolved_ids: [],
+      empty_patch_ids: [smith.id],
+      error_ids: [],
+      submitted_ids: [smith.id, swebench.id].sort(),
+      schema_version: 2,
+    });
+    expect(summary['incomplete_ids']).toEqual([]);
+    const logs = join(out, 'logs', 'run_evaluation', 'r1', 'org__m', swebench.id);
+    const one = JSON.parse(await readFile(join(logs, 'report.json'), 'utf8')) as Record<string, Record<string, unknown>>;
     expect(one[swebench.id]!['resolved']).toBe(true);
     expect(one[swebench.id]!['tests_status']).toMatchObject({ FAIL_TO_PASS: { success: ['tests/test_ops.py::test_add'], failure: [] } });
+    expect(await readFile(join(logs, 'patch.diff'), 'utf8')).toBe(swebench.goldPatch);
+    expect(await readFile(join(logs, 'eval.sh'), 'utf8')).toContain(swebench.baseCommit);
+    expect(await readFile(join(logs, 'test_output.txt'), 'utf8')).toMatch(/test_add/);
+
+    const again = await cli('eval', '--tasks', tasksFile, '--predictions', predictions, '--out', out, '--run-id', 'r1');
+    expect(again.code, again.stderr).toBe(0);
+    expect(again.stderr).toMatch(/1 instance already graded in run r1: skipped/);
+    expect(JSON.parse(await readFile(join(out, 'org__m.r1.json'), 'utf8'))).toEqual(summary);
+  });
+
+  it('`eval --predictions gold --instance` grades the chosen tasks\' gold patches', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'swe-env-eval-'));
+    scratch.push(dir);
+    const out = await cli('eval', '--tasks', tasksFile, '--predictions', 'gold', '--instance', smith.id, '--out', dir, '--run-id', 'g');
+    expect(out.code, out.stderr).toBe(0);
+    const summary = JSON.parse(await readFile(join(dir, 'gold.g.json'), 'utf8')) as Record<string, unknown>;
+    expect(summary).toMatchObject({ total_instances: 1, resolved_ids: [smith.id], submitted_ids: [smith.id] });
+  });
+
+  it('`eval` refuses predictions mistakes before grading anything, naming the file, the line and the fix', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'swe-env-eval-'));
+    scratch.push(dir);
+    const cases: Array<[string, RegExp]> = [
+      [`${JSON.stringify({ instance_id: swebench.id, patch: 'x', model_name_or_path: 'm' })}\n`, /preds\.jsonl \(line 1\): example__calc-1 has no model_patch \(found patch\)/],
+      [`${JSON.stringify({ instance_id: swebench.id, model_patch: '', model_name_or_path: 'm' })}\n{"instance_id": "x", \n`, /preds\.jsonl:2: not valid JSON/],
+      [`${JSON.stringify({ instance_id: 'example__calc-2', model_patch: 'x', model_name_or_path: 'm' })}\n`, /not in the task files: example__calc-2 \(did you mean example__calc-1/],
+      [[swebench.id, swebench.id].map((id) => JSON.stringify({ instance_id: id, model_patch: '', model_name_or_path: 'm' })).join('\n'), /predicted twice \(line 1 and line 2\)/],
+    ];
+    for (const [text, message] of cases) {
+      const predictions = join(dir, 'preds.jsonl');
+      await writeFile(predictions, text);
+      const out = await cli('eval', '--tasks', tasksFile, '--predictions', predictions, '--out', join(dir, 'out'));
+      expect(out.code).not.toBe(0);
+      expect(out.stderr).toMatch(message);
+      expect(existsSync(join(dir, 'out'))).toBe(false);
+    }
   });
 });
 

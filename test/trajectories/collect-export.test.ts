@@ -89,7 +89,7 @@ describe('collect -> export -> eval, with a scripted OpenAI-compatible model', (
     // The collector's predictions (one per task), graded by `swe-env eval`: the same resolved ids.
     const report = join(work, 'eval');
     const graded = await cli('eval', '--tasks', DEMO_TASKS, '--predictions', join(out, 'predictions.jsonl'), '--out', report, '--run-id', 'ci');
-    expect(graded.stdout).toMatch(/resolved 1, unresolved 1, errors 0 of 2 submitted/);
+    expect(graded.stdout).toMatch(/resolved 1, unresolved 0, empty patches 1, errors 0 of 2 predictions/);
     const summary = JSON.parse(readFileSync(join(report, 'scripted-policy.ci.json'), 'utf8')) as { resolved_ids: string[] };
     expect(summary.resolved_ids).toEqual([SOLVED]);
 

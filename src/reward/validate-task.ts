@@ -1,0 +1,53 @@
+import type { Task } from '../tasks/task.js';
+import type { Grader } from './grader.js';
+import type { GradeReport } from './report.js';
+
+export interface ValidationRow {
+  readonly taskId: string;
+  readonly ok: boolean;
+  readonly problems: string[];
+  readonly gold: GradeReport;
+  readonly empty: GradeReport;
+}
+
+/** A sound task: the gold patch scores 1 and the empty patch 0, with no infrastructure error. */
+export async function validateTask(grader: Grader, task: Task, signal?: AbortSignal): Promise<ValidationRow> {
+  const gold = await grader.grade(task, Buffer.from(task.goldPatch, 'utf8'), signal ? { signal } : {});
+  const empty = await grader.grade(task, Buffer.alloc(0), signal ? { signal } : {});
+  if (signal?.aborted) throw new Error('validation was interrupted');
+  const problems: string[] = [];
+  if (gold.infraError) problems.push(`gold: infrastructure error: ${gold.error}`);
+  else if (gold.reward !== 1) {
+    const failing = [...gold.failToPass, ...gold.passToPass].filter((t) => t.status !== 'PASSED').map((t) => `${t.name} ${t.status}`);
+    problems.push(`gold scores ${gold.reward}${gold.error ? ` (${gold.error.split('\n')[0]})` : ''}${failing.length ? `: ${failing.slice(0, 5).join(', ')}` : ''}`);
+  }
+  const hint = importHint(gold);
+  if (hint) problems.push(hint);
+  if (empty.infraError) problems.push(`empty: infrastructure error: ${empty.error}`);
+  else if (empty.reward !== 0) problems.push('the empty patch scores 1: the FAIL_TO_PASS tests already pass');
+  return { taskId: task.id, ok: problems.length === 0, problems, gold, empty };
+}
+
+/**
+ * Every listed test missing and the log showing an import failure: the tests never ran because the
+ * package cannot be imported (a src/ layout, a package needing a build), not because of the patch.
+ */
+export function importHint(report: GradeReport): string | undefined {
+  const listed = [...report.failToPass, ...report.passToPass];
+  if (listed.length === 0 || !listed.every((t) => t.status === 'MISSING')) return undefined;
+  const failure = /(ModuleNotFoundError|ImportError): [^\n]*/.exec(report.logTail)?.[0];
+  if (!failure) return undefined;
+  return `hint: every listed test is missing and the log shows "${failure}": the tests cannot import the package. Give the record an install step (e.g. "python3 -m pip install --no-build-isolation --no-index -e ."), or images build --install, and rebuild its image`;
+}
+
+export function validationTable(rows: readonly ValidationRow[]): string {
+  const header = 'task                                      ok   start  patch   tests  total  (gold run, seconds)';
+  const lines = rows.map((r) => {
+    const d = r.gold.durations;
+    const f = (x: number) => x.toFixed(2).padStart(6);
+    return `${r.taskId.padEnd(42)}${(r.ok ? 'yes' : 'NO').padEnd(4)}${f(d.containerStartS)} ${f(d.patchS)} ${f(d.testRunS)} ${f(d.totalS)}`;
+  });
+  const failing = rows.filter((r) => !r.ok);
+  const problems = failing.length === 0 ? ['all tasks are sound'] : ['tasks that fail:', ...failing.map((r) => `  ${r.taskId}: ${r.problems.join('; ')}`)];
+  return [header, ...lines, '', ...problems].join('\n');
+}
