@@ -94,7 +94,7 @@ export type ServerConfigInput = Partial<Omit<ServerConfig, 'limits' | 'defaults'
   bounds?: Partial<EpisodeDefaults>;
 };
 
-const DEFAULTS: Omit<ServerConfig, 'taskFiles' | 'dockerSocket' | 'security' | 'metricsPort' | 'ociRuntime' | 'stateDir' | 'trajectoryDir'> = {
+export const DEFAULTS: Omit<ServerConfig, 'taskFiles' | 'dockerSocket' | 'security' | 'metricsPort' | 'ociRuntime' | 'stateDir' | 'trajectoryDir'> = {
   onShutdown: 'drain',
   adoptionGraceS: 300,
   trajectoryMaxBytes: 10 * 1024 ** 3,
