@@ -5,6 +5,7 @@ real tokenizer and chat template, a real swe-env server and Docker. Only the LLM
 from __future__ import annotations
 
 import asyncio
+import subprocess
 import time
 import uuid
 from pathlib import Path
@@ -298,3 +299,56 @@ def test_budget_is_graded_and_not_masked(server: Any, demo_tasks: Dict[str, dict
     assert str(out.non_tensor_batch["swe_env_end"][0]) == "budget"
     assert float(out.batch["rm_scores"][0].sum()) == 1.0 and not bool(out.non_tensor_batch["swe_env_masked"][0])
     assert int(out.non_tensor_batch["swe_env_steps"][0]) == 2  # the bash call and the grading submit
+
+
+def test_swe_env_tool_agent_masks_env_failures_and_llm_errors_and_leaks_nothing(server: Any, demo_tasks: Dict[str, dict], model_dir: Path, tmp_path: Path) -> None:
+    """verl's ToolAgentLoop with the tool pair (agent_name swe_env_tool_agent): a refused Reset and
+    an LLM server raising after two tool calls are masked samples in a batch that completes (plain
+    tool_agent: the first trained as 0, the second failed verl's whole batch), a trajectory that
+    ends without submitting trains as the model's 0, and no sandbox is left running (Docker)."""
+    import yaml
+
+    from swe_env.verl import config_path
+
+    tools_yaml = yaml.safe_load(Path(config_path("tool_config.yaml")).read_text())
+    for tool in tools_yaml["tools"]:
+        tool["config"]["env_addr"] = server.address
+    (tmp_path / "tools.yaml").write_text(yaml.safe_dump(tools_yaml))
+    agent_yaml = vs.write_agent_loop_yaml(tmp_path / "agent_loop.yaml", server.address, "127.0.0.1:1")
+    config = vs.verl_config(model_dir, agent_yaml, workers=1)
+    config.actor_rollout_ref.rollout.multi_turn.tool_config_path = str(tmp_path / "tools.yaml")
+    config.actor_rollout_ref.rollout.multi_turn.max_tool_response_length = 4096
+    with SweEnvClient(server.address) as client:
+        rows = {r["extra_info"]["task_id"]: r for r in build_rows(client, agent="swe_env_tool_agent")}
+    missing = dict(rows[GOLD], extra_info=dict(rows[GOLD]["extra_info"], task_id=MISSING))
+    missing["extra_info"]["tools_kwargs"] = {name: {"create_kwargs": {"task_id": MISSING}} for name in ("bash", "submit_solution")}
+    chosen = [rows[GOLD], rows[NOFIX], rows[RAISE3], missing]
+    for i, row in enumerate(chosen):
+        row["extra_info"] = dict(row["extra_info"], index=i)
+    batch = _verl_batch(Path(write_rows(chosen, str(tmp_path / "tools.parquet"))), model_dir, config, n=1)
+    assert set(batch.non_tensor_batch["agent_name"]) == {"swe_env_tool_agent"}
+    policies = _policies(demo_tasks)
+    policies["policies"][NOFIX] = [("bash", "ls"), ("text", "I could not fix it.")]  # ends without a submit
+    llm = vs.ScriptedLLM(str(model_dir), **policies)
+    try:
+        out = asyncio.run(_worker(config, llm).generate_sequences(batch))
+        task_of = [str(r["task_id"]) for r in out.non_tensor_batch["extra_info"]]
+        masked = {t: bool(out.non_tensor_batch["swe_env_masked"][i]) for i, t in enumerate(task_of)}
+        errors = {t: str(out.non_tensor_batch["swe_env_error"][i]) for i, t in enumerate(task_of)}
+        mask_sums = {t: int(out.batch["response_mask"][i].sum()) for i, t in enumerate(task_of)}
+        rewards = {t: max(list(out.non_tensor_batch["tool_rewards"][i]) or [0.0]) for i, t in enumerate(task_of)}
+        assert masked == {GOLD: False, NOFIX: False, RAISE3: True, MISSING: True}, errors
+        assert rewards[GOLD] == 1.0 and mask_sums[GOLD] > 0
+        assert rewards[NOFIX] == 0.0 and mask_sums[NOFIX] > 0  # the model's own failure trains as 0
+        assert mask_sums[RAISE3] == 0 and "llm_error" in errors[RAISE3] and "vLLM engine died" in errors[RAISE3]
+        assert mask_sums[MISSING] == 0 and "reset failed" in errors[MISSING] and "NotFound" in errors[MISSING]
+    finally:
+        deadline = time.time() + 30
+        while server.containers() and time.time() < deadline:
+            time.sleep(0.5)
+        leftovers = server.containers()
+        for container in leftovers:
+            subprocess.run(["docker", "rm", "-f", container], capture_output=True)
+    # Every trajectory's episode closed when it ended: the submitted ones, the one without a submit,
+    # the failed Reset and the one the LLM error cut.
+    assert leftovers == []

@@ -1,10 +1,11 @@
 """Turns a server's tasks into verl dataset rows, written as parquet (what verl's RLHFDataset reads).
 
 Usage: python -m swe_env.verl.dataset --server HOST:PORT --out train.parquet [--dataset NAME]
-                                       [--agent swe_env|tool_agent]
+                                       [--agent swe_env|swe_env_tool_agent|tool_agent]
 
-``--agent swe_env`` (default) makes rows for the ``swe_env`` agent loop; ``--agent tool_agent``
-makes rows for verl's own ToolAgentLoop with the BaseTool pair (``tools_kwargs`` carry the task).
+``--agent swe_env`` (default) makes rows for the ``swe_env`` agent loop; ``--agent
+swe_env_tool_agent`` (or plain ``tool_agent``) makes rows for verl's own ToolAgentLoop with the
+BaseTool pair (``tools_kwargs`` carry the task; see ``swe_env.verl.tools``).
 Needs pyarrow only, not verl.
 """
 from __future__ import annotations
@@ -14,7 +15,7 @@ from typing import Any, Dict, List, Optional
 
 from ..client import SweEnvClient
 
-AGENTS = ("swe_env", "tool_agent")
+AGENTS = ("swe_env", "tool_agent", "swe_env_tool_agent")
 
 
 def verl_row(task: Dict[str, Any], index: int, split: str, agent: str = "swe_env") -> Dict[str, Any]:
@@ -27,7 +28,7 @@ def verl_row(task: Dict[str, Any], index: int, split: str, agent: str = "swe_env
         "task_id": task_id,
         "repo": task.get("repo", ""),
     }
-    if agent == "tool_agent":
+    if agent in ("tool_agent", "swe_env_tool_agent"):
         create = {"create_kwargs": {"task_id": task_id}}
         extra_info["need_tools_kwargs"] = True
         extra_info["tools_kwargs"] = {"bash": create, "submit_solution": create}
