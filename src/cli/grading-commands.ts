@@ -73,7 +73,7 @@ export function registerGradingCommands(program: Command): void {
         const r = run.report;
         process.stdout.write(
           `${run.interrupted ? 'interrupted: ' : ''}resolved ${String(r['resolved_instances'])}, unresolved ${String(r['unresolved_instances'])}, empty patches ${String(r['empty_patch_instances'])}, errors ${String(r['error_instances'])}` +
-            `${run.interrupted ? `, not graded yet ${(r['incomplete_ids'] as string[]).length}` : ''} of ${predictions.length} predictions; report: ${run.reportFile}\n`,
+            `${run.interrupted ? `, not graded yet ${run.notRun}` : ''} of ${predictions.length} predictions; report: ${run.reportFile}\n`,
         );
         if (run.interrupted) {
           process.stdout.write(`run the same command again to grade the rest (run id ${o.runId})\n`);

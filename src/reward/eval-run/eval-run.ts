@@ -28,6 +28,8 @@ export interface EvalRunResult {
   readonly results: ReadonlyMap<string, InstanceResult>;
   /** Graded by an earlier run of this run id and not again. */
   readonly skipped: number;
+  /** Predictions left ungraded by an interruption. */
+  readonly notRun: number;
   readonly interrupted: boolean;
 }
 
@@ -61,7 +63,7 @@ export async function runEvaluation(input: EvalRunInput): Promise<EvalRunResult>
   const report = runReport(input.tasks.map((t) => t.id), predictions, results);
   const model = input.predictions[0]?.model ?? 'unknown-model';
   const reportFile = await writeRunReport(input.out, input.runId, model, report);
-  return { reportFile, report, results, skipped, interrupted: input.signal.aborted };
+  return { reportFile, report, results, skipped, notRun: todo.filter((p) => !results.has(p.instanceId)).length, interrupted: input.signal.aborted };
 }
 
 async function gradeOne(input: EvalRunInput, task: Task, prediction: Prediction): Promise<InstanceResult> {
