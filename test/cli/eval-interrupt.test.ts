@@ -52,8 +52,8 @@ function evalCli(args: string[]): { child: ChildProcess; output: Promise<{ code:
   children.push(child);
   let stdout = '';
   let stderr = '';
-  child.stdout!.on('data', (d: Buffer) => (stdout += d.toString()));
-  child.stderr!.on('data', (d: Buffer) => (stderr += d.toString()));
+  child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+  child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
   const output = new Promise<{ code: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string }>((resolve) =>
     child.once('exit', (code, signal) => resolve({ code, signal, stdout, stderr })),
   );
