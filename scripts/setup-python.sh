@@ -2,8 +2,9 @@
 # The Python test environment from PyPI: pinned grpcio/protobuf/grpcio-tools, torch 2.13.0 (the
 # CPU wheel on disk), ray, pyarrow, transformers/tokenizers, verl 0.9.1 and swebench 5.0.2 (both
 # --no-deps: what their code imports is pinned in test.txt; their full sets pull CUDA builds, vLLM,
-# wandb and modal's cloud). Then the client itself (editable) and its proto stubs regenerated with
-# the pinned grpcio-tools. Idempotent: a venv whose requirement hash matches is reused.
+# wandb and modal's cloud). Then the client's proto stubs regenerated with the pinned grpcio-tools
+# (the client itself is not installed: each checkout's tests import their own, see below).
+# Idempotent: a venv whose requirement hash matches is reused.
 # Prints the venv's path on stdout.
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/lib.sh"
@@ -40,9 +41,12 @@ PY
     done
   fi
 fi
-# The client itself, editable: the tests and the README examples import the working tree.
-if ! "$venv/bin/python" -c 'import swe_env, sys; sys.exit(0 if swe_env.__file__.startswith(sys.argv[1]) else 1)' "$PWD/clients/python" 2>/dev/null; then
-  "$venv/bin/python" -m pip --disable-pip-version-check -q install --no-deps -e clients/python >&2
+# The client itself is NOT installed here: this venv is shared by every checkout on the machine, and
+# an editable install would point at whichever checkout ran the set-up last (two checkouts would test
+# each other's code). Each checkout's tests put their own clients/python first on PYTHONPATH
+# (scripts/test-all.sh, clients/python/tests/conftest.py). An install an earlier set-up left is removed.
+if "$venv/bin/python" -m pip --disable-pip-version-check show -q swe-env-client >/dev/null 2>&1; then
+  "$venv/bin/python" -m pip --disable-pip-version-check -q uninstall -y swe-env-client >&2
 fi
 # The harness 4.1 and swesmith beside 5.x, for the conformance tests (test/conformance/harness-4.1.txt).
 harness41="$venv/harness-4.1"

@@ -13,7 +13,12 @@ from typing import Dict, Iterator
 
 import pytest
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+# This checkout's client, never another's: the shared test venv holds no swe_env of its own
+# (scripts/setup-python.sh), so this process and every process the tests start (scripts, Ray
+# workers, subprocesses) import swe_env from here (tests/test_checkout.py checks both).
+CLIENT = str(Path(__file__).resolve().parents[1])
+sys.path.insert(0, CLIENT)
+os.environ["PYTHONPATH"] = os.pathsep.join([CLIENT, *(p for p in os.environ.get("PYTHONPATH", "").split(os.pathsep) if p and p != CLIENT)])
 
 ROOT = Path(__file__).resolve().parents[3]
 CLI = ROOT / "dist" / "src" / "cli" / "main.js"
