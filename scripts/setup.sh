@@ -1,27 +1,37 @@
 #!/usr/bin/env bash
 # Everything a fresh machine needs, idempotent and quick when already done:
-# npm dependencies and build, a Docker engine, the offline base image, the demo task images,
-# and the Python test environment from PyPI (scripts/setup-python.sh).
+# npm dependencies and a build (only when the sources changed), a Docker engine, the offline base
+# image, the demo task images, the `swe-env` command on PATH, and (not with --demo) what the tests
+# need besides: a headless browser and the Python test environment from PyPI (setup-python.sh).
+# Usage: setup.sh [--demo]   (--demo: only what serving the demo needs; `npm run demo` passes it)
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/lib.sh"
 cd "$here/.."
+mode=${1:-all}
 
 if [ ! -d node_modules ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
   log "npm ci"
   npm ci --no-audit --no-fund >&2
 fi
-log "building"
-npm run --silent build >&2
+# The build is skipped when nothing it reads changed since the last one (it takes half a minute).
+stamp=dist/.build-stamp
+if [ ! -f "$stamp" ] || [ -n "$(find src proto bench tsconfig.json package.json package-lock.json -newer "$stamp" -print -quit)" ]; then
+  log "building"
+  npm run --silent build >&2
+  touch "$stamp"
+fi
+bash scripts/link-cli.sh
 
 bash scripts/ensure-docker.sh
 
-# A headless browser for the trajectory viewer's test (driven by playwright-core from npm).
-if ! command -v chromium >/dev/null 2>&1; then
-  apt_install chromium
+if [ "$mode" != "--demo" ]; then
+  # A headless browser for the trajectory viewer's test (driven by playwright-core from npm).
+  if ! command -v chromium >/dev/null 2>&1; then
+    apt_install chromium
+  fi
+  python_env=$(bash scripts/setup-python.sh)
+  log "python test environment $python_env"
 fi
-
-python_env=$(bash scripts/setup-python.sh)
-log "python test environment $python_env"
 
 base_image=$(bash scripts/build-base-image.sh)
 log "base image $base_image"

@@ -70,6 +70,7 @@ export function registerGradingCommands(program: Command): void {
           },
           onInstance: (p, r) => progress.tick(`${p.instanceId} ${r.kind === 'graded' ? (r.resolved ? 'resolved' : 'unresolved') : 'error'}`),
         });
+        progress.end();
         const r = run.report;
         process.stdout.write(
           `${run.interrupted ? 'interrupted: ' : ''}resolved ${String(r['resolved_instances'])}, unresolved ${String(r['unresolved_instances'])}, empty patches ${String(r['empty_patch_instances'])}, errors ${String(r['error_instances'])}` +

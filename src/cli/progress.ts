@@ -1,19 +1,36 @@
 /** A one-line progress bar on stderr (plain lines when stderr is not a terminal). */
 export class Progress {
   private done = 0;
+  private open = false;
   constructor(
     private readonly total: number,
     private readonly label: string,
   ) {}
 
+  /** Draws the bar without counting anything (at the start, so there is something to see). */
+  show(detail: string): void {
+    this.draw(detail);
+  }
+
   tick(detail: string): void {
     this.done += 1;
+    this.draw(detail);
+    if (this.done === this.total) this.end();
+  }
+
+  /** Ends the bar's line (a terminal's), so what follows starts on a line of its own. */
+  end(): void {
+    if (this.open) process.stderr.write('\n');
+    this.open = false;
+  }
+
+  private draw(detail: string): void {
     const width = 30;
     const filled = this.total === 0 ? width : Math.round((this.done / this.total) * width);
     const bar = `[${'#'.repeat(filled)}${'.'.repeat(width - filled)}] ${this.done}/${this.total} ${this.label}`;
     if (process.stderr.isTTY) {
       process.stderr.write(`\r\x1b[K${bar} ${detail}`);
-      if (this.done === this.total) process.stderr.write('\n');
+      this.open = true;
     } else {
       process.stderr.write(`${bar} ${detail}\n`);
     }

@@ -15,6 +15,8 @@ import { loadProto } from '../server/proto.js';
 export interface CallOptions {
   /** Seconds until the call's deadline. */
   readonly timeoutS?: number;
+  /** Cancels the call (gRPC CANCELLED) when it aborts. */
+  readonly signal?: AbortSignal;
 }
 
 type Callback<T> = (error: grpc.ServiceError | null, value?: T) => void;
@@ -56,13 +58,18 @@ export class SweEnvClient {
     });
   }
 
-  private call<T>(invoke: (options: grpc.CallOptions & { metadata: grpc.Metadata }, callback: Callback<T>) => void, options: CallOptions = {}): Promise<T> {
+  private call<T>(invoke: (options: grpc.CallOptions & { metadata: grpc.Metadata }, callback: Callback<T>) => grpc.ClientUnaryCall, options: CallOptions = {}): Promise<T> {
     const deadline = new Date(Date.now() + (options.timeoutS ?? 600) * 1000);
+    const signal = options.signal;
     return new Promise((resolve, reject) => {
-      invoke({ deadline, metadata: this.metadata }, (error, value) => {
+      const onAbort = (): void => call.cancel();
+      const call = invoke({ deadline, metadata: this.metadata }, (error, value) => {
+        signal?.removeEventListener('abort', onAbort);
         if (error) reject(error);
         else resolve(value as T);
       });
+      if (signal?.aborted) call.cancel();
+      else signal?.addEventListener('abort', onAbort, { once: true });
     });
   }
 

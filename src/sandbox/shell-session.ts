@@ -22,12 +22,16 @@ export interface BashRunOptions {
   readonly journalKey?: string;
   /** Awaited just before the command is written to the shell (after any new shell is started). */
   readonly beforeSend?: () => Promise<void>;
+  /** Ctrl-C: stops the command as its timeout would (every process it started), without being one. */
+  readonly interrupt?: AbortSignal;
 }
 
 export interface BashResult {
   readonly output: string;
   readonly exitCode: number;
   readonly timedOut: boolean;
+  /** Stopped by `interrupt` (exit code 130, as a shell reports SIGINT). */
+  readonly interrupted?: boolean;
   readonly outputBytes: number;
   readonly omittedBytes: number;
   readonly durationMs: number;
@@ -197,11 +201,16 @@ export class ShellSession {
     this.process.stream.write(Buffer.from(`${nonce}\0${options.journalKey ?? ''}\0${command}\0${endNonce}\0`, 'utf8'));
 
     let timedOut = false;
-    let first = await raceTimeout(outcome, options.timeoutMs);
-    if (first === 'timeout') {
-      timedOut = true;
+    let interrupted = false;
+    const race = await raceTimeout(outcome, options.timeoutMs, options.interrupt);
+    let first: Awaited<typeof outcome> | 'timeout';
+    if (race === 'timeout' || race === 'interrupted') {
+      timedOut = race === 'timeout';
+      interrupted = race === 'interrupted';
       await killShellCommand(this.sandbox, this.shellPid, running.sentAt);
       first = await raceTimeout(outcome, AFTER_KILL_GRACE_MS);
+    } else {
+      first = race;
     }
     this.running = undefined;
 
@@ -225,10 +234,13 @@ export class ShellSession {
       if (first.cwd) this.cwd = first.cwd;
     }
     if (timedOut && exitCode === 0) exitCode = 137;
+    // The killed command's own status is the kill's; a terminal's Ctrl-C reads as 130.
+    if (interrupted) exitCode = 130;
     return {
       output: sink.render(),
       exitCode,
       timedOut,
+      ...(interrupted ? { interrupted } : {}),
       outputBytes: sink.totalBytes,
       omittedBytes: sink.omittedBytes,
       durationMs: Date.now() - started,
@@ -247,16 +259,30 @@ export class ShellSession {
   }
 }
 
-function raceTimeout<T>(promise: Promise<T>, ms: number): Promise<T | 'timeout'> {
+/** The promise's value, or 'timeout' after ms, or 'interrupted' once `interrupt` aborts. */
+function raceTimeout<T>(promise: Promise<T>, ms: number): Promise<T | 'timeout'>;
+function raceTimeout<T>(promise: Promise<T>, ms: number, interrupt: AbortSignal | undefined): Promise<T | 'timeout' | 'interrupted'>;
+function raceTimeout<T>(promise: Promise<T>, ms: number, interrupt?: AbortSignal): Promise<T | 'timeout' | 'interrupted'> {
   return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => resolve('timeout'), ms);
+    const onInterrupt = (): void => {
+      clearTimeout(timer);
+      resolve('interrupted');
+    };
+    const timer = setTimeout(() => {
+      interrupt?.removeEventListener('abort', onInterrupt);
+      resolve('timeout');
+    }, ms);
+    if (interrupt?.aborted) onInterrupt();
+    else interrupt?.addEventListener('abort', onInterrupt, { once: true });
     promise.then(
       (value) => {
         clearTimeout(timer);
+        interrupt?.removeEventListener('abort', onInterrupt);
         resolve(value);
       },
       (error: unknown) => {
         clearTimeout(timer);
+        interrupt?.removeEventListener('abort', onInterrupt);
         reject(error instanceof Error ? error : new Error(String(error)));
       },
     );

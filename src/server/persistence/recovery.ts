@@ -94,7 +94,8 @@ export async function recoverEpisodes(deps: RecoveryDeps): Promise<Recovery> {
   const removed = await provider.removeServerContainers(keep);
   const settled = Promise.all(work).then(() => {
     const report: RecoveryReport = { ...counts, removed };
-    if (records.length > 0 || removed > 0) logger.warn({ ...report, serverId: config.serverId }, 'took over the episodes of an earlier run');
+    if (records.length > 0) logger.warn({ ...report, serverId: config.serverId }, `took over ${records.length} episode record(s) of an earlier run of server id ${config.serverId}`);
+    else if (removed > 0) logger.info({ removed, serverId: config.serverId }, `removed ${removed} container(s) an earlier run of server id ${config.serverId} left (it kept no episode records of them)`);
     return report;
   });
   return { settled };

@@ -50,7 +50,7 @@ export class ChatEndpoint {
     private readonly timeoutMs: number,
   ) {}
 
-  async complete(request: ChatRequest): Promise<AssistantReply> {
+  async complete(request: ChatRequest, signal?: AbortSignal): Promise<AssistantReply> {
     const body = {
       model: request.model,
       messages: request.messages,
@@ -65,7 +65,7 @@ export class ChatEndpoint {
         method: 'POST',
         headers: { 'content-type': 'application/json', ...(this.apiKey ? { authorization: `Bearer ${this.apiKey}` } : {}) },
         body: JSON.stringify(body),
-        signal: AbortSignal.timeout(this.timeoutMs),
+        signal: signal ? AbortSignal.any([signal, AbortSignal.timeout(this.timeoutMs)]) : AbortSignal.timeout(this.timeoutMs),
       });
     } catch (error) {
       throw new ChatEndpointError(`the model endpoint did not answer: ${String(error)}`, true);

@@ -1,7 +1,8 @@
 import { join } from 'node:path';
 import { pino } from 'pino';
 import { SweEnvClient, type ClientSecurity } from '../../client/client.js';
-import { messageOf } from '../../common/errors.js';
+import { InvalidArgumentError, messageOf } from '../../common/errors.js';
+import { didYouMean } from '../../tasks/did-you-mean.js';
 import type { ResetResponse__Output } from '../../generated/swe_env/v1/ResetResponse.js';
 import type { StepResponse__Output } from '../../generated/swe_env/v1/StepResponse.js';
 import type { GradeReport } from '../../reward/report.js';
@@ -36,6 +37,10 @@ export interface CollectOptions {
   /** Samples the environment failed are run again this many times, then marked infra_error. */
   readonly infraRetries: number;
   readonly modelTimeoutS: number;
+  /** Ctrl-C: no new sample starts; running ones are closed and left for the next run; finished ones are written. */
+  readonly signal?: AbortSignal;
+  /** Told once the work is known: how many samples, how many an earlier run finished. */
+  readonly onStart?: (tally: CollectTally) => void;
   readonly onSample?: (line: string, tally: CollectTally) => void;
 }
 
@@ -48,9 +53,14 @@ export interface CollectTally {
   infra: number;
   /** Samples the model endpoint failed (left for a later run). */
   modelErrors: number;
+  /** Samples cut by an interruption (closed, left for a later run). */
+  interrupted: number;
 }
 
-type Outcome = 'resolved' | 'unresolved' | 'infra' | 'model_error';
+type Outcome = 'resolved' | 'unresolved' | 'infra' | 'model_error' | 'interrupted';
+
+/** End reasons that leave a sample to be run again by the next run. */
+const RUN_AGAIN = new Set(['infra_error', 'model_error', 'interrupted']);
 
 interface Job {
   readonly taskId: string;
@@ -71,29 +81,32 @@ export async function collect(options: CollectOptions): Promise<CollectTally> {
   );
   const endpoint = new ChatEndpoint(options.endpoint, options.apiKey, options.modelTimeoutS * 1000);
   try {
-    const taskIds = options.taskIds.length > 0 ? [...options.taskIds] : await listTaskIds(client, options.dataset);
+    const served = await listTaskIds(client, options.taskIds.length > 0 ? '' : options.dataset);
+    const taskIds = options.taskIds.length > 0 ? checkTaskIds(options.taskIds, served) : served;
     const previous = await loadTrajectories([trajectoriesDir]);
     const jobs: Job[] = taskIds.flatMap((taskId) => Array.from({ length: options.samples }, (_, sample) => ({ taskId, sample })));
-    const tally: CollectTally = { total: jobs.length, skipped: 0, resolved: 0, unresolved: 0, infra: 0, modelErrors: 0 };
+    const tally: CollectTally = { total: jobs.length, skipped: 0, resolved: 0, unresolved: 0, infra: 0, modelErrors: 0, interrupted: 0 };
     const pending = jobs.filter((job) => {
-      const done = previous.some((t) => sameJob(t, options.run, job) && t.end && !['infra_error', 'model_error'].includes(t.end.end_reason));
+      const done = previous.some((t) => sameJob(t, options.run, job) && t.end && !RUN_AGAIN.has(t.end.end_reason));
       if (done) tally.skipped += 1;
       return !done;
     });
+    options.onStart?.(tally);
     let next = 0;
     const worker = async (): Promise<void> => {
-      while (next < pending.length) {
+      while (next < pending.length && !options.signal?.aborted) {
         const job = pending[next++]!;
         let attempt = previous.filter((t) => sameJob(t, options.run, job)).length;
         let outcome: Outcome;
         for (let tries = 0; ; tries++) {
           attempt += 1;
           outcome = await runSample({ client, endpoint, recorder, options }, job, attempt);
-          if (outcome !== 'infra' || tries >= options.infraRetries) break;
+          if (outcome !== 'infra' || tries >= options.infraRetries || options.signal?.aborted) break;
         }
         if (outcome === 'resolved') tally.resolved += 1;
         else if (outcome === 'unresolved') tally.unresolved += 1;
         else if (outcome === 'infra') tally.infra += 1;
+        else if (outcome === 'interrupted') tally.interrupted += 1;
         else tally.modelErrors += 1;
         options.onSample?.(`${job.taskId} #${job.sample} ${outcome}`, tally);
       }
@@ -107,6 +120,14 @@ export async function collect(options: CollectOptions): Promise<CollectTally> {
     await recorder.close();
     client.dispose();
   }
+}
+
+/** Task ids the server does not serve are a usage mistake, said before anything runs (not retried as the environment's failures). */
+function checkTaskIds(wanted: readonly string[], served: readonly string[]): string[] {
+  const known = new Set(served);
+  const unknown = wanted.find((id) => !known.has(id));
+  if (unknown !== undefined) throw new InvalidArgumentError(`--task ${unknown}: the server has no such task${didYouMean(unknown, served)}`);
+  return [...new Set(wanted)];
 }
 
 async function listTaskIds(client: SweEnvClient, dataset: string): Promise<string[]> {
@@ -123,6 +144,10 @@ async function listTaskIds(client: SweEnvClient, dataset: string): Promise<strin
 /** A struct value as text ('' when absent or not text). */
 function text(value: unknown): string {
   return typeof value === 'string' ? value : '';
+}
+
+function signalOf(options: CollectOptions): { signal?: AbortSignal } {
+  return options.signal ? { signal: options.signal } : {};
 }
 
 function sameJob(t: Trajectory, run: string, job: Job): boolean {
@@ -167,9 +192,9 @@ async function ask(ctx: SampleContext, messages: readonly ChatMessageIn[], tools
         temperature: ctx.options.temperature,
         ...(ctx.options.maxTokens ? { maxTokens: ctx.options.maxTokens } : {}),
         seed,
-      });
+      }, ctx.options.signal);
     } catch (error) {
-      if (!(error instanceof ChatEndpointError) || !error.transient || attempt >= 4) throw error;
+      if (!(error instanceof ChatEndpointError) || !error.transient || attempt >= 4 || ctx.options.signal?.aborted) throw error;
       await new Promise((r) => setTimeout(r, 500 * 2 ** attempt));
     }
   }
@@ -180,8 +205,9 @@ async function runSample(ctx: SampleContext, job: Job, attempt: number): Promise
   const id = episodeId(options.run, job.taskId, job.sample, attempt);
   let reset: ResetResponse__Output;
   try {
-    reset = await client.reset({ taskId: job.taskId, episodeId: id, seed: job.sample, groupId: `${options.run}:${job.taskId}`, options: { maxSteps: options.maxTurns } }, { timeoutS: 900 });
+    reset = await client.reset({ taskId: job.taskId, episodeId: id, seed: job.sample, groupId: `${options.run}:${job.taskId}`, options: { maxSteps: options.maxTurns } }, { timeoutS: 900, ...signalOf(options) });
   } catch (error) {
+    if (options.signal?.aborted) return 'interrupted';
     // No episode, nothing recorded: the environment's failure (a retry gets a new attempt).
     process.stderr.write(`swe-env collect: Reset of ${job.taskId} failed: ${messageOf(error)}\n`);
     return 'infra';
@@ -231,7 +257,7 @@ async function runSample(ctx: SampleContext, job: Job, attempt: number): Promise
       const steps = calls.length > 0 ? calls : [{ id: `call_${turn}`, name: '', argumentsJson: '{}' }];
       for (const [i, call] of steps.entries()) {
         const stepStarted = Date.now();
-        last = await client.step(id, index, { name: call.name, argumentsJson: call.argumentsJson, callId: call.id }, { timeoutS: 7200 }, i === 0 ? assistant : undefined);
+        last = await client.step(id, index, { name: call.name, argumentsJson: call.argumentsJson, callId: call.id }, { timeoutS: 7200, ...signalOf(options) }, i === 0 ? assistant : undefined);
         recordStep(trajectory, last, call, i === 0 ? assistant : undefined, stepStarted, turn);
         const answer = options.toolFormat === 'openai' && calls.length > 0 ? { role: 'tool' as const, tool_call_id: call.id, content: last.observation } : { role: 'user' as const, content: last.observation };
         messages.push(answer);
@@ -244,7 +270,9 @@ async function runSample(ctx: SampleContext, job: Job, attempt: number): Promise
       }
     }
   } catch (error) {
-    if (error instanceof ChatEndpointError || !(error as { code?: number }).code) {
+    if (options.signal?.aborted) {
+      outcome = 'interrupted';
+    } else if (error instanceof ChatEndpointError || !(error as { code?: number }).code) {
       process.stderr.write(`swe-env collect: ${job.taskId} #${job.sample}: ${messageOf(error)}\n`);
       outcome = 'model_error';
     } else {
@@ -255,7 +283,7 @@ async function runSample(ctx: SampleContext, job: Job, attempt: number): Promise
   const summary = (await client.close(id).catch(() => undefined))?.summary;
   const report = summary?.report ? reportFromProto(summary.report as unknown as Record<string, unknown>) : undefined;
   const stepInfo = last ? SweEnvClient.structToObject(last.info) : {};
-  const endReason = outcome === 'model_error' ? 'model_error' : outcome === 'infra' ? 'infra_error' : summary?.endReason || (ended ? 'ended' : 'max_turns');
+  const endReason = outcome === 'model_error' || outcome === 'interrupted' ? outcome : outcome === 'infra' ? 'infra_error' : summary?.endReason || (ended ? 'ended' : 'max_turns');
   const resolved = outcome === undefined && Boolean(report?.resolved);
   trajectory.end({
     type: 'end',
