@@ -30,13 +30,16 @@ def __getattr__(name: str) -> Any:  # lazy: the dataset converter must import wi
     raise AttributeError(name)
 
 
-# verl's trainer imports external_lib modules by name; importing the package registers the
-# agent loop and the swe_env_grpo estimator when verl is present.
+# verl's trainer and workers import `actor_rollout_ref.model.external_lib` by name: importing the
+# package registers the swe_env_grpo estimator when verl is present. The agent loop is imported only
+# when used (the agent-loop YAML's `_target_`, `swe_env.verl.agent_loop`, or an attribute above):
+# it pulls verl's agent-loop machinery (ray, cachetools, fastapi, uvicorn...), which the dataset
+# converter (`swe_env.verl.dataset`, pyarrow only) must not need.
 try:
     import verl  # noqa: F401
 except ImportError:  # pragma: no cover - only the dataset converter is usable then
     pass
 else:
-    from . import advantage, agent_loop  # noqa: F401
+    from . import advantage  # noqa: F401
 
 __all__ = ["config_path"]
