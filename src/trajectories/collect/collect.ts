@@ -113,7 +113,9 @@ export async function collect(options: CollectOptions): Promise<CollectTally> {
     };
     await Promise.all(Array.from({ length: Math.max(1, Math.min(options.concurrency, pending.length)) }, worker));
     await recorder.close();
-    const chosen = selectTrajectories(await loadTrajectories([trajectoriesDir]), { perTask: 1 });
+    // A sample cut by an interruption is no prediction: the next run samples it again.
+    const finished = (await loadTrajectories([trajectoriesDir])).filter((t) => t.end?.end_reason !== 'interrupted');
+    const chosen = selectTrajectories(finished, { perTask: 1 });
     await writeRows(join(options.out, 'predictions.jsonl'), exportRows(chosen, 'predictions', options.model));
     return tally;
   } finally {

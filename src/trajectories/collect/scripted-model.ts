@@ -1,4 +1,5 @@
 import { createServer, type Server } from 'node:http';
+import { InvalidArgumentError } from '../../common/errors.js';
 import type { Task } from '../../tasks/task.js';
 
 /** A bash command that writes the patch to a file and applies it with git (the tests use it too). */
@@ -47,6 +48,11 @@ export async function startScriptedModel(
       res.end(JSON.stringify({ id: `chatcmpl-${requests.length}`, object: 'chat.completion', model: 'scripted', choices: [{ index: 0, message, finish_reason: 'tool_calls' }] }));
     });
   });
-  const bound = await new Promise<number>((resolve) => server.listen(port, host, () => resolve((server.address() as { port: number }).port)));
+  const bound = await new Promise<number>((resolve, reject) => {
+    server.once('error', (error: NodeJS.ErrnoException) =>
+      reject(error.code === 'EADDRINUSE' ? new InvalidArgumentError(`${host}:${port} is in use: choose another port with --port (0 for any free one)`) : error),
+    );
+    server.listen(port, host, () => resolve((server.address() as { port: number }).port));
+  });
   return { url: `http://${host}:${bound}/v1`, requests, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
 }
