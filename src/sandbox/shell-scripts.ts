@@ -6,6 +6,7 @@ function script(name: string): string {
 }
 
 export const AGENT_SHELL_SCRIPT = script('agent-shell.sh');
+export const AGENT_SHELL_SETUP = script('agent-shell-setup.sh');
 export const KILL_COMMAND_SCRIPT = script('kill-command.sh');
 export const KEEPER_SCRIPT = script('keeper.sh');
 export const COMMAND_JOURNAL_SCRIPT = script('command-journal.sh');

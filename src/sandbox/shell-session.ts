@@ -3,7 +3,7 @@ import { InfraError } from '../common/errors.js';
 import { CappedOutput } from './output-buffer.js';
 import { MarkerScanner } from './marker-scanner.js';
 import { killShell, killShellCommand } from './kill-command.js';
-import { AGENT_SHELL_SCRIPT } from './shell-scripts.js';
+import { AGENT_SHELL_SCRIPT, AGENT_SHELL_SETUP } from './shell-scripts.js';
 import type { AttachedProcess, Sandbox } from './sandbox.js';
 
 /** A program run once inside the shell before it reports ready; args must hold no spaces. */
@@ -137,7 +137,7 @@ export class ShellSession {
     // task's workdir when the agent deleted it, and says where it landed.
     const proc = await this.sandbox.attach(['bash', '--noprofile', '--norc', '-c', AGENT_SHELL_SCRIPT], {
       workdir: '/',
-      env: { ...SHELL_ENV, SWE_ENV_WORKDIR: this.cwd, SWE_ENV_HOME: this.home, ...initEnv },
+      env: { ...SHELL_ENV, SWE_ENV_SHELL_SETUP: AGENT_SHELL_SETUP, SWE_ENV_WORKDIR: this.cwd, SWE_ENV_HOME: this.home, ...initEnv },
     });
     this.process = proc;
     this.ended = false;

@@ -28,6 +28,26 @@ describe('ShellSession against a real container', () => {
     expect(r.timedOut).toBe(false);
   });
 
+  it('errors read as from `bash -c`: the command\'s own line numbers, nothing of the shell\'s loop; its set-up is not in the environment', async () => {
+    const r = await shell.run('no_such_cmd_1\necho two; no_such_cmd_2', opts);
+    expect(r.output).toBe('bash: line 1: no_such_cmd_1: command not found\ntwo\nbash: line 2: no_such_cmd_2: command not found\n');
+    expect((await shell.run('env | grep -c SWE_ENV_SHELL_SETUP; true', opts)).output).toBe('0\n');
+  });
+
+  it('an interrupt stops the command and everything it started, keeps its output, answers 130, and the shell goes on', async () => {
+    const interrupt = new AbortController();
+    const running = shell.run('echo started; (sleep 778 &); sleep 778', { ...opts, timeoutMs: 60_000, interrupt: interrupt.signal });
+    await new Promise((r) => setTimeout(r, 1000));
+    interrupt.abort();
+    const r = await running;
+    expect(r.interrupted).toBe(true);
+    expect(r.timedOut).toBe(false);
+    expect(r.exitCode).toBe(130);
+    expect(r.output).toContain('started');
+    expect((await shell.run('ps -eo args', opts)).output).not.toMatch(/sleep 778/);
+    expect((await shell.run('echo after', opts)).output).toBe('after\n');
+  });
+
   it('keeps cwd and exported variables between commands', async () => {
     await shell.run('mkdir -p /tmp/a/b && cd /tmp/a/b && export FOO=bar42', opts);
     const r = await shell.run('pwd; echo $FOO', opts);
