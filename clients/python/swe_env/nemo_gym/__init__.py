@@ -1,5 +1,8 @@
 """NeMo Gym integration (nemo-gym 0.7.x): a resources server over swe-env episodes, built on NeMo
-Gym's own ``GymnasiumServer`` (``resources_servers.gymnasium``) and driven by NeMo Gym's
-``gymnasium_agent``, and a converter from a swe-env server's tasks to NeMo Gym dataset rows.
-``swe_env.nemo_gym.dataset`` imports without nemo-gym; ``swe_env.nemo_gym.app`` needs it.
+Gym's own ``GymnasiumServer`` (``resources_servers.gymnasium``); its agent, NeMo Gym's
+``GymnasiumAgent`` answering a rollout that could not run with a failures-sidecar row
+(``swe_env.nemo_gym.agent``); the server directories ``ng_run`` starts them from
+(``python -m swe_env.nemo_gym.layout``); and a converter from a swe-env server's tasks to NeMo Gym
+dataset rows. ``swe_env.nemo_gym.dataset`` and ``layout`` import without nemo-gym; ``app`` and
+``agent`` need it.
 """

@@ -7,8 +7,9 @@ returns their outputs as ``tool_outputs``, ``/close`` ends it. The reward is swe
 every FAIL_TO_PASS and PASS_TO_PASS test passes. An environment failure ends the episode with
 ``info["mask_sample"] = True`` (keep it out of the loss), never with a plain 0.
 
-Run it as NeMo Gym runs a server: ``python -m swe_env.nemo_gym.app`` under ``ng_run`` with
-``configs/swe_env.yaml`` (it pairs the server with NeMo Gym's ``gymnasium_agent``).
+Run it as NeMo Gym runs a server: under ``ng_run`` with ``configs/swe_env.yaml`` and the server
+directories ``python -m swe_env.nemo_gym.layout`` writes (it pairs the server with
+``swe_env.nemo_gym.agent.SweEnvAgent``, NeMo Gym's ``GymnasiumAgent`` with its failure-row contract).
 """
 from __future__ import annotations
 
@@ -16,7 +17,7 @@ import json
 import uuid
 from typing import Any, Dict, List, Optional, Tuple
 
-from fastapi import FastAPI, Request
+from fastapi import FastAPI, HTTPException, Request
 from pydantic import Field
 
 from nemo_gym.base_resources_server import BaseResourcesServerConfig
@@ -69,7 +70,14 @@ class SweEnvResourcesServer(GymnasiumServer):
         episode = _Episode(f"gym-{uuid.uuid4().hex}", task_id)
         # Recorded before Reset: a close racing the reset still finds (and closes) the episode.
         self.session_state[session_id] = episode
-        await self._client.reset(task_id, episode_id=episode.episode_id, group_id=str(metadata.get("group_id") or ""), options=self.config.episode_options or None)
+        try:
+            await self._client.reset(task_id, episode_id=episode.episode_id, group_id=str(metadata.get("group_id") or ""), options=self.config.episode_options or None)
+        except Exception as error:
+            # The agent never calls /close after a failed /reset: whatever the server started (a
+            # Reset that timed out here may have) is closed now, then the failure is the agent's
+            # to report (swe_env.nemo_gym.agent answers it with a failures-sidecar row).
+            await self.close_session(session_id)
+            raise HTTPException(status_code=500, detail=f"swe-env Reset failed: {type(error).__name__}: {error}") from error
         # The prompt is already in the row's input (swe_env.nemo_gym.dataset): no observation here.
         return None, {"supports_explicit_close": True, "episode_id": episode.episode_id}
 
@@ -104,7 +112,7 @@ class SweEnvResourcesServer(GymnasiumServer):
         if episode is not None:
             try:
                 await self._client.close(episode.episode_id)
-            except SweEnvError:
+            except Exception:
                 pass  # never started, or already gone: the server's idle timeout covers the rest
         self._cleanup_session(session_id)
 
