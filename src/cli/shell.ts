@@ -1,6 +1,7 @@
 import { createInterface } from 'node:readline';
 import { SweEnvClient, type ClientSecurity } from '../client/client.js';
 import type { GradeReport__Output } from '../generated/swe_env/v1/GradeReport.js';
+import { messageOf } from '../common/errors.js';
 
 const HELP =
   'Type a bash command to run it in the episode (a heredoc, or lines ending in \\, are sent with their following lines as one step). `:submit` grades and ends the episode, `:quit` closes it, `:help` shows this.';
@@ -30,6 +31,12 @@ export class CommandBuffer {
   get pending(): boolean {
     return this.lines.length > 0;
   }
+
+  /** Drops a command typed in part (Ctrl-C at a continuation prompt). */
+  clear(): void {
+    this.lines = [];
+    this.delimiters = [];
+  }
 }
 
 export function formatReport(report: GradeReport__Output): string {
@@ -56,10 +63,29 @@ export async function runShell(address: string, taskId: string, security: Client
   const client = new SweEnvClient(address, {}, security);
   const reset = await client.reset({ taskId }, { timeoutS: 300 });
   const episodeId = reset.episodeId;
-  process.stdout.write(`${reset.observation}\n\n[episode ${episodeId}] ${HELP}\n`);
+  process.stdout.write(`${reset.observation}\n\n[episode ${episodeId}] ${HELP} Ctrl-C stops a running command; the episode goes on.\n`);
   const rl = createInterface({ input: process.stdin, output: process.stdout, terminal: process.stdin.isTTY, prompt: '$ ' });
   let step = 0;
+  let running: 'bash' | 'submit' | undefined;
   const buffer = new CommandBuffer();
+  // Ctrl-C as in a terminal: it stops the running command, or drops the line being typed; it
+  // never ends the episode (:quit or end of input does). A terminal's ^C reaches readline; a
+  // signal sent to the process (or piped input) reaches the process.
+  const onInterrupt = (): void => {
+    if (running === 'bash') {
+      process.stdout.write('^C\n');
+      client.interrupt(episodeId).catch((error: unknown) => process.stderr.write(`swe-env: could not interrupt: ${messageOf(error)}\n`));
+    } else if (running === 'submit') {
+      process.stdout.write('^C (grading runs to its end)\n');
+    } else {
+      buffer.clear();
+      process.stdout.write('^C (:quit leaves, :submit grades)\n');
+      rl.setPrompt('$ ');
+      rl.prompt();
+    }
+  };
+  rl.on('SIGINT', onInterrupt);
+  process.on('SIGINT', onInterrupt);
   try {
     rl.prompt();
     // Async iteration keeps lines that arrive before they are asked for (piped input, scripts).
@@ -78,12 +104,13 @@ export async function runShell(address: string, taskId: string, security: Client
         rl.prompt();
         continue;
       }
-      const response = command === ':submit' ? await client.submit(episodeId, step) : await client.bash(episodeId, step, line);
+      running = command === ':submit' ? 'submit' : 'bash';
+      const response = await (running === 'submit' ? client.submit(episodeId, step) : client.bash(episodeId, step, line)).finally(() => (running = undefined));
       step += 1;
       process.stdout.write(response.observation);
       if (response.observation && !response.observation.endsWith('\n')) process.stdout.write('\n');
       const status = response.status.replace('STEP_STATUS_', '');
-      if (status !== 'OK' || response.exitCode > 0) process.stdout.write(`[status ${status}, exit ${response.exitCode}]\n`);
+      if (!response.report && (status !== 'OK' || response.exitCode > 0)) process.stdout.write(`[status ${status}, exit ${response.exitCode}]\n`);
       if (response.report) process.stdout.write(`${formatReport(response.report)}\n`);
       if (response.terminated || response.truncated) {
         process.stdout.write(`[episode ended: reward ${response.reward}]\n`);
@@ -92,8 +119,9 @@ export async function runShell(address: string, taskId: string, security: Client
       rl.prompt();
     }
   } finally {
+    process.off('SIGINT', onInterrupt);
     rl.close();
-    const closed = await client.close(episodeId).catch(() => undefined);
+    const closed = await client.close(episodeId, { timeoutS: 60 }).catch(() => undefined);
     if (closed?.summary) process.stdout.write(`[closed after ${closed.summary.steps} steps, reward ${closed.summary.reward}]\n`);
     client.dispose();
   }

@@ -1,6 +1,7 @@
 import * as grpc from '@grpc/grpc-js';
 import type { CloseResponse__Output } from '../generated/swe_env/v1/CloseResponse.js';
 import type { EvaluateResponse__Output } from '../generated/swe_env/v1/EvaluateResponse.js';
+import type { InterruptResponse__Output } from '../generated/swe_env/v1/InterruptResponse.js';
 import type { ListTasksRequest } from '../generated/swe_env/v1/ListTasksRequest.js';
 import type { ListTasksResponse__Output } from '../generated/swe_env/v1/ListTasksResponse.js';
 import type { ResetRequest } from '../generated/swe_env/v1/ResetRequest.js';
@@ -117,6 +118,12 @@ export class SweEnvClient {
 
   submit(episodeId: string, stepIndex: number, options?: CallOptions): Promise<StepResponse__Output> {
     return this.step(episodeId, stepIndex, { name: 'submit_solution', arguments: {} }, { timeoutS: 3600, ...options });
+  }
+
+  /** Ctrl-C for the episode's running bash command: true when one was stopped. */
+  async interrupt(episodeId: string, options?: CallOptions): Promise<boolean> {
+    const response = await this.call<InterruptResponse__Output>((o, cb) => this.raw.interrupt({ episodeId }, o.metadata, o, cb), { timeoutS: 30, ...options });
+    return response.interrupted;
   }
 
   close(episodeId: string, options?: CallOptions): Promise<CloseResponse__Output> {

@@ -20,6 +20,8 @@ import type { GetTaskRequest as _swe_env_v1_GetTaskRequest, GetTaskRequest__Outp
 import type { GradeReport as _swe_env_v1_GradeReport, GradeReport__Output as _swe_env_v1_GradeReport__Output } from './swe_env/v1/GradeReport';
 import type { HarnessVerdict as _swe_env_v1_HarnessVerdict, HarnessVerdict__Output as _swe_env_v1_HarnessVerdict__Output } from './swe_env/v1/HarnessVerdict';
 import type { InstallRun as _swe_env_v1_InstallRun, InstallRun__Output as _swe_env_v1_InstallRun__Output } from './swe_env/v1/InstallRun';
+import type { InterruptRequest as _swe_env_v1_InterruptRequest, InterruptRequest__Output as _swe_env_v1_InterruptRequest__Output } from './swe_env/v1/InterruptRequest';
+import type { InterruptResponse as _swe_env_v1_InterruptResponse, InterruptResponse__Output as _swe_env_v1_InterruptResponse__Output } from './swe_env/v1/InterruptResponse';
 import type { ListTasksRequest as _swe_env_v1_ListTasksRequest, ListTasksRequest__Output as _swe_env_v1_ListTasksRequest__Output } from './swe_env/v1/ListTasksRequest';
 import type { ListTasksResponse as _swe_env_v1_ListTasksResponse, ListTasksResponse__Output as _swe_env_v1_ListTasksResponse__Output } from './swe_env/v1/ListTasksResponse';
 import type { PrewarmRequest as _swe_env_v1_PrewarmRequest, PrewarmRequest__Output as _swe_env_v1_PrewarmRequest__Output } from './swe_env/v1/PrewarmRequest';
@@ -66,6 +68,8 @@ export interface ProtoGrpcType {
       GradeReport: MessageTypeDefinition<_swe_env_v1_GradeReport, _swe_env_v1_GradeReport__Output>
       HarnessVerdict: MessageTypeDefinition<_swe_env_v1_HarnessVerdict, _swe_env_v1_HarnessVerdict__Output>
       InstallRun: MessageTypeDefinition<_swe_env_v1_InstallRun, _swe_env_v1_InstallRun__Output>
+      InterruptRequest: MessageTypeDefinition<_swe_env_v1_InterruptRequest, _swe_env_v1_InterruptRequest__Output>
+      InterruptResponse: MessageTypeDefinition<_swe_env_v1_InterruptResponse, _swe_env_v1_InterruptResponse__Output>
       ListTasksRequest: MessageTypeDefinition<_swe_env_v1_ListTasksRequest, _swe_env_v1_ListTasksRequest__Output>
       ListTasksResponse: MessageTypeDefinition<_swe_env_v1_ListTasksResponse, _swe_env_v1_ListTasksResponse__Output>
       PrewarmRequest: MessageTypeDefinition<_swe_env_v1_PrewarmRequest, _swe_env_v1_PrewarmRequest__Output>

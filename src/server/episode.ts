@@ -103,6 +103,12 @@ export class Episode {
     this.lastActivityAt = Date.now();
   }
 
+  /** Interrupt: stops the bash command running now (its Step answers exit 130); false when none runs. */
+  interrupt(): boolean {
+    this.touch();
+    return this.core.box.interrupt();
+  }
+
   step(index: number, action: Action, assistant?: AssistantTurn): Promise<StepOutcome> {
     this.touch();
     const { state } = this.core;

@@ -20,6 +20,8 @@ import { REWARD_RULES, type RewardRule } from '../reward/report.js';
 import type { ServerMetrics } from '../metrics/server-metrics.js';
 import type { PrewarmRequest__Output } from '../generated/swe_env/v1/PrewarmRequest.js';
 import type { PrewarmResponse } from '../generated/swe_env/v1/PrewarmResponse.js';
+import type { InterruptRequest__Output } from '../generated/swe_env/v1/InterruptRequest.js';
+import type { InterruptResponse } from '../generated/swe_env/v1/InterruptResponse.js';
 import type { ServerInfoSource } from './server-info.js';
 import { optionsFromProto, optionsToProto, reportToProto, stepToProto, summaryToProto, taskSummaryToProto, taskToProto } from './convert.js';
 import type { EpisodeRegistry } from './episode-registry.js';
@@ -117,6 +119,12 @@ export class SweEnvService {
     return { report: reportToProto(report) };
   }
 
+  async interrupt(request: InterruptRequest__Output): Promise<InterruptResponse> {
+    if (!request.episodeId) throw new InvalidArgumentError('episode_id is required');
+    const episode = await this.deps.registry.get(request.episodeId);
+    return { interrupted: episode.interrupt() };
+  }
+
   async prewarm(request: PrewarmRequest__Output): Promise<PrewarmResponse> {
     if (!request.taskId) throw new InvalidArgumentError('task_id is required');
     return Promise.resolve(this.deps.registry.prewarm(this.deps.tasks.get(request.taskId), request.count));
@@ -133,6 +141,7 @@ export class SweEnvService {
       Close: unary('Close', logger, shutdown, (r: CloseRequest__Output) => this.close(r), observe),
       Evaluate: unary('Evaluate', logger, shutdown, (r: EvaluateRequest__Output, c) => this.evaluate(r, c), observe),
       Prewarm: unary('Prewarm', logger, shutdown, (r: PrewarmRequest__Output) => this.prewarm(r), observe),
+      Interrupt: unary('Interrupt', logger, shutdown, (r: InterruptRequest__Output) => this.interrupt(r), observe),
       GetServerInfo: unary('GetServerInfo', logger, shutdown, () => this.deps.info.info(), observe),
     };
   }

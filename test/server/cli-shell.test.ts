@@ -42,6 +42,35 @@ describe('swe-env shell (a researcher stepping an episode by hand)', () => {
     await expectNoContainers(t.server.provider);
   });
 
+  it('Ctrl-C stops the running command (everything it started) and keeps the episode, as in a terminal', async () => {
+    const child = spawn('node', [CLI, 'shell', 'swe-env-demo__intervals-2', '--server', t.server.address], { stdio: ['pipe', 'pipe', 'pipe'] });
+    let out = '';
+    child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (out += d.toString()));
+    const closed = new Promise<number | null>((resolve) => child.on('close', resolve));
+    child.stdin.write('echo started; (sleep 611 &); sleep 611\n');
+    // Ctrl-C once the command runs in the episode's container.
+    const running = async (): Promise<boolean> => {
+      for (const id of await t.server.provider.listContainers()) {
+        const top = await t.server.provider.docker.getContainer(id).top().catch(() => ({ Processes: [] as string[][] }));
+        if ((top.Processes ?? []).some((p) => p.join(' ').includes('sleep 611'))) return true;
+      }
+      return false;
+    };
+    for (let i = 0; i < 600 && !(await running()); i++) await new Promise((r) => setTimeout(r, 100));
+    child.kill('SIGINT');
+    for (let i = 0; i < 600 && !out.includes('interrupted'); i++) await new Promise((r) => setTimeout(r, 100));
+    child.stdin.end('echo after-interrupt\n:quit\n');
+    expect(await closed).toBe(0);
+    expect(out).toContain('^C');
+    expect(out).toMatch(/started\n(.*Killed.*\n)?\[swe-env\] The command was interrupted \(Ctrl-C\)/);
+    expect(out).toContain('[status OK, exit 130]');
+    expect(out).toContain('after-interrupt');
+    expect(out).toContain('[closed after 2 steps, reward 0]');
+    expect(await running()).toBe(false);
+    await expectNoContainers(t.server.provider);
+  });
+
   it(':quit closes the episode without grading', async () => {
     const { out } = await shell('swe-env-demo__intervals-2', 'true\n:quit\n');
     expect(out).toContain('[closed after 1 steps, reward 0]');

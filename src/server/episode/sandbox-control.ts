@@ -16,6 +16,8 @@ export class SandboxControl {
   private removalError: string | undefined;
   /** Aborted when the sandbox is let go: stops waiting on a command a restart found still running. */
   private readonly aborter = new AbortController();
+  /** The running command's Ctrl-C (Interrupt), while one runs. */
+  private interrupter: AbortController | undefined;
 
   constructor(
     readonly sandbox: Sandbox,
@@ -43,7 +45,20 @@ export class SandboxControl {
 
   async run(command: string, options: BashRunOptions): Promise<BashResult> {
     if (!this.shell) throw new Error('the episode has no shell');
-    return this.shell.run(command, options);
+    const interrupter = new AbortController();
+    this.interrupter = interrupter;
+    try {
+      return await this.shell.run(command, { ...options, interrupt: interrupter.signal });
+    } finally {
+      if (this.interrupter === interrupter) this.interrupter = undefined;
+    }
+  }
+
+  /** Stops the running command as a terminal's Ctrl-C would; false when none runs. */
+  interrupt(): boolean {
+    if (!this.interrupter || this.interrupter.signal.aborted) return false;
+    this.interrupter.abort();
+    return true;
   }
 
   /** A new shell in the container (after a restart), starting in `cwd` if it still exists. */

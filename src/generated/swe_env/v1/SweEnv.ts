@@ -8,6 +8,8 @@ import type { EvaluateRequest as _swe_env_v1_EvaluateRequest, EvaluateRequest__O
 import type { EvaluateResponse as _swe_env_v1_EvaluateResponse, EvaluateResponse__Output as _swe_env_v1_EvaluateResponse__Output } from '../../swe_env/v1/EvaluateResponse';
 import type { GetServerInfoRequest as _swe_env_v1_GetServerInfoRequest, GetServerInfoRequest__Output as _swe_env_v1_GetServerInfoRequest__Output } from '../../swe_env/v1/GetServerInfoRequest';
 import type { GetTaskRequest as _swe_env_v1_GetTaskRequest, GetTaskRequest__Output as _swe_env_v1_GetTaskRequest__Output } from '../../swe_env/v1/GetTaskRequest';
+import type { InterruptRequest as _swe_env_v1_InterruptRequest, InterruptRequest__Output as _swe_env_v1_InterruptRequest__Output } from '../../swe_env/v1/InterruptRequest';
+import type { InterruptResponse as _swe_env_v1_InterruptResponse, InterruptResponse__Output as _swe_env_v1_InterruptResponse__Output } from '../../swe_env/v1/InterruptResponse';
 import type { ListTasksRequest as _swe_env_v1_ListTasksRequest, ListTasksRequest__Output as _swe_env_v1_ListTasksRequest__Output } from '../../swe_env/v1/ListTasksRequest';
 import type { ListTasksResponse as _swe_env_v1_ListTasksResponse, ListTasksResponse__Output as _swe_env_v1_ListTasksResponse__Output } from '../../swe_env/v1/ListTasksResponse';
 import type { PrewarmRequest as _swe_env_v1_PrewarmRequest, PrewarmRequest__Output as _swe_env_v1_PrewarmRequest__Output } from '../../swe_env/v1/PrewarmRequest';
@@ -51,6 +53,15 @@ export interface SweEnvClient extends grpc.Client {
   getTask(argument: _swe_env_v1_GetTaskRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_swe_env_v1_Task__Output>): grpc.ClientUnaryCall;
   getTask(argument: _swe_env_v1_GetTaskRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_swe_env_v1_Task__Output>): grpc.ClientUnaryCall;
   getTask(argument: _swe_env_v1_GetTaskRequest, callback: grpc.requestCallback<_swe_env_v1_Task__Output>): grpc.ClientUnaryCall;
+  
+  Interrupt(argument: _swe_env_v1_InterruptRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_swe_env_v1_InterruptResponse__Output>): grpc.ClientUnaryCall;
+  Interrupt(argument: _swe_env_v1_InterruptRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_swe_env_v1_InterruptResponse__Output>): grpc.ClientUnaryCall;
+  Interrupt(argument: _swe_env_v1_InterruptRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_swe_env_v1_InterruptResponse__Output>): grpc.ClientUnaryCall;
+  Interrupt(argument: _swe_env_v1_InterruptRequest, callback: grpc.requestCallback<_swe_env_v1_InterruptResponse__Output>): grpc.ClientUnaryCall;
+  interrupt(argument: _swe_env_v1_InterruptRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_swe_env_v1_InterruptResponse__Output>): grpc.ClientUnaryCall;
+  interrupt(argument: _swe_env_v1_InterruptRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_swe_env_v1_InterruptResponse__Output>): grpc.ClientUnaryCall;
+  interrupt(argument: _swe_env_v1_InterruptRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_swe_env_v1_InterruptResponse__Output>): grpc.ClientUnaryCall;
+  interrupt(argument: _swe_env_v1_InterruptRequest, callback: grpc.requestCallback<_swe_env_v1_InterruptResponse__Output>): grpc.ClientUnaryCall;
   
   ListTasks(argument: _swe_env_v1_ListTasksRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_swe_env_v1_ListTasksResponse__Output>): grpc.ClientUnaryCall;
   ListTasks(argument: _swe_env_v1_ListTasksRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_swe_env_v1_ListTasksResponse__Output>): grpc.ClientUnaryCall;
@@ -99,6 +110,8 @@ export interface SweEnvHandlers extends grpc.UntypedServiceImplementation {
   
   GetTask: grpc.handleUnaryCall<_swe_env_v1_GetTaskRequest__Output, _swe_env_v1_Task>;
   
+  Interrupt: grpc.handleUnaryCall<_swe_env_v1_InterruptRequest__Output, _swe_env_v1_InterruptResponse>;
+  
   ListTasks: grpc.handleUnaryCall<_swe_env_v1_ListTasksRequest__Output, _swe_env_v1_ListTasksResponse>;
   
   Prewarm: grpc.handleUnaryCall<_swe_env_v1_PrewarmRequest__Output, _swe_env_v1_PrewarmResponse>;
@@ -114,6 +127,7 @@ export interface SweEnvDefinition extends grpc.ServiceDefinition {
   Evaluate: MethodDefinition<_swe_env_v1_EvaluateRequest, _swe_env_v1_EvaluateResponse, _swe_env_v1_EvaluateRequest__Output, _swe_env_v1_EvaluateResponse__Output>
   GetServerInfo: MethodDefinition<_swe_env_v1_GetServerInfoRequest, _swe_env_v1_ServerInfo, _swe_env_v1_GetServerInfoRequest__Output, _swe_env_v1_ServerInfo__Output>
   GetTask: MethodDefinition<_swe_env_v1_GetTaskRequest, _swe_env_v1_Task, _swe_env_v1_GetTaskRequest__Output, _swe_env_v1_Task__Output>
+  Interrupt: MethodDefinition<_swe_env_v1_InterruptRequest, _swe_env_v1_InterruptResponse, _swe_env_v1_InterruptRequest__Output, _swe_env_v1_InterruptResponse__Output>
   ListTasks: MethodDefinition<_swe_env_v1_ListTasksRequest, _swe_env_v1_ListTasksResponse, _swe_env_v1_ListTasksRequest__Output, _swe_env_v1_ListTasksResponse__Output>
   Prewarm: MethodDefinition<_swe_env_v1_PrewarmRequest, _swe_env_v1_PrewarmResponse, _swe_env_v1_PrewarmRequest__Output, _swe_env_v1_PrewarmResponse__Output>
   Reset: MethodDefinition<_swe_env_v1_ResetRequest, _swe_env_v1_ResetResponse, _swe_env_v1_ResetRequest__Output, _swe_env_v1_ResetResponse__Output>

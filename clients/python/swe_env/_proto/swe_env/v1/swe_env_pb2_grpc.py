@@ -74,6 +74,11 @@ class SweEnvStub:
                 request_serializer=swe__env_dot_v1_dot_swe__env__pb2.PrewarmRequest.SerializeToString,
                 response_deserializer=swe__env_dot_v1_dot_swe__env__pb2.PrewarmResponse.FromString,
                 _registered_method=True)
+        self.Interrupt = channel.unary_unary(
+                '/swe_env.v1.SweEnv/Interrupt',
+                request_serializer=swe__env_dot_v1_dot_swe__env__pb2.InterruptRequest.SerializeToString,
+                response_deserializer=swe__env_dot_v1_dot_swe__env__pb2.InterruptResponse.FromString,
+                _registered_method=True)
 
 
 class SweEnvServicer:
@@ -137,6 +142,15 @@ class SweEnvServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def Interrupt(self, request, context):
+        """Ctrl-C for a person stepping an episode by hand: the bash command the episode is running now
+        is stopped (every process it started, as at its timeout) and its Step answers with the output
+        so far, exit code 130 and info.interrupted; the episode goes on. Nothing when no command runs.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
 
 def add_SweEnvServicer_to_server(servicer, server):
     rpc_method_handlers = {
@@ -179,6 +193,11 @@ def add_SweEnvServicer_to_server(servicer, server):
                     servicer.Prewarm,
                     request_deserializer=swe__env_dot_v1_dot_swe__env__pb2.PrewarmRequest.FromString,
                     response_serializer=swe__env_dot_v1_dot_swe__env__pb2.PrewarmResponse.SerializeToString,
+            ),
+            'Interrupt': grpc.unary_unary_rpc_method_handler(
+                    servicer.Interrupt,
+                    request_deserializer=swe__env_dot_v1_dot_swe__env__pb2.InterruptRequest.FromString,
+                    response_serializer=swe__env_dot_v1_dot_swe__env__pb2.InterruptResponse.SerializeToString,
             ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
@@ -397,6 +416,33 @@ class SweEnv:
             '/swe_env.v1.SweEnv/Prewarm',
             swe__env_dot_v1_dot_swe__env__pb2.PrewarmRequest.SerializeToString,
             swe__env_dot_v1_dot_swe__env__pb2.PrewarmResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def Interrupt(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/swe_env.v1.SweEnv/Interrupt',
+            swe__env_dot_v1_dot_swe__env__pb2.InterruptRequest.SerializeToString,
+            swe__env_dot_v1_dot_swe__env__pb2.InterruptResponse.FromString,
             options,
             channel_credentials,
             insecure,
