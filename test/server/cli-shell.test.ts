@@ -52,7 +52,7 @@ describe('swe-env shell (a researcher stepping an episode by hand)', () => {
     // Ctrl-C once the command runs in the episode's container.
     const running = async (): Promise<boolean> => {
       for (const id of await t.server.provider.listContainers()) {
-        const top = await t.server.provider.docker.getContainer(id).top().catch(() => ({ Processes: [] as string[][] }));
+        const top = (await t.server.provider.docker.getContainer(id).top().catch(() => ({ Processes: [] }))) as { Processes?: string[][] };
         if ((top.Processes ?? []).some((p) => p.join(' ').includes('sleep 611'))) return true;
       }
       return false;
