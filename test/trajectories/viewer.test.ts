@@ -60,7 +60,7 @@ describe('the trajectory viewer in a headless browser', () => {
       const rows = page.locator('tr.episode');
       await expect.poll(() => rows.count()).toBe(2);
       const good = page.locator('tr[data-episode="ep-good"]');
-      expect(await good.locator('td').allTextContents()).toEqual(['ep-good', 'demo__p-1', '1', 'submitted', '2', '2026-11-22 10:00:07']);
+      expect(await good.locator('td').allTextContents()).toEqual(['ep-good', 'demo__p-1', '1', 'submitted', '2', '10:00:07']);
       await good.click();
       await page.locator('#outcome').waitFor();
       expect(await page.locator('#detail h2').textContent()).toBe('demo__p-1');
@@ -85,13 +85,41 @@ describe('the trajectory viewer in a headless browser', () => {
     }
   });
 
+  it('at 1400x900 every column of the list is in view, long ids are cut with their full text as tooltip; #episode=ID opens one episode; a submit step shows no exit code', async () => {
+    const long = `grpo-run-7-${'x'.repeat(40)}-s3-a1`;
+    write(long, 'django__django-16379', true, 'ok');
+    const viewer = await serveViewer([dir], '127.0.0.1', 0);
+    const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
+    try {
+      await page.goto(`http://127.0.0.1:${viewer.port}/`);
+      await expect.poll(() => page.locator('tr.episode').count()).toBe(3);
+      const list = (await page.locator('#list').boundingBox())!;
+      for (const th of await page.locator('#list th').all()) {
+        const box = (await th.boundingBox())!;
+        expect(box.x + box.width, `column ${await th.textContent()}`).toBeLessThanOrEqual(list.x + list.width + 1);
+      }
+      expect(await page.locator(`tr[data-episode="${long}"] td`).first().getAttribute('title')).toBe(long);
+
+      await page.goto(`http://127.0.0.1:${viewer.port}/#episode=ep-bad`);
+      await expect.poll(() => page.locator('#detail h2').textContent()).toBe('demo__p-2');
+      expect(await page.locator('tr.selected').getAttribute('data-episode')).toBe('ep-bad');
+      expect(await page.locator('#permalink').getAttribute('href')).toBe('#episode=ep-bad');
+      const headers = await page.locator('.msg.tool h4').allTextContents();
+      expect(headers[0]).toContain('exit 0');
+      expect(headers[1]).not.toContain('exit');
+    } finally {
+      await page.close();
+      await viewer.close();
+    }
+  });
+
   it('writes the same page as one static HTML file', async () => {
     const file = join(dir, 'report.html');
-    expect(await writeStaticReport([dir], file)).toBe(2);
+    expect(await writeStaticReport([dir], file)).toBe(3);
     const page = await browser.newPage();
     try {
       await page.goto(`file://${file}`);
-      await expect.poll(() => page.locator('tr.episode').count()).toBe(2);
+      await expect.poll(() => page.locator('tr.episode').count()).toBe(3);
       await page.locator('tr[data-episode="ep-bad"]').click();
       await page.locator('#outcome').waitFor();
       expect(await page.locator('pre.observation').first().textContent()).toContain('</script>');

@@ -13,10 +13,11 @@ export function viewerPage(embedded: { rows: unknown[]; episodes: Record<string,
 <title>swe-env trajectories</title>
 <style>
   body { font: 14px/1.4 system-ui, sans-serif; margin: 0; display: flex; height: 100vh; color: #1d1d1f; }
-  #list { width: 42%; overflow: auto; border-right: 1px solid #ddd; }
+  #list { width: 42%; min-width: 34em; overflow: auto; border-right: 1px solid #ddd; }
   #detail { flex: 1; overflow: auto; padding: 0 16px 32px; }
-  table { border-collapse: collapse; width: 100%; }
-  th, td { text-align: left; padding: 4px 8px; border-bottom: 1px solid #eee; white-space: nowrap; }
+  table { border-collapse: collapse; width: 100%; table-layout: fixed; }
+  th, td { text-align: left; padding: 4px 8px; border-bottom: 1px solid #eee; white-space: nowrap; overflow: hidden; text-overflow: ellipsis; }
+  col.c-id { width: 28%; } col.c-task { width: 28%; } col.c-reward { width: 5.5em; } col.c-end { width: 15%; } col.c-turns { width: 4.5em; } col.c-when { width: 6.5em; }
   tr.episode { cursor: pointer; }
   tr.episode:hover, tr.selected { background: #eef4ff; }
   .resolved { color: #127a2c; font-weight: 600; }
@@ -25,12 +26,12 @@ export function viewerPage(embedded: { rows: unknown[]; episodes: Record<string,
   .msg h4 { margin: 0 0 6px; font-size: 12px; text-transform: uppercase; color: #666; }
   .user { background: #f7f7f9; } .assistant { background: #f3f8ff; } .tool { background: #fbfbf3; } .end { background: #f1fbf3; }
   pre { white-space: pre-wrap; word-break: break-word; margin: 4px 0; font: 12px/1.35 ui-monospace, monospace; max-height: 32em; overflow: auto; }
-  #filter { margin: 8px; width: calc(100% - 16px); padding: 4px; }
+  #filter { margin: 8px; width: calc(100% - 16px); padding: 4px; box-sizing: border-box; }
   .meta { color: #666; font-size: 12px; }
 </style>
 </head>
 <body>
-<div id="list"><input id="filter" placeholder="filter by task, episode, end"><table><thead><tr><th>episode</th><th>task</th><th>reward</th><th>end</th><th>turns</th><th>started</th></tr></thead><tbody id="rows"></tbody></table></div>
+<div id="list"><input id="filter" placeholder="filter by task, episode, end"><table><colgroup><col class="c-id"><col class="c-task"><col class="c-reward"><col class="c-end"><col class="c-turns"><col class="c-when"></colgroup><thead><tr><th>episode</th><th>task</th><th>reward</th><th>end</th><th>turns</th><th>started</th></tr></thead><tbody id="rows"></tbody></table></div>
 <div id="detail"><p class="meta">Choose an episode.</p></div>
 <script>
 const EMBEDDED = ${data};
@@ -52,14 +53,27 @@ async function showList() {
   const render = () => {
     const q = document.getElementById('filter').value.toLowerCase();
     body.replaceChildren(...all.filter((r) => !q || [r.episode_id, r.task_id, r.end_reason, r.dataset].join(' ').toLowerCase().includes(q)).map((r) => {
+      const when = r.started_at.replace('T', ' ').slice(0, 19);
+      // Long ids are cut to the column with an ellipsis; the whole text is the cell's tooltip.
       const tr = el('tr', { class: 'episode', 'data-episode': r.episode_id },
-        el('td', {}, r.episode_id), el('td', {}, r.task_id), rewardCell(r), el('td', {}, r.end_reason), el('td', {}, String(r.turns)), el('td', {}, r.started_at.replace('T', ' ').slice(0, 19)));
-      tr.addEventListener('click', () => { for (const s of document.querySelectorAll('tr.selected')) s.classList.remove('selected'); tr.classList.add('selected'); void showEpisode(r.episode_id); });
+        el('td', { title: r.episode_id }, r.episode_id), el('td', { title: r.task_id }, r.task_id), rewardCell(r), el('td', { title: r.end_reason }, r.end_reason), el('td', {}, String(r.turns)), el('td', { title: when }, when.slice(11)));
+      tr.addEventListener('click', () => { location.hash = 'episode=' + encodeURIComponent(r.episode_id); });
       return tr;
     }));
+    select();
   };
   document.getElementById('filter').addEventListener('input', render);
+  // The address names the episode shown (#episode=ID): a link to one episode opens it.
+  window.addEventListener('hashchange', select);
   render();
+}
+function select() {
+  const m = /^#episode=(.+)$/.exec(location.hash);
+  if (!m) return;
+  const id = decodeURIComponent(m[1]);
+  for (const s of document.querySelectorAll('tr.selected')) s.classList.remove('selected');
+  for (const tr of document.querySelectorAll('tr.episode')) if (tr.dataset.episode === id) tr.classList.add('selected');
+  if (shown !== id) void showEpisode(id);
 }
 function testList(title, tests) {
   if (!tests || tests.length === 0) return null;
@@ -75,7 +89,7 @@ async function showEpisode(id) {
   const h = t.header;
   const parts = [
     el('h2', {}, h.task_id),
-    el('p', { class: 'meta' }, 'episode ' + h.episode_id + ' · dataset ' + h.dataset + ' · group ' + (h.group_id || '-') + ' · server ' + h.server_id + ' · started ' + h.started_at),
+    el('p', { class: 'meta' }, el('a', { href: '#episode=' + encodeURIComponent(h.episode_id), id: 'permalink' }, 'episode ' + h.episode_id), ' · dataset ' + h.dataset + ' · group ' + (h.group_id || '-') + ' · server ' + h.server_id + ' · started ' + h.started_at),
   ];
   if (h.system_prompt) parts.push(el('div', { class: 'msg user' }, el('h4', {}, 'system'), el('pre', {}, h.system_prompt)));
   parts.push(el('div', { class: 'msg user' }, el('h4', {}, 'task'), el('pre', {}, h.prompt)));
@@ -88,7 +102,8 @@ async function showEpisode(id) {
       a && a.content ? el('pre', {}, a.content) : null,
       el('div', {}, el('strong', {}, s.tool + ': '), el('pre', { class: 'call' }, String(call ?? '')))));
     parts.push(el('div', { class: 'msg tool' },
-      el('h4', {}, 'observation · ' + s.status + ' · exit ' + s.exit_code + ' · ' + s.duration_s.toFixed(2) + ' s'),
+      // Only a command has an exit code; a submit's outcome is below.
+      el('h4', {}, 'observation · ' + s.status + (s.tool === 'bash' ? ' · exit ' + s.exit_code : '') + ' · ' + s.duration_s.toFixed(2) + ' s'),
       el('pre', { class: 'observation' }, s.observation)));
   }
   if (t.end) {
