@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Builds the sandbox base image offline: a debootstrapped Debian rootfs with python3, pytest, pip,
+# Builds the sandbox base image offline: a debootstrapped Debian rootfs with python3 (also as
+# `python`, as in SWE-bench images), pytest, pip,
 # setuptools, git and the locales package (the harness's eval commands run locale-gen), imported
 # with `docker import`. Skipped when an image with this content hash exists.
 # Usage: build-base-image.sh [--packages pkg,pkg] [--wheels DIR] [--repo IMAGE_REPO]
@@ -21,7 +22,7 @@ while [ $# -gt 0 ]; do
   esac
 done
 suite=${SWE_ENV_BASE_SUITE:-bookworm}
-packages="python3,python3-pytest,python3-pip,python3-setuptools,python3-wheel,git,procps,patch,ca-certificates,less,locales${extra:+,$extra}"
+packages="python3,python-is-python3,python3-pytest,python3-pip,python3-setuptools,python3-wheel,git,procps,patch,ca-certificates,less,locales${extra:+,$extra}"
 wheel_hash=""
 if [ -n "$wheels" ]; then
   ls "$wheels"/*.whl >/dev/null 2>&1 || { echo "build-base-image.sh: no .whl files in $wheels" >&2; exit 2; }

@@ -34,6 +34,10 @@ describe('ShellSession against a real container', () => {
     expect((await shell.run('env | grep -c SWE_ENV_SHELL_SETUP; true', opts)).output).toBe('0\n');
   });
 
+  it('has `python` as SWE-bench images do (not only python3)', async () => {
+    expect((await shell.run('python -c "import sys; print(sys.version_info[0])"', opts)).output).toBe('3\n');
+  });
+
   it('an interrupt stops the command and everything it started, keeps its output, answers 130, and the shell goes on', async () => {
     const interrupt = new AbortController();
     const running = shell.run('echo started; (sleep 778 &); sleep 778', { ...opts, timeoutMs: 60_000, interrupt: interrupt.signal });
