@@ -16,8 +16,17 @@ called by its GRPO loop. The final info (reward, resolved, end reason, ``swe_env
 therefore put in the final step's metadata *and* kept by the actor; call
 ``global_post_process_and_metrics(batch)`` on the rollout batch to merge it into
 ``batch["extra_env_info"]`` and set ``batch["mask_sample"]``, which NeMo-RL's GRPO honours by
-zeroing ``loss_multiplier`` for samples the environment failed on. Samples NeMo-RL truncates are
-never announced: the server's idle timeout (``--idle-timeout``) reclaims their episodes.
+zeroing ``loss_multiplier`` for samples the environment failed on.
+
+NeMo-RL never tells an environment that it stopped a sample. ``global_post_process_and_metrics``
+finds the samples of the batch whose episode is still open (their last metadata names it), closes
+those episodes, and says why the rollout stopped each: truncated by NeMo-RL (``batch["truncated"]``)
+or out of turns (``max_rollout_turns`` reached): the model's own failure, reward 0, trained;
+otherwise the rollout dropped it, which NeMo-RL's async rollout does when generation raises (it
+catches the error and ends the sample with the reward so far): ``llm_error``, masked. Its sync
+rollout lets a generation error raise out of ``run_multi_turn_rollout``: no batch is left to mask,
+and NeMo-RL's training scripts call ``shutdown_environments`` (each environment's ``shutdown``) in
+their ``finally``, where this environment closes every episode it still has open.
 """
 from __future__ import annotations
 
@@ -94,7 +103,10 @@ class SweEnvEnvironment(EnvironmentInterface):  # type: ignore[misc]
     """Config keys: ``addresses`` (list or comma-separated), ``episode_options``, ``tokenizer`` (name
     or path: observations rendered with its chat template; without it the raw text is returned),
     ``chat_template_kwargs``, ``observation_role`` (default "tool"), ``stop_strings`` (default
-    ["</tool_call>"]), ``max_observation_chars`` (default 16384)."""
+    ["</tool_call>"]), ``max_observation_chars`` (default 16384), ``max_rollout_turns`` (NeMo-RL's
+    ``grpo.max_rollout_turns``: tells a sample out of turns, the model's failure, from one the
+    rollout dropped after a generation error; unset, every unfinished sample that NeMo-RL did not
+    truncate is masked)."""
 
     def __init__(self, cfg: Optional[Dict[str, Any]] = None) -> None:
         cfg = dict(cfg or {})
@@ -104,6 +116,7 @@ class SweEnvEnvironment(EnvironmentInterface):  # type: ignore[misc]
         self.observation_role = str(cfg.get("observation_role", "tool"))
         self.stop_strings = list(cfg.get("stop_strings", ["</tool_call>"]))
         self.max_observation_chars = int(cfg.get("max_observation_chars", 16384))
+        self.max_rollout_turns = int(cfg["max_rollout_turns"]) if cfg.get("max_rollout_turns") else None
         self.renderer: Optional[ObservationRenderer] = None
         if cfg.get("tokenizer"):
             from transformers import AutoTokenizer  # type: ignore
@@ -111,6 +124,8 @@ class SweEnvEnvironment(EnvironmentInterface):  # type: ignore[misc]
             tokenizer = cfg["tokenizer"] if not isinstance(cfg["tokenizer"], str) else AutoTokenizer.from_pretrained(cfg["tokenizer"])
             self.renderer = ObservationRenderer(tokenizer, cfg.get("chat_template_kwargs"))
         self._finished: "OrderedDict[str, Dict[str, Any]]" = OrderedDict()
+        self._finished_episodes: "OrderedDict[str, Dict[str, Any]]" = OrderedDict()
+        self._open: Dict[str, str] = {}  # episode id -> task id, touched on the private loop only
         self._finished_lock = threading.Lock()
         self._loop = asyncio.new_event_loop()
         self._thread = threading.Thread(target=self._loop.run_forever, name="swe-env-nemo", daemon=True)
@@ -136,6 +151,8 @@ class SweEnvEnvironment(EnvironmentInterface):  # type: ignore[misc]
                     raise ValueError("the sample's extra_env_info has no task_id")
                 # Chosen before Reset and kept in the metadata: a retried Reset is the same episode.
                 episode_id = f"nemo-{uuid.uuid4().hex}"
+                self._open[episode_id] = task_id  # before Reset: whatever it starts is closed with the rest
+                meta["episode_id"] = episode_id
                 await self.client.reset(task_id, episode_id=episode_id, group_id=str(meta.get("group_id", "")), options=self.episode_options or None)
                 meta["episode_id"], meta["step_index"] = episode_id, 0
             last = next((m for m in reversed(messages) if m.get("role") == "assistant"), None)
@@ -162,16 +179,48 @@ class SweEnvEnvironment(EnvironmentInterface):  # type: ignore[misc]
             await self._finish(messages, meta)
             return {"role": self.observation_role, "content": f"[swe-env error] {error}"}, meta, 0.0, True
 
-    async def _finish(self, messages: List[Dict[str, Any]], meta: Dict[str, Any]) -> None:
+    async def _finish(self, messages: Optional[List[Dict[str, Any]]], meta: Dict[str, Any]) -> None:
         with self._finished_lock:
-            self._finished[sample_key(str(meta.get("task_id", "")), messages)] = dict(meta)
-            while len(self._finished) > _FINISHED_KEPT:
-                self._finished.popitem(last=False)
+            if messages is not None:
+                self._finished[sample_key(str(meta.get("task_id", "")), messages)] = dict(meta)
+            if meta.get("episode_id"):
+                self._finished_episodes[str(meta["episode_id"])] = dict(meta)
+            for kept in (self._finished, self._finished_episodes):
+                while len(kept) > _FINISHED_KEPT:
+                    kept.popitem(last=False)
         if meta.get("episode_id"):
-            try:
-                await self.client.close(meta["episode_id"])
-            except Exception as error:  # the server's idle timeout reclaims it
-                logger.warning("swe_env: closing %s failed: %s", meta["episode_id"], error)
+            self._open.pop(str(meta["episode_id"]), None)
+            await self._close(str(meta["episode_id"]))
+
+    async def _close(self, episode_id: str) -> None:
+        try:
+            await self.client.close(episode_id)
+        except Exception as error:  # the server's idle timeout reclaims it
+            logger.warning("swe_env: closing %s failed: %s", episode_id, error)
+
+    async def _close_open(self) -> int:
+        """Closes every episode this environment still has open (a rollout that raised left them)."""
+        episode_ids = list(self._open)
+        self._open.clear()
+        await asyncio.gather(*(self._close(e) for e in episode_ids))
+        return len(episode_ids)
+
+    async def _stopped_by_rollout(self, info: Dict[str, Any], truncated: bool) -> Dict[str, Any]:
+        """The final info of a sample whose episode the rollout left open, which it closes."""
+        steps = int(info.get("step_index", 0))
+        if truncated:
+            end, masked, error = "truncated", False, ""  # NeMo-RL cut it at its token budget: the model's
+        elif self.max_rollout_turns is not None and steps >= self.max_rollout_turns:
+            end, masked, error = "max_turns", False, ""  # out of turns: the model's
+        else:
+            end, masked = "llm_error", True
+            error = (
+                f"the rollout stopped this sample after {steps} step(s), before the environment ended it, without "
+                "truncating it and short of max_rollout_turns: NeMo-RL's async rollout does so when generation raises"
+            )
+        final = dict(info, swe_env_reward=0.0, swe_env_resolved=False, swe_env_end=end, swe_env_masked=masked, swe_env_error=error)
+        await self._finish(None, final)
+        return final
 
     async def _batch(self, message_log_batch: Sequence[List[Dict[str, Any]]], metadata: Sequence[Dict[str, Any]]) -> List[Tuple[Dict[str, str], Dict[str, Any], float, bool]]:
         return list(await asyncio.gather(*(self._one(list(m), dict(meta or {})) for m, meta in zip(message_log_batch, metadata))))
@@ -189,21 +238,28 @@ class SweEnvEnvironment(EnvironmentInterface):  # type: ignore[misc]
             answers=[None for _ in results],
         )
 
-    def final_info(self, task_id: str, messages: Sequence[Dict[str, Any]]) -> Optional[Dict[str, Any]]:
+    def final_info(self, task_id: str, messages: Sequence[Dict[str, Any]], episode_id: str = "") -> Optional[Dict[str, Any]]:
         """The final metadata of a finished trajectory (NeMo-RL drops it from its batch)."""
         with self._finished_lock:
-            return self._finished.get(sample_key(task_id, messages))
+            found = self._finished.get(sample_key(task_id, messages))
+            return found if found is not None or not episode_id else self._finished_episodes.get(episode_id)
 
     def global_post_process_and_metrics(self, batch: Any) -> Tuple[Any, Dict[str, Any]]:
-        """Merges each finished sample's final info into ``batch["extra_env_info"]``, sets
+        """Merges each finished sample's final info into ``batch["extra_env_info"]``, closes the
+        episodes of samples the rollout stopped (see the module's docstring), sets
         ``batch["mask_sample"]`` (NeMo-RL's GRPO zeroes the loss of those samples), and returns
         resolved / masked rates."""
         infos = list(batch["extra_env_info"])
         logs = list(batch["message_log"])
+        truncated = list(batch["truncated"]) if "truncated" in batch else [False] * len(infos)
         masked: List[bool] = []
         resolved = 0
         for i, (info, log) in enumerate(zip(infos, logs)):
-            final = self.final_info(str((info or {}).get("task_id", "")), log)
+            info = dict(info or {})
+            episode_id = str(info.get("episode_id") or "")
+            final = self.final_info(str(info.get("task_id", "")), log, episode_id)
+            if final is None and episode_id:  # still open: the rollout stopped it without a word
+                final = self._run(self._stopped_by_rollout(info, bool(truncated[i])))
             if final is not None:
                 infos[i] = final
             masked.append(bool((final or {}).get("swe_env_masked", False)))
@@ -213,9 +269,19 @@ class SweEnvEnvironment(EnvironmentInterface):  # type: ignore[misc]
         n = max(1, len(infos))
         return batch, {"swe_env/resolved_rate": resolved / n, "swe_env/masked_rate": sum(masked) / n, "swe_env/masked": sum(masked)}
 
+    def close_open_episodes(self) -> int:
+        """Closes every episode still open and returns how many (``shutdown`` does it first)."""
+        return int(self._run(self._close_open()))
+
     def shutdown(self) -> None:
-        """Closes the channels, then stops the private event loop."""
+        """Closes every episode still open (NeMo-RL's ``shutdown_environments``, which its training
+        scripts run in ``finally``, calls this after a rollout raised), then the channels, then stops
+        the private event loop."""
         try:
+            try:
+                self.close_open_episodes()
+            except Exception as error:  # the server's idle timeout reclaims them
+                logger.warning("swe_env: closing the open episodes failed: %s", error)
             self._run(self.client.aclose())
         finally:
             self._loop.call_soon_threadsafe(self._loop.stop)

@@ -1,16 +1,20 @@
 """The NeMo-RL adapter as NeMo-RL runs it: a Ray actor made the way ``create_env`` makes one
 (``actor_class.options(runtime_env=...).remote(cfg)``) on a local Ray cluster, stepped with
 ``step.remote(message_logs, metadata)`` for several batches at once, against a real server.
-NeMo-RL itself is not on PyPI: its rollout loop is not run here."""
+NeMo-RL itself is not on PyPI (its name there is a placeholder): its sync and async rollout loops
+are run as ``nemo_rl_rollouts`` carries them from its source (NVIDIA-NeMo/RL 7ea279ab), with a
+scripted generation in place of the GPU model server."""
 from __future__ import annotations
 
 import os
 import subprocess
+import time
 from pathlib import Path
 from typing import Any, Dict
 
 import pytest
 
+import nemo_rl_rollouts as nr
 import verl_support as vs
 from swe_env.nemo_rl import SweEnvActor
 
@@ -97,4 +101,80 @@ def test_async_rollouts_step_concurrently(ray_cluster: Any, server: Any, model_d
             ray.get(env.step.remote([[_assistant(vs.tool_call_text("submit_solution", {}))]], [meta]))
     finally:
         leftovers = _dispose(ray, env, server)
+    assert leftovers == []
+
+
+def _plain_actor(ray: Any, **cfg: Any) -> Any:
+    actor = SweEnvActor.options(runtime_env={"env_vars": dict(os.environ, PYTHONPATH=vs.pythonpath())}).remote(dict(cfg))
+    ray.get(actor.global_post_process_and_metrics.remote({"extra_env_info": [], "message_log": []}))  # started
+    return actor
+
+
+def _rollout_batch(tasks: list) -> Dict[str, Any]:
+    # The scripted generation reads the task from the user message (a GPU model server reads tokens).
+    return {"message_log": [[{"role": "user", "content": t}] for t in tasks], "extra_env_info": [{"task_id": t} for t in tasks], "task_name": ["swe_env"] * len(tasks)}
+
+
+def _left_after(server: Any) -> list:
+    """The sandboxes the Docker engine still has for this server once its Close calls are done,
+    removed so that a failing test leaves none behind."""
+    deadline = time.time() + 30
+    while server.containers() and time.time() < deadline:
+        time.sleep(0.2)
+    leftovers = server.containers()
+    for container in leftovers:
+        subprocess.run(["docker", "rm", "-f", container], capture_output=True)
+    return leftovers
+
+
+def test_sync_rollout_llm_error_raises_and_leaves_no_sandbox(ray_cluster: Any, server: Any) -> None:
+    """NeMo-RL's sync rollout generates for the whole batch in one call: an LLM error on the second
+    turn raises out of run_multi_turn_rollout (no batch is left to mask). Its training scripts run
+    shutdown_environments in ``finally``; the environment's shutdown closes the two episodes the
+    rollout had started. Before: both sandboxes stayed until the server's idle timeout."""
+    ray = ray_cluster
+    env = _plain_actor(ray, addresses=server.address, max_rollout_turns=4)
+    generation = nr.ScriptedGeneration({NOFIX: [("bash", "ls"), ("raise", "vLLM engine died")], GOLD: [("bash", "ls"), ("raise", "vLLM engine died")]})
+    try:
+        with pytest.raises(RuntimeError, match="vLLM engine died"):
+            try:
+                nr.run_multi_turn_rollout(generation, _rollout_batch([NOFIX, GOLD]), {"swe_env": env}, max_rollout_turns=4)
+            finally:
+                assert len(server.containers()) == 2  # the first turn's steps started both episodes
+                nr.shutdown_environments({"swe_env": env})
+    finally:
+        ray.kill(env)
+        leftovers = _left_after(server)
+    assert leftovers == []
+
+
+def test_async_rollout_llm_error_is_masked_and_nothing_leaks(ray_cluster: Any, server: Any, demo_tasks: Dict[str, dict]) -> None:
+    """NeMo-RL's async rollout catches a sample's generation error and ends it with the reward so
+    far. global_post_process_and_metrics closes the episodes the rollout left open and masks the
+    sample the LLM error cut (mask_sample), while a sample out of turns is the model's 0 (trained)
+    and a gold fix scores 1. Before: the cut sample trained as 0 unmasked, and its sandbox and the
+    out-of-turns one stayed running."""
+    ray = ray_cluster
+    env = _plain_actor(ray, addresses=server.address, max_rollout_turns=3)
+    out_of_turns = "swe-env-demo__textkit-3"
+    generation = nr.ScriptedGeneration(
+        {
+            GOLD: [("bash", vs.gold_bash(demo_tasks[GOLD]["patch"])), ("submit",)],
+            NOFIX: [("bash", "ls"), ("raise", "vLLM engine died")],
+            out_of_turns: [("bash", "ls")],
+        }
+    )
+    try:
+        batch, metrics = nr.run_async_multi_turn_rollout(generation, _rollout_batch([GOLD, NOFIX, out_of_turns]), {"swe_env": env}, max_rollout_turns=3)
+        assert [m["turn_count"] for m in metrics] == [2, 2, 3] and batch["total_reward"].tolist() == [1.0, 0.0, 0.0]
+        merged, stats = ray.get(env.global_post_process_and_metrics.remote(batch))
+        ends = [i.get("swe_env_end") for i in merged["extra_env_info"]]
+        assert ends == ["submitted", "llm_error", "max_turns"], merged["extra_env_info"]
+        assert merged["mask_sample"].tolist() == [False, True, False]
+        assert "generation raises" in merged["extra_env_info"][1]["swe_env_error"]
+        assert stats["swe_env/masked"] == 1
+    finally:
+        ray.get(env.shutdown.remote())
+        ray.kill(env)
+        leftovers = _left_after(server)
     assert leftovers == []
