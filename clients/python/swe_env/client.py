@@ -20,6 +20,7 @@ from google.protobuf.json_format import MessageToDict
 from ._proto.swe_env.v1 import swe_env_pb2 as pb
 from ._proto.swe_env.v1 import swe_env_pb2_grpc as pb_grpc
 from .errors import SweEnvError, from_rpc_error
+from .relocation import Resolver, ServerDirectory, fleet_resolver
 
 T = TypeVar("T")
 
@@ -167,8 +168,16 @@ class AsyncSweEnvClient:
         info_ttl_s: float = 2.0,
         load_factor: float = 1.25,
         restart_wait_s: Optional[float] = None,
+        resolver: Optional[Resolver] = None,
     ) -> None:
         given = [] if addresses is None else [addresses] if isinstance(addresses, str) else list(addresses)
+        # An entry "ray:NAME" stands for a Ray fleet's servers (swe_env.ray), and ``resolver`` for
+        # any fleet that can say which server id is where: a server found again at a new address
+        # (its restart took another port) goes on with its episodes there.
+        self._directory = ServerDirectory([r for r in [resolver, *map(fleet_resolver, given)] if r is not None])
+        given = [a for a in given if not a.startswith("ray:")]
+        if self._directory:
+            given += [a for a in self._directory.addresses() if a not in given]
         # An entry "dns:host:port" stands for every address the name resolves to (a headless
         # Service): the integrations take address lists from their configs, so this reaches them too.
         given = [a for entry in given for a in (resolve_all(entry[4:]) if entry.startswith("dns:") else [entry])]
@@ -319,7 +328,8 @@ class AsyncSweEnvClient:
             return True
 
     async def _back_within(self, address: str, wait_s: float) -> bool:
-        """Whether a server that stopped answering answers again within ``wait_s`` (a restart)."""
+        """Whether a server that stopped answering answers again within ``wait_s`` (a restart), at
+        its address or, when the fleet says it moved, at its new one (its episodes move with it)."""
         deadline = time.monotonic() + wait_s
         while True:
             remaining = deadline - time.monotonic()
@@ -328,10 +338,30 @@ class AsyncSweEnvClient:
                 self.down.discard(address)
                 return True
             except SweEnvError:
+                moved = await self._directory.where_now(address, remaining) if self._directory else None
+                if moved:
+                    self._move(address, moved)
+                    address = moved
+                    continue
                 if remaining <= 0:
                     self.down.add(address)
                     return False
                 await asyncio.sleep(min(1.0, max(0.05, remaining)))
+
+    def _move(self, old: str, new: str) -> None:
+        """A server found again at another address: its episodes, groups and place go there."""
+        if new in self.addresses:
+            self.addresses = [a for a in self.addresses if a != old]
+        else:
+            self.addresses = [new if a == old else a for a in self.addresses]
+        for table in (self._episode_address, self._group_address):
+            for key, value in list(table.items()):
+                if value == old:
+                    table[key] = new
+        self._placed[new] = self._placed.pop(old, 0)
+        self._info.pop(old, None)
+        self.down.discard(old)
+        self.down.discard(new)
 
     async def _restarted_since(self, address: str, episode_id: str) -> bool:
         """Whether the server started after this episode did (it restarted: the episode is gone with it)."""
@@ -451,8 +481,10 @@ class AsyncSweEnvClient:
             return self._lost(episode_id, self._lost_episodes[episode_id], step_index, call_id)
         address = self.episode_address(episode_id)
         fleet = len(self.addresses) > 1
-        if address in self.down and fleet and not await self._back_within(address, self.restart_wait_s):
-            return self._lost(episode_id, address, step_index, call_id)
+        if address in self.down and fleet:
+            if not await self._back_within(address, self.restart_wait_s):
+                return self._lost(episode_id, address, step_index, call_id)
+            address = self.episode_address(episode_id)  # where it came back (it may have moved)
         comebacks = 0
         while True:
             try:
@@ -466,6 +498,7 @@ class AsyncSweEnvClient:
                 # caller may retry the same step index.
                 if error.code == grpc.StatusCode.UNAVAILABLE and comebacks < 3 and await self._back_within(address, self.restart_wait_s):
                     comebacks += 1
+                    address = self.episode_address(episode_id)  # where it came back (it may have moved)
                     continue
                 if fleet and error.code != grpc.StatusCode.NOT_FOUND and await self._gone(address):
                     return self._lost(episode_id, address, step_index, call_id)
@@ -476,6 +509,11 @@ class AsyncSweEnvClient:
     async def close(self, episode_id: str, timeout_s: Optional[float] = None) -> Dict[str, Any]:
         lost = self._lost_episodes.pop(episode_id, None)
         address = lost or self.episode_address(episode_id)
+        if not lost and address in self.down and self._directory:
+            moved = await self._directory.where_now(address, self.restart_wait_s)
+            if moved:
+                self._move(address, moved)
+                address = moved
         if lost or (address in self.down and len(self.addresses) > 1):
             self._episode_address.pop(episode_id, None)
             return {"episode_id": episode_id, "end_reason": "infra_error", "reward": 0.0, "server": address}
