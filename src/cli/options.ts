@@ -1,9 +1,11 @@
 import { InvalidArgumentError as CommanderArgError } from 'commander';
-import { readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { InvalidArgumentError } from '../common/errors.js';
 import { packageRoot } from '../common/paths.js';
+import { readOptionFile } from '../common/option-file.js';
+
+export { readOptionFile };
 import type { ClientSecurity } from '../client/client.js';
 import { loadTaskFiles } from '../tasks/loader.js';
 import type { Task } from '../tasks/task.js';
@@ -38,16 +40,6 @@ export function defaultTrajectoryDir(): string {
   return join(process.env['XDG_DATA_HOME'] || join(homedir(), '.local', 'share'), 'swe-env', 'trajectories');
 }
 
-/** A file an option names, read; a missing one says which option named it. */
-export function readOptionFile(flag: string, file: string): Buffer {
-  try {
-    return readFileSync(file);
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    throw new InvalidArgumentError(`${flag} ${file}: ${code === 'ENOENT' ? 'no such file' : code === 'EACCES' ? 'permission denied' : String(error)}`);
-  }
-}
-
 /** The client side of a server's token and TLS, from --token-file / SWE_ENV_AUTH_TOKEN and --ca. */
 export function clientSecurity(o: { tokenFile?: string; ca?: string }): ClientSecurity {
   const token = o.tokenFile ? readOptionFile('--token-file', o.tokenFile).toString('utf8').trim() : process.env['SWE_ENV_AUTH_TOKEN'];
@@ -59,15 +51,13 @@ export function loadAll(files: readonly string[], imageTemplate?: string): Promi
   return loadTaskFiles(files, imageTemplate ? { imageTemplate } : {}, (p) => process.stderr.write(`skipped: ${p.file} ${p.where} ${p.field}: ${p.message}\n`));
 }
 
-/** --instance filters: exact ids, or prefixes written with a trailing `*`. */
+/** --instance filters: exact ids, or prefixes written with a trailing `*`; each must match some task. */
 export function selectInstances(tasks: Task[], patterns: readonly string[] | undefined): Task[] {
   if (!patterns?.length) return tasks;
-  const match = (id: string) => patterns.some((p) => (p.endsWith('*') ? id.startsWith(p.slice(0, -1)) : id === p));
-  const chosen = tasks.filter((t) => match(t.id));
-  const unmatched = patterns.filter((p) => !tasks.some((t) => match(t.id) && (p.endsWith('*') ? t.id.startsWith(p.slice(0, -1)) : t.id === p)));
-  if (chosen.length === 0 || unmatched.length > 0) {
-    const first = unmatched[0] ?? patterns[0]!;
-    throw new InvalidArgumentError(`--instance ${first} matches no task in the task files${didYouMean(first, tasks.map((t) => t.id))}`);
+  const matches = (pattern: string, id: string): boolean => (pattern.endsWith('*') ? id.startsWith(pattern.slice(0, -1)) : id === pattern);
+  const unmatched = patterns.find((p) => !tasks.some((t) => matches(p, t.id)));
+  if (unmatched !== undefined) {
+    throw new InvalidArgumentError(`--instance ${unmatched} matches no task in the task files${didYouMean(unmatched, tasks.map((t) => t.id))}`);
   }
-  return chosen;
+  return tasks.filter((t) => patterns.some((p) => matches(p, t.id)));
 }

@@ -1,9 +1,9 @@
-import { readFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { createServer as createTlsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import type { Registry } from 'prom-client';
 import { sameSecret, type ServerSecurity } from '../server/auth.js';
+import { readOptionFile } from '../common/option-file.js';
 
 export interface MetricsEndpoint {
   readonly port: number;
@@ -44,9 +44,9 @@ export async function serveMetrics(
   const security = access.security ?? {};
   let server: Server;
   if (security.tlsCertFile && security.tlsKeyFile) {
-    const ca = security.tlsClientCaFile ? readFileSync(security.tlsClientCaFile) : undefined;
+    const ca = security.tlsClientCaFile ? readOptionFile('--tls-client-ca', security.tlsClientCaFile) : undefined;
     server = createTlsServer(
-      { cert: readFileSync(security.tlsCertFile), key: readFileSync(security.tlsKeyFile), ...(ca ? { ca, requestCert: true, rejectUnauthorized: true } : {}) },
+      { cert: readOptionFile('--tls-cert', security.tlsCertFile), key: readOptionFile('--tls-key', security.tlsKeyFile), ...(ca ? { ca, requestCert: true, rejectUnauthorized: true } : {}) },
       handle,
     );
   } else {

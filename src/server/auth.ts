@@ -1,8 +1,8 @@
 import { timingSafeEqual } from 'node:crypto';
-import { readFileSync } from 'node:fs';
 import { isIP } from 'node:net';
 import * as grpc from '@grpc/grpc-js';
 import { InvalidArgumentError } from '../common/errors.js';
+import { readOptionFile } from '../common/option-file.js';
 
 /** Where a server's credentials come from (files, read once at start). */
 export interface ServerSecurity {
@@ -39,7 +39,7 @@ export function checkExposure(host: string, security: ServerSecurity, what = 'li
 }
 
 export function readToken(security: ServerSecurity): string | undefined {
-  const token = security.authTokenFile ? readFileSync(security.authTokenFile, 'utf8').trim() : security.authToken?.trim();
+  const token = security.authTokenFile ? readOptionFile('--auth-token-file', security.authTokenFile).toString('utf8').trim() : security.authToken?.trim();
   if (token === undefined) return undefined;
   if (token.length < 16) throw new InvalidArgumentError('the auth token must be at least 16 characters');
   return token;
@@ -50,8 +50,8 @@ export function serverCredentials(security: ServerSecurity): grpc.ServerCredenti
     if (security.tlsCertFile || security.tlsKeyFile || security.tlsClientCaFile) throw new InvalidArgumentError('TLS needs both --tls-cert and --tls-key');
     return grpc.ServerCredentials.createInsecure();
   }
-  const ca = security.tlsClientCaFile ? readFileSync(security.tlsClientCaFile) : null;
-  return grpc.ServerCredentials.createSsl(ca, [{ cert_chain: readFileSync(security.tlsCertFile), private_key: readFileSync(security.tlsKeyFile) }], ca !== null);
+  const ca = security.tlsClientCaFile ? readOptionFile('--tls-client-ca', security.tlsClientCaFile) : null;
+  return grpc.ServerCredentials.createSsl(ca, [{ cert_chain: readOptionFile('--tls-cert', security.tlsCertFile), private_key: readOptionFile('--tls-key', security.tlsKeyFile) }], ca !== null);
 }
 
 export function sameSecret(got: string, expected: Buffer): boolean {
@@ -90,3 +90,4 @@ export function bearerTokenInterceptor(token: string): grpc.ServerInterceptor {
     });
   };
 }
+
