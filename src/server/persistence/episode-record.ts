@@ -1,5 +1,5 @@
+import type { EpisodeIdentity } from '../episode/episode-state.js';
 import type { GradeReport } from '../../reward/report.js';
-import type { EpisodeDefaults } from '../config.js';
 import type { EndReason, EpisodeSummary, StepOutcome } from '../episode.js';
 
 /** Bumped when a field changes meaning; a record of another version is not adopted. */
@@ -24,16 +24,8 @@ export interface InflightStep {
  * What a restarted server needs to go on with an episode: written as the episode changes, before
  * a step's answer goes out, so a retried Step finds the outcome its first call was given.
  */
-export interface EpisodeRecord {
+export interface EpisodeRecord extends EpisodeIdentity {
   readonly version: typeof RECORD_VERSION;
-  readonly id: string;
-  readonly taskId: string;
-  readonly serverId: string;
-  readonly options: EpisodeDefaults;
-  readonly seed: number;
-  readonly groupId: string;
-  readonly containerId: string;
-  readonly pristineHead: string;
   /** Epoch ms: the episode's wall clock runs on across a restart. */
   readonly createdAt: number;
   readonly stepCount: number;
