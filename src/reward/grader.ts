@@ -2,17 +2,16 @@ import { randomUUID } from 'node:crypto';
 import type { Logger } from '../common/logger.js';
 import { DeadlineExceededError, ResourceExhaustedError, messageOf } from '../common/errors.js';
 import { Semaphore } from '../common/semaphore.js';
-import type { Sandbox, SandboxLimits, SandboxProvider } from '../sandbox/sandbox.js';
+import type { Sandbox, SandboxProvider } from '../sandbox/sandbox.js';
+import type { GradeOptions, GraderConfig } from './grading/grader-options.js';
 import type { Task } from '../tasks/task.js';
 import { diffFiles } from './diff-files.js';
-import type { InstallRerun } from './eval-plan/install-policy.js';
 import { environmentLines, evalPlan, type EvalPlan } from './eval-plan/plan.js';
-import type { HarnessGeneration } from './harness/log-parsers.js';
 import { ownParser, parseTestLog } from './log-parsers/index.js';
 import { filterAgentPatch, testCommandPaths } from './patch-filter.js';
 import { scanPatch } from './patch-scan.js';
 import type { TestStatus } from './test-status.js';
-import { baseReport, type GradeReport, type RewardRule } from './report.js';
+import { baseReport, type GradeReport } from './report.js';
 import { agentSteps, taskSteps } from './grading/agent-steps.js';
 import { GRADING_DIR, applyStage } from './grading/apply-stage.js';
 import { ModelFault, explainStepFailure, seconds } from './grading/container-watch.js';
@@ -20,34 +19,7 @@ import { gatherEvidence } from './grading/evidence.js';
 import { testRunStage } from './grading/test-run.js';
 import { decideReport } from './grading/verdict-stage.js';
 
-export interface GradeOptions {
-  readonly episodeId?: string;
-  readonly captureS?: number;
-  /** Evaluate's call signal: a cancelled or timed-out caller stops the grading and frees its container. */
-  readonly signal?: AbortSignal;
-  /** Which verdict the reward follows for this grading; the grader's configured rule otherwise. */
-  readonly rewardRule?: RewardRule;
-  /** Told the test run's whole log (as kept: head and tail up to logLimitBytes), for per-instance logs. */
-  readonly onTestLog?: (log: string) => void;
-}
-
-export interface GraderConfig {
-  readonly limits: SandboxLimits;
-  /** Hard limit on the test command inside the container. */
-  readonly testTimeoutS: number;
-  /** Bytes of test log kept (head + tail); the summary pytest prints is at the end. */
-  readonly logLimitBytes: number;
-  /** Gradings at once at most; more wait (Evaluate until its deadline, then RESOURCE_EXHAUSTED). */
-  readonly maxGradings: number;
-  /** When the plan's install is re-run after the patch (default when-needed). */
-  readonly installRerun?: InstallRerun;
-  /** Which verdict the reward follows (default swe-env). */
-  readonly rewardRule?: RewardRule;
-  /** Which swebench grading the harness verdict reproduces (default 5). */
-  readonly harnessGeneration?: HarnessGeneration;
-  /** Told of every finished grading (metrics). */
-  readonly onGraded?: (report: GradeReport) => void;
-}
+export type { GradeOptions, GraderConfig } from './grading/grader-options.js';
 
 /** The test run's script: the plan's environment lines (exports, activation), then its test command. */
 export function testScriptOf(plan: EvalPlan): string {

@@ -1,7 +1,8 @@
 import Docker from 'dockerode';
 import { ContainerEvents } from './container-events.js';
 import { DiskWatchdog } from './disk-watchdog.js';
-import { InfraError, UnavailableError, messageOf } from '../common/errors.js';
+import { InfraError, UnavailableError } from '../common/errors.js';
+import { ensureImage, imageExists, imageTags } from './docker-images.js';
 import { abortReason } from '../common/abort.js';
 import { sandboxCreateOptions } from './container-options.js';
 import { DockerSandbox } from './docker-container.js';
@@ -54,9 +55,8 @@ export class DockerSandboxProvider implements SandboxProvider {
   }
 
   /** Every `repo:tag` the engine holds (one listing; nothing is pulled). */
-  async imageTags(): Promise<Set<string>> {
-    const images = await this.docker.listImages();
-    return new Set(images.flatMap((image) => image.RepoTags ?? []).filter((tag) => tag !== '<none>:<none>'));
+  imageTags(): Promise<Set<string>> {
+    return imageTags(this.docker);
   }
 
   /** Follows the engine's container events, so a dead sandbox can say what killed it. */
@@ -72,33 +72,13 @@ export class DockerSandboxProvider implements SandboxProvider {
     }
   }
 
-  async imageExists(image: string): Promise<boolean> {
-    try {
-      await this.docker.getImage(image).inspect();
-      return true;
-    } catch (error) {
-      if (statusCodeOf(error) === 404) return false;
-      throw new InfraError(`cannot inspect image ${image}: ${String(error)}`, { cause: error });
-    }
+  imageExists(image: string): Promise<boolean> {
+    return imageExists(this.docker, image);
   }
 
-  /**
-   * Pulls an image that is not present, when a registry answers. Without one (this project's usual
-   * machine) the error names the image and how to build it.
-   */
-  async ensureImage(image: string): Promise<void> {
-    if (await this.imageExists(image)) return;
-    try {
-      const stream = await this.docker.pull(image);
-      await new Promise<void>((resolve, reject) => {
-        this.docker.modem.followProgress(stream, (error: Error | null) => (error ? reject(error) : resolve()));
-      });
-    } catch (error) {
-      throw new InfraError(
-        `image ${image} is not on this Docker engine and could not be pulled (${messageOf(error).split('\n')[0]}); build it with \`swe-env images build\` or \`swe-env images build-demo\``,
-        { cause: error },
-      );
-    }
+  /** Pulls an image that is not present, when a registry answers (see ensureImage). */
+  ensureImage(image: string): Promise<void> {
+    return ensureImage(this.docker, image);
   }
 
   /** The engine's OCI runtime for sandboxes (runc by default; crun where registered). */

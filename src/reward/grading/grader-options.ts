@@ -1,0 +1,34 @@
+import type { SandboxLimits } from '../../sandbox/sandbox.js';
+import type { InstallRerun } from '../eval-plan/install-policy.js';
+import type { HarnessGeneration } from '../harness/log-parsers.js';
+import type { GradeReport, RewardRule } from '../report.js';
+
+/** One grading's options: who asked (an episode, Evaluate, a CLI run) and what they want told. */
+export interface GradeOptions {
+  readonly episodeId?: string;
+  readonly captureS?: number;
+  /** Evaluate's call signal: a cancelled or timed-out caller stops the grading and frees its container. */
+  readonly signal?: AbortSignal;
+  /** Which verdict the reward follows for this grading; the grader's configured rule otherwise. */
+  readonly rewardRule?: RewardRule;
+  /** Told the test run's whole log (as kept: head and tail up to logLimitBytes), for per-instance logs. */
+  readonly onTestLog?: (log: string) => void;
+}
+
+export interface GraderConfig {
+  readonly limits: SandboxLimits;
+  /** Hard limit on the test command inside the container. */
+  readonly testTimeoutS: number;
+  /** Bytes of test log kept (head + tail); the summary pytest prints is at the end. */
+  readonly logLimitBytes: number;
+  /** Gradings at once at most; more wait (Evaluate until its deadline, then RESOURCE_EXHAUSTED). */
+  readonly maxGradings: number;
+  /** When the plan's install is re-run after the patch (default when-needed). */
+  readonly installRerun?: InstallRerun;
+  /** Which verdict the reward follows (default swe-env). */
+  readonly rewardRule?: RewardRule;
+  /** Which swebench grading the harness verdict reproduces (default 5). */
+  readonly harnessGeneration?: HarnessGeneration;
+  /** Told of every finished grading (metrics). */
+  readonly onGraded?: (report: GradeReport) => void;
+}
