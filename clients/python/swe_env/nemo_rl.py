@@ -254,12 +254,22 @@ class SweEnvEnvironment(EnvironmentInterface):  # type: ignore[misc]
         truncated = list(batch["truncated"]) if "truncated" in batch else [False] * len(infos)
         masked: List[bool] = []
         resolved = 0
+        finals: List[Optional[Dict[str, Any]]] = []
+        stopped: List[int] = []
         for i, (info, log) in enumerate(zip(infos, logs)):
             info = dict(info or {})
             episode_id = str(info.get("episode_id") or "")
-            final = self.final_info(str(info.get("task_id", "")), log, episode_id)
-            if final is None and episode_id:  # still open: the rollout stopped it without a word
-                final = self._run(self._stopped_by_rollout(info, bool(truncated[i])))
+            finals.append(self.final_info(str(info.get("task_id", "")), log, episode_id))
+            if finals[i] is None and episode_id:  # still open: the rollout stopped it without a word
+                stopped.append(i)
+
+        async def close_stopped() -> List[Dict[str, Any]]:
+            return list(await asyncio.gather(*(self._stopped_by_rollout(dict(infos[i] or {}), bool(truncated[i])) for i in stopped)))
+
+        if stopped:
+            for i, final in zip(stopped, self._run(close_stopped())):
+                finals[i] = final
+        for i, final in enumerate(finals):
             if final is not None:
                 infos[i] = final
             masked.append(bool((final or {}).get("swe_env_masked", False)))
