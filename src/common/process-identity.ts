@@ -20,17 +20,25 @@ export function identityGone(identity: string): boolean {
   if (host !== hostname()) return false;
   const pid = Number(pidText);
   if (!Number.isInteger(pid) || pid <= 0) return false;
-  const now = processStart(pid);
-  if (now === undefined) return !processAlive(pid);
-  return start !== undefined && start !== '' && now !== start;
+  const stat = procStat(pid);
+  if (stat === undefined) return !processAlive(pid);
+  // A zombie has ended (where PID 1 does not reap orphans, it stays one until the host's end).
+  if (stat.state === 'Z' || stat.state === 'X') return true;
+  return start !== undefined && start !== '' && stat.start !== start;
 }
 
-/** Field 22 of /proc/PID/stat (start time in clock ticks since boot), or undefined without it. */
+/** The start time of the pid (field 22 of /proc/PID/stat, clock ticks since boot), or undefined without procfs. */
 function processStart(pid: number): string | undefined {
+  return procStat(pid)?.start;
+}
+
+/** State (field 3) and start time (field 22) of /proc/PID/stat, or undefined without it. */
+function procStat(pid: number): { state: string; start: string } | undefined {
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
     // The command name (field 2) is in parentheses and may hold spaces: count from its end.
-    return stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19];
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return { state: fields[0] ?? '', start: fields[19] ?? '' };
   } catch {
     return undefined;
   }

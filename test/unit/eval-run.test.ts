@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -85,4 +85,23 @@ describe('helpers', () => {
     expect(identityGone(`another-host/${pid}/1`)).toBe(false); // not ours to judge
     expect(identityAliveHere(`another-host/${pid}/1`)).toBe(false);
   });
+
+  it('takes a zombie (ended, not reaped) for gone', async () => {
+    // A child that exits while its parent never waits for it stays a zombie.
+    const { spawn } = await import('node:child_process');
+    const parent = spawn('bash', ['-c', 'sleep 0.1 & exec sleep 30'], { stdio: 'ignore' });
+    try {
+      const child = await new Promise<number>((resolve) => setTimeout(() => resolve(Number(execChildren(parent.pid!))), 600));
+      expect(readFileSync(`/proc/${child}/stat`, 'utf8')).toMatch(/\) Z /);
+      expect(identityGone(processIdentity(child))).toBe(true);
+      expect(identityAliveHere(processIdentity(parent.pid))).toBe(true);
+    } finally {
+      parent.kill('SIGKILL');
+    }
+  });
 });
+
+/** The first child pid of a process (from /proc/PID/task/PID/children). */
+function execChildren(pid: number): string {
+  return readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(' ')[0] ?? '';
+}
