@@ -1,11 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import {
   AlreadyExistsError,
-  DeadlineExceededError,
   FailedPreconditionError,
   InvalidArgumentError,
   NotFoundError,
-  ResourceExhaustedError,
   UnavailableError,
   messageOf,
 } from '../common/errors.js';
@@ -24,6 +22,7 @@ import { WarmPool } from './warm-pool.js';
 import type { TrajectoryRecorder } from '../trajectories/trajectory-recorder.js';
 import { trajectoryHeader } from './trajectory-header.js';
 import { AdoptionGrace } from './persistence/adoption-grace.js';
+import { acquireOrExhausted, assertDiskRoom, effectiveOptions } from './admission.js';
 
 export interface ResetInput {
   readonly task: Task;
@@ -117,26 +116,6 @@ export class EpisodeRegistry {
   }
 
   /** The options a client asked for, bounded by the server's, over the server's defaults. */
-  effectiveOptions(requested: Partial<EpisodeDefaults>): EpisodeDefaults {
-    const d = this.config.defaults;
-    const b = this.config.bounds;
-    const pick = (key: 'maxSteps' | 'commandTimeoutS' | 'episodeTimeoutS' | 'outputLimitBytes' | 'idleTimeoutS'): number => {
-      const value = requested[key];
-      if (value === undefined || value === 0) return d[key];
-      if (!Number.isFinite(value) || value < 0) throw new InvalidArgumentError(`options.${key} must be positive, got ${value}`);
-      if (value > b[key]) throw new InvalidArgumentError(`options.${key} is ${value}, over this server's limit of ${b[key]}`);
-      return value;
-    };
-    return Object.freeze({
-      maxSteps: Math.floor(pick('maxSteps')),
-      commandTimeoutS: pick('commandTimeoutS'),
-      episodeTimeoutS: pick('episodeTimeoutS'),
-      outputLimitBytes: Math.floor(pick('outputLimitBytes')),
-      idleTimeoutS: pick('idleTimeoutS'),
-      truncation: requested.truncation ?? d.truncation,
-    });
-  }
-
   /** Starts an episode, or returns the one already started under this client-chosen id. */
   async reset(input: ResetInput, signal?: AbortSignal): Promise<{ episode: Episode; created: boolean }> {
     if (this.shuttingDown) throw new UnavailableError('the server is shutting down');
@@ -155,7 +134,7 @@ export class EpisodeRegistry {
     const tomb = this.tombstones.get(id);
     if (tomb) throw new FailedPreconditionError(`episode ${id} already ran and was ${tomb.reason}; use a new episode_id`);
 
-    const options = this.effectiveOptions(input.options);
+    const options = effectiveOptions(this.config, input.options);
     const ready = this.start(id, input, options, signal);
     const entry = { taskId: input.task.id, ready };
     this.live.set(id, entry);
@@ -176,8 +155,8 @@ export class EpisodeRegistry {
   }
 
   private async start(id: string, input: ResetInput, options: EpisodeDefaults, signal?: AbortSignal): Promise<Episode> {
-    await this.assertDiskRoom();
-    await this.acquire(this.slots, signal, () => `the server is full: ${this.config.maxEpisodes} live episodes`);
+    await assertDiskRoom(this.provider, this.config.minHostFreeBytes);
+    await acquireOrExhausted(this.slots, signal, () => `the server is full: ${this.config.maxEpisodes} live episodes`);
     // Past the wall clock and an idle spell, nothing can still need this container.
     const lifeS = options.episodeTimeoutS + options.idleTimeoutS + 300;
     let ready: ReadySandbox;
@@ -186,7 +165,7 @@ export class EpisodeRegistry {
       ready =
         this.warm.take(input.task, lifeS) ??
         (await readySandbox(this.provider, input.task, { episodeId: id, maxLifetimeS: lifeS, limits: this.config.limits, ...(signal ? { signal } : {}) }, async (create) => {
-          await this.acquire(this.starts, signal, () => `too many container starts under way (${this.config.maxConcurrentStarts})`);
+          await acquireOrExhausted(this.starts, signal, () => `too many container starts under way (${this.config.maxConcurrentStarts})`);
           try {
             return await create();
           } finally {
@@ -233,27 +212,6 @@ export class EpisodeRegistry {
   adoptTombstone(record: EpisodeRecord & { retired: NonNullable<EpisodeRecord['retired']> }): void {
     const { reason, detail, at, summary } = record.retired;
     this.tombstones.set(record.id, { reason, detail, at, taskId: record.taskId, summary });
-  }
-
-  /** Below the free-space watermark a new sandbox could fill the engine's disk for every episode. */
-  private async assertDiskRoom(): Promise<void> {
-    const floor = this.config.minHostFreeBytes;
-    if (floor <= 0) return;
-    const free = await this.provider.hostFreeBytes();
-    if (free !== undefined && free < floor) {
-      throw new ResourceExhaustedError(
-        `the container engine's disk is nearly full: ${mib(free)} MiB free, below the ${mib(floor)} MiB this server keeps free; try again later or on another server`,
-      );
-    }
-  }
-
-  private async acquire(semaphore: Semaphore, signal: AbortSignal | undefined, full: () => string): Promise<void> {
-    try {
-      await semaphore.acquire(signal);
-    } catch (error) {
-      if (error instanceof DeadlineExceededError) throw new ResourceExhaustedError(`${full()}; no room before the call's deadline`);
-      throw error;
-    }
   }
 
   /** An id this run never saw: it may belong to a run of this server id before a restart. */
@@ -429,6 +387,3 @@ export class EpisodeRegistry {
   }
 }
 
-function mib(bytes: number): number {
-  return Math.floor(bytes / 1024 ** 2);
-}
