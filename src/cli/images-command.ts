@@ -9,6 +9,7 @@ import { readDemoSources } from '../tasks/demo/demo-sources.js';
 import { buildTaskImages } from '../tasks/image-build.js';
 import { DEFAULT_BASE_IMAGE, DEMO_DIR, collect, loadAll, number, selectInstances } from './options.js';
 import { Progress } from './progress.js';
+import { Interrupt } from './interrupt.js';
 
 export function registerImageCommands(program: Command): void {
   const images = program.command('images').description('task images');
@@ -51,21 +52,38 @@ export function registerImageCommands(program: Command): void {
       const logger = createLogger('warn');
       const tasks = selectInstances(await loadAll(o.tasks, o.imageTemplate), o.instance);
       const progress = new Progress(tasks.length, 'images');
-      const results = await buildTaskImages({
-        provider: new DockerSandboxProvider('image-build'),
-        tasks,
-        repoDir: o.repo,
-        baseImage: o.base,
-        concurrency: o.concurrency,
-        logger,
-        ...(o.install ? { install: o.install } : {}),
-        ...(o.force ? { force: true } : {}),
-        onProgress: (r) => progress.tick(`${r.status} ${r.taskId}`),
-      });
-      for (const r of results) {
-        process.stdout.write(`${r.status.padEnd(11)} ${r.durationS.toFixed(1).padStart(7)}s  ${r.image}${r.error ? `  ${r.error.split('\n')[0]}` : ''}\n`);
+      // Build containers name this process as their owner: what a killed run left, the next removes.
+      const provider = new DockerSandboxProvider('image-build', { ownedByThisProcess: true });
+      await provider.removeExpired();
+      const interrupt = new Interrupt('stopping the builds that run and removing their containers');
+      // The running builds fail once their containers are gone; no new one starts.
+      interrupt.signal.addEventListener('abort', () => void provider.removeOwnBuilds().catch(() => undefined), { once: true });
+      try {
+        const results = await buildTaskImages({
+          provider,
+          tasks,
+          repoDir: o.repo,
+          baseImage: o.base,
+          concurrency: o.concurrency,
+          logger,
+          signal: interrupt.signal,
+          ...(o.install ? { install: o.install } : {}),
+          ...(o.force ? { force: true } : {}),
+          onProgress: (r) => progress.tick(`${interrupt.interrupted && r.status === 'failed' ? 'interrupted' : r.status} ${r.taskId}`),
+        });
+        progress.end();
+        for (const r of results) {
+          const status = interrupt.interrupted && r.status === 'failed' ? 'interrupted' : r.status;
+          process.stdout.write(`${status.padEnd(11)} ${r.durationS.toFixed(1).padStart(7)}s  ${r.image}${r.error && status === 'failed' ? `  ${r.error.split('\n')[0]}` : ''}\n`);
+        }
+        if (interrupt.interrupted) {
+          process.stdout.write(`interrupted: ${results.filter((r) => r.status !== 'failed').length} of ${tasks.length} images ready; run the same command again to build the rest\n`);
+          process.exitCode = interrupt.exitCode;
+        } else if (results.some((r) => r.status === 'failed')) process.exitCode = 1;
+      } finally {
+        interrupt.dispose();
+        await provider.removeOwnBuilds();
       }
-      if (results.some((r) => r.status === 'failed')) process.exitCode = 1;
     });
 }
 

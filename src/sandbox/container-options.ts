@@ -2,7 +2,10 @@ import type Docker from 'dockerode';
 import { SANDBOX_SECCOMP_PROFILE } from './seccomp.js';
 import { KEEPER_SCRIPT } from './shell-scripts.js';
 import { envList } from './docker-exec.js';
-import { sandboxLabels } from './labels.js';
+import { buildContainerName, sandboxLabels } from './labels.js';
+
+/** Numbers this process's build containers (their names must differ). */
+let buildCount = 0;
 import type { SandboxSpec } from './sandbox.js';
 
 /**
@@ -16,6 +19,7 @@ export const SANDBOX_LOG_CONFIG = Object.freeze({ Type: 'none', Config: {} });
 export function sandboxCreateOptions(spec: SandboxSpec, serverId: string, ociRuntime: string | undefined, owner?: string): Docker.ContainerCreateOptions {
   const expiresAt = new Date(Date.now() + spec.maxLifetimeS * 1000);
   return {
+    ...(spec.role === 'build' && owner ? { name: buildContainerName(owner, ++buildCount) } : {}),
     Image: spec.image,
     // PID 1 is the keeper: it outlives anything a command can do inside, and ends the container
     // after its maximum life even if this server is killed; AutoRemove then deletes it. It runs as

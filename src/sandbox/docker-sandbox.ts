@@ -7,8 +7,8 @@ import { abortReason } from '../common/abort.js';
 import { sandboxCreateOptions } from './container-options.js';
 import { DockerSandbox } from './docker-container.js';
 import { engineUnreachable, removeContainer, statusCodeOf } from './docker-exec.js';
-import { LABEL_EPISODE, LABEL_MANAGED, LABEL_ROLE, LABEL_SERVER, isExpired, ownerGone } from './labels.js';
-import { processIdentity } from '../common/process-identity.js';
+import { BUILD_NAME_PREFIX, LABEL_EPISODE, LABEL_MANAGED, LABEL_ROLE, LABEL_SERVER, buildNameOwner, isExpired, ownerGone } from './labels.js';
+import { identityGone, processIdentity } from '../common/process-identity.js';
 import type { Sandbox, SandboxProvider, SandboxSpec, ServerContainer } from './sandbox.js';
 
 export class DockerSandboxProvider implements SandboxProvider {
@@ -183,7 +183,16 @@ export class DockerSandboxProvider implements SandboxProvider {
    */
   async removeExpired(now: Date = new Date()): Promise<number> {
     const infos = await this.listManaged([]);
-    return this.removeAll(infos.filter((info) => isExpired(info.Labels, now) || ownerGone(info.Labels)));
+    const builds = await this.docker.listContainers({ all: true, filters: { name: [BUILD_NAME_PREFIX] } });
+    const orphanBuild = (info: Docker.ContainerInfo): boolean => info.Names.some((n) => { const owner = buildNameOwner(n); return owner !== undefined && identityGone(owner); });
+    return this.removeAll([...infos.filter((info) => isExpired(info.Labels, now) || ownerGone(info.Labels)), ...builds.filter(orphanBuild)]);
+  }
+
+  /** Removes this process's build containers (a one-shot command interrupted mid-build). */
+  async removeOwnBuilds(): Promise<number> {
+    if (!this.ownerProcess) return 0;
+    const builds = await this.docker.listContainers({ all: true, filters: { name: [BUILD_NAME_PREFIX] } });
+    return this.removeAll(builds.filter((info) => info.Names.some((n) => buildNameOwner(n) === this.ownerProcess)));
   }
 
   async listContainers(filter: { episodeId?: string } = {}): Promise<string[]> {

@@ -43,3 +43,23 @@ export function ownerGone(labels: Readonly<Record<string, string>> | undefined):
   const owner = labels?.[LABEL_OWNER];
   return owner !== undefined && owner !== '' && identityGone(owner);
 }
+
+/**
+ * Build containers carry no labels (a commit would copy them into the image), so a one-shot
+ * process names its build containers after itself instead: `swe-env-build_HOST_PID_START_N`.
+ */
+export const BUILD_NAME_PREFIX = 'swe-env-build_';
+
+export function buildContainerName(owner: string, n: number): string {
+  return `${BUILD_NAME_PREFIX}${owner.replaceAll('/', '_')}_${n}`;
+}
+
+/** The owner identity a build container's name carries (undefined for any other name). */
+export function buildNameOwner(name: string): string | undefined {
+  const bare = name.replace(/^\//, '');
+  if (!bare.startsWith(BUILD_NAME_PREFIX)) return undefined;
+  const parts = bare.slice(BUILD_NAME_PREFIX.length).split('_');
+  if (parts.length < 4) return undefined;
+  const [start, pid] = [parts[parts.length - 2]!, parts[parts.length - 3]!];
+  return `${parts.slice(0, -3).join('_')}/${pid}/${start}`;
+}

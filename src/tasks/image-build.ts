@@ -64,6 +64,8 @@ export interface ImageBuildOptions {
   readonly concurrency: number;
   readonly logger: Logger;
   readonly onProgress?: (result: ImageBuildResult) => void;
+  /** Ctrl-C: no new build starts (the caller removes the running ones' containers). */
+  readonly signal?: AbortSignal;
 }
 
 async function git(cwd: string, args: string[]): Promise<string> {
@@ -172,7 +174,7 @@ export async function buildTaskImages(options: ImageBuildOptions): Promise<Image
   const results: ImageBuildResult[] = [];
   let next = 0;
   const worker = async (): Promise<void> => {
-    while (next < options.tasks.length) {
+    while (next < options.tasks.length && !options.signal?.aborted) {
       const task = options.tasks[next++]!;
       const result = await buildOne(options, task, baseId);
       results.push(result);
