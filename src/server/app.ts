@@ -1,5 +1,6 @@
 import * as grpc from '@grpc/grpc-js';
 import { mkdir } from 'node:fs/promises';
+import { createServer as createNetServer } from 'node:net';
 import { join } from 'node:path';
 import { ReflectionService } from '@grpc/reflection';
 import { HealthImplementation } from 'grpc-health-check';
@@ -200,7 +201,9 @@ export async function startServer(
 }
 
 /** Binds the gRPC port; a port in use says which flag picks another. */
-function bindPort(server: grpc.Server, host: string, port: number, credentials: grpc.ServerCredentials): Promise<number> {
+async function bindPort(server: grpc.Server, host: string, port: number, credentials: grpc.ServerCredentials): Promise<number> {
+  // grpc-js logs its own "No address added" line on a busy port before its error: look first.
+  if (port !== 0) await probePort(host, port);
   return new Promise((resolve, reject) => {
     server.bindAsync(`${host}:${port}`, credentials, (error, bound) => {
       if (!error) resolve(bound);
@@ -208,5 +211,15 @@ function bindPort(server: grpc.Server, host: string, port: number, credentials: 
       else if (/EADDRNOTAVAIL|ENOTFOUND|EAI_AGAIN/.test(error.message)) reject(new InvalidArgumentError(`cannot listen on ${host}:${port}: no such local address (--host)`));
       else reject(error);
     });
+  });
+}
+
+function probePort(host: string, port: number): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const probe = createNetServer();
+    probe.once('error', (error: NodeJS.ErrnoException) =>
+      error.code === 'EADDRINUSE' ? reject(new FailedPreconditionError(`${host}:${port} is in use (another swe-env server?): choose another port with --port, or --port 0 for any free one`)) : resolve(),
+    );
+    probe.listen(port, host, () => probe.close(() => resolve()));
   });
 }
