@@ -5,6 +5,7 @@ import json
 import os
 import re
 import subprocess
+import time
 import sys
 import tempfile
 import uuid
@@ -53,6 +54,17 @@ class Server:
             ["docker", "ps", "-aq", "--filter", f"label=swe-env.server={self.server_id}"], capture_output=True, text=True, check=True
         )
         return out.stdout.split()
+
+    def leftovers(self, wait_s: float = 30) -> list:
+        """The sandboxes the engine still has for this server once its Close calls are done (waiting up
+        to ``wait_s`` for removals under way), then removed so that a failing test leaves none behind."""
+        deadline = time.time() + wait_s
+        while self.containers() and time.time() < deadline:
+            time.sleep(0.2)
+        left = self.containers()
+        for container in left:
+            subprocess.run(["docker", "rm", "-f", container], capture_output=True)
+        return left
 
     def stop(self) -> None:
         self.proc.terminate()

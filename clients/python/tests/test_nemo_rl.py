@@ -7,8 +7,6 @@ scripted generation in place of the GPU model server."""
 from __future__ import annotations
 
 import os
-import subprocess
-import time
 from pathlib import Path
 from typing import Any, Dict
 
@@ -38,10 +36,7 @@ def _dispose(ray: Any, env: Any, server: Any) -> list:
     test must not leave any for the next tests' leak checks to trip on."""
     ray.get(env.shutdown.remote())
     ray.kill(env)
-    leftovers = server.containers()
-    for container in leftovers:
-        subprocess.run(["docker", "rm", "-f", container], capture_output=True)
-    return leftovers
+    return server.leftovers(wait_s=0)
 
 
 def _assistant(text: str) -> Dict[str, str]:
@@ -115,17 +110,6 @@ def _rollout_batch(tasks: list) -> Dict[str, Any]:
     return {"message_log": [[{"role": "user", "content": t}] for t in tasks], "extra_env_info": [{"task_id": t} for t in tasks], "task_name": ["swe_env"] * len(tasks)}
 
 
-def _left_after(server: Any) -> list:
-    """The sandboxes the Docker engine still has for this server once its Close calls are done,
-    removed so that a failing test leaves none behind."""
-    deadline = time.time() + 30
-    while server.containers() and time.time() < deadline:
-        time.sleep(0.2)
-    leftovers = server.containers()
-    for container in leftovers:
-        subprocess.run(["docker", "rm", "-f", container], capture_output=True)
-    return leftovers
-
 
 def test_sync_rollout_llm_error_raises_and_leaves_no_sandbox(ray_cluster: Any, server: Any) -> None:
     """NeMo-RL's sync rollout generates for the whole batch in one call: an LLM error on the second
@@ -144,7 +128,7 @@ def test_sync_rollout_llm_error_raises_and_leaves_no_sandbox(ray_cluster: Any, s
                 nr.shutdown_environments({"swe_env": env})
     finally:
         ray.kill(env)
-        leftovers = _left_after(server)
+        leftovers = server.leftovers()
     assert leftovers == []
 
 
@@ -176,5 +160,5 @@ def test_async_rollout_llm_error_is_masked_and_nothing_leaks(ray_cluster: Any, s
     finally:
         ray.get(env.shutdown.remote())
         ray.kill(env)
-        leftovers = _left_after(server)
+        leftovers = server.leftovers()
     assert leftovers == []

@@ -5,7 +5,6 @@ real tokenizer and chat template, a real swe-env server and Docker. Only the LLM
 from __future__ import annotations
 
 import asyncio
-import subprocess
 import time
 import uuid
 from pathlib import Path
@@ -343,12 +342,7 @@ def test_swe_env_tool_agent_masks_env_failures_and_llm_errors_and_leaks_nothing(
         assert mask_sums[RAISE3] == 0 and "llm_error" in errors[RAISE3] and "vLLM engine died" in errors[RAISE3]
         assert mask_sums[MISSING] == 0 and "reset failed" in errors[MISSING] and "NotFound" in errors[MISSING]
     finally:
-        deadline = time.time() + 30
-        while server.containers() and time.time() < deadline:
-            time.sleep(0.5)
-        leftovers = server.containers()
-        for container in leftovers:
-            subprocess.run(["docker", "rm", "-f", container], capture_output=True)
+        leftovers = server.leftovers()
     # Every trajectory's episode closed when it ended: the submitted ones, the one without a submit,
     # the failed Reset and the one the LLM error cut.
     assert leftovers == []

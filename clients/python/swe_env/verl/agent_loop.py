@@ -27,6 +27,7 @@ from verl.experimental.agent_loop import agent_loop as _verl_agent_loop
 from verl.experimental.agent_loop.agent_loop import AgentLoopBase, AgentLoopOutput, register
 
 from ..client import AsyncSweEnvClient, StepResult
+from .tokens import filler_token
 from ..env import to_tool_call
 from ..errors import SweEnvError
 from ..text import cut_middle
@@ -342,10 +343,7 @@ class SweEnvAgentLoop(AgentLoopBase):
             return [self._filler_token()]
 
     def _filler_token(self) -> int:
-        for candidate in (self.tokenizer.eos_token_id, self.tokenizer.pad_token_id):
-            if isinstance(candidate, int):
-                return candidate
-        return 0
+        return filler_token(self.tokenizer)
 
     async def _close(self, client: AsyncSweEnvClient, episode_id: str, rollout: _Rollout) -> None:
         # Shielded: a cancelled rollout still closes its sandbox (Close waits for a Reset in flight).

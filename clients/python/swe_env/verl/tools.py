@@ -27,6 +27,7 @@ from dataclasses import dataclass
 from typing import Any, Dict, List, Optional, Tuple
 
 from ..client import AsyncSweEnvClient
+from .tokens import filler_token
 from verl.experimental.agent_loop.agent_loop import AgentLoopOutput, register
 from verl.experimental.agent_loop.tool_agent_loop import ToolAgentLoop
 from verl.tools.base_tool import BaseTool
@@ -264,10 +265,7 @@ class SweEnvToolAgentLoop(ToolAgentLoop):
             return [self._filler_token()]
 
     def _filler_token(self) -> int:
-        for candidate in (self.tokenizer.eos_token_id, self.tokenizer.pad_token_id):
-            if isinstance(candidate, int):
-                return candidate
-        return 0
+        return filler_token(self.tokenizer)
 
 
 # verl's AgentLoopWorker loads the tools (importing this module) before it reads the agent names.
