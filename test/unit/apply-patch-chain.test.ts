@@ -1,9 +1,9 @@
 import { execFile } from 'node:child_process';
-import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { APPLY_PATCH_SCRIPT, bashArgv } from '../../src/reward/scripts.js';
 
 const run = promisify(execFile);
@@ -13,8 +13,15 @@ const run = promisify(execFile);
  * the tree put back between attempts, and a tree left fully patched accepted. Run here on a real
  * git repository with the machine's git and patch, as the grader runs it in the container.
  */
+/** Every repository a test made, with its patch file beside it: removed after the file's tests. */
+const made: string[] = [];
+afterAll(async () => {
+  await Promise.all(made.flatMap((dir) => [rm(dir, { recursive: true, force: true }), rm(`${dir}.patch`, { force: true })]));
+});
+
 async function repo(files: Record<string, string>): Promise<string> {
   const dir = await mkdtemp(join(tmpdir(), 'swe-env-apply-'));
+  made.push(dir);
   const git = (...args: string[]) => run('git', ['-C', dir, '-c', 'user.email=t@t', '-c', 'user.name=t', ...args]);
   await git('init', '-q');
   for (const [path, text] of Object.entries(files)) await writeFile(join(dir, path), text);

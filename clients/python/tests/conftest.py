@@ -3,7 +3,9 @@ from __future__ import annotations
 
 import json
 import os
+import atexit
 import re
+import shutil
 import subprocess
 import time
 import sys
@@ -26,6 +28,12 @@ CLI = ROOT / "dist" / "src" / "cli" / "main.js"
 DEMO_TASKS = ROOT / "tasks" / "demo" / "tasks.jsonl"
 
 
+# Every server's state directory of this test session lives here, removed when the session ends
+# (a restart reuses a stopped server's directory, so none can be removed when its server stops).
+SCRATCH = tempfile.mkdtemp(prefix="swe-env-pytest-")
+atexit.register(shutil.rmtree, SCRATCH, True)
+
+
 class Server:
     """One server process. Its episode records go to its own temporary state directory; a restart
     is another Server with the same ``server_id``, ``state_dir`` and ``port``."""
@@ -34,7 +42,7 @@ class Server:
         if not CLI.exists():
             raise RuntimeError(f"{CLI} is missing: run `npm run build` (npm test does)")
         self.server_id = server_id or f"pytest-{uuid.uuid4().hex[:8]}"
-        self.state_dir = state_dir or tempfile.mkdtemp(prefix="swe-env-state-")
+        self.state_dir = state_dir or tempfile.mkdtemp(prefix="swe-env-state-", dir=SCRATCH)
         self.proc = subprocess.Popen(
             ["node", str(CLI), "serve", "--port", str(port), "--server-id", self.server_id, "--state-dir", self.state_dir,
              "--tasks", str(DEMO_TASKS), "--log-level", "warn", *extra_args],

@@ -13,7 +13,7 @@ import subprocess
 import tempfile
 import time
 
-from conftest import DEMO_TASKS, Server
+from conftest import DEMO_TASKS, SCRATCH, Server
 from swe_env import AsyncSweEnvClient
 
 TASK = "swe-env-demo__minicalc-1"
@@ -71,7 +71,7 @@ def test_episodes_go_on_when_the_servers_actor_dies_and_ray_restarts_it(ray_clus
     from swe_env.ray import SweEnvRayFleet
 
     ray = ray_cluster
-    state = tempfile.mkdtemp(prefix="swe-env-ray-state-")
+    state = tempfile.mkdtemp(prefix="swe-env-ray-state-", dir=SCRATCH)
     fleet = SweEnvRayFleet(
         tasks=[str(DEMO_TASKS)],
         host="127.0.0.1",
@@ -178,7 +178,7 @@ def test_a_server_no_actor_owns_any_more_drains_once_the_orphan_grace_is_over(ra
     from swe_env.ray import SweEnvRayFleet
 
     ray = ray_cluster
-    state = tempfile.mkdtemp(prefix="swe-env-ray-state-")
+    state = tempfile.mkdtemp(prefix="swe-env-ray-state-", dir=SCRATCH)
     fleet = SweEnvRayFleet(
         tasks=[str(DEMO_TASKS)],
         host="127.0.0.1",
