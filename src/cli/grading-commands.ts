@@ -42,7 +42,11 @@ export function registerGradingCommands(program: Command): void {
     .option('--test-timeout <s>', 'limit on each test run', number, 1800)
     .option('--image-template <t>', 'image name per task')
     .option('--reward-rule <rule>', 'whose verdict decides resolved: harness (comparable with official results) or swe-env', 'harness')
-    .option('--install-rerun <when>', "re-run the plan's install after the patch: when-needed, always (the harness's way), never", 'always')
+    .option(
+      '--install-rerun <when>',
+      "re-run the plan's install after the patch: when-needed (when the patch touches what the install reads, or the install holds a copy of the code), always (the harness's way, for exact reproduction), never",
+      'when-needed',
+    )
     .action(async (o: EvalOptions) => {
       const tasks = selectInstances(await loadAll(o.tasks, o.imageTemplate), o.instance);
       const byId = new Map(tasks.map((t) => [t.id, t]));
