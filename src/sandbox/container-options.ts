@@ -30,12 +30,12 @@ export function sandboxCreateOptions(spec: SandboxSpec, serverId: string, ociRun
     WorkingDir: spec.workdir,
     Env: envList(spec.env),
     Labels: spec.role === 'build' ? {} : sandboxLabels({ serverId, episodeId: spec.episodeId, role: spec.role, expiresAt, owner }),
-    NetworkDisabled: true,
+    NetworkDisabled: !hostNetwork(spec),
     StopTimeout: 1,
     HostConfig: {
       AutoRemove: true,
       LogConfig: { ...SANDBOX_LOG_CONFIG },
-      NetworkMode: 'none',
+      NetworkMode: hostNetwork(spec) ? 'host' : 'none',
       Memory: spec.limits.memoryBytes,
       MemorySwap: spec.limits.memoryBytes,
       NanoCpus: spec.limits.nanoCpus,
@@ -45,4 +45,9 @@ export function sandboxCreateOptions(spec: SandboxSpec, serverId: string, ociRun
       ...(ociRuntime ? { Runtime: ociRuntime } : {}),
     },
   };
+}
+
+/** Only a build container may be given the host's network; a sandbox an agent or grader runs in never. */
+function hostNetwork(spec: SandboxSpec): boolean {
+  return spec.role === 'build' && spec.network === 'host';
 }

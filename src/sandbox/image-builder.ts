@@ -8,13 +8,17 @@ export interface FileImageSpec {
   readonly files: ReadonlyArray<{ path: string; content: Buffer | string; mode?: number }>;
   /** A tar archive extracted at `archive.path` before the files are written. */
   readonly archive?: { readonly data: Buffer | NodeJS.ReadableStream; readonly path: string };
-  /** Bash run as root inside the container, network none; a non-zero exit fails the build. */
+  /** Bash run as root inside the container, network none unless `network`; a non-zero exit fails the build. */
   readonly script: string;
   readonly scriptArgs?: readonly string[];
+  /** Environment of the script only (an exec's): not committed into the image. */
+  readonly scriptEnv?: Readonly<Record<string, string>>;
   readonly tag: string;
   readonly labels: Readonly<Record<string, string>>;
   readonly workdir: string;
   readonly timeoutMs?: number;
+  /** 'host': the build may download (apt, pip); the images it makes still run with no network. */
+  readonly network?: 'none' | 'host';
 }
 
 function splitTag(reference: string): { repo: string; tag: string } {
@@ -39,6 +43,7 @@ export async function buildImageFromFiles(provider: DockerSandboxProvider, spec:
     role: 'build',
     episodeId: `image-build-${spec.tag.replace(/[^A-Za-z0-9_.-]/g, '_')}`,
     limits: { memoryBytes: 4 * 1024 ** 3, nanoCpus: 2e9, pidsLimit: 4096, diskBytes: 0 },
+    ...(spec.network ? { network: spec.network } : {}),
   });
   try {
     if (spec.archive) await sandbox.putArchive(spec.archive.data, spec.archive.path);
@@ -46,6 +51,7 @@ export async function buildImageFromFiles(provider: DockerSandboxProvider, spec:
     const result = await sandbox.exec(['bash', '--noprofile', '--norc', '-c', spec.script, 'swe-env-build', ...(spec.scriptArgs ?? [])], {
       timeoutMs: spec.timeoutMs ?? 30 * 60_000,
       outputLimitBytes: 256 * 1024,
+      ...(spec.scriptEnv ? { env: spec.scriptEnv } : {}),
     });
     if (result.timedOut || result.exitCode !== 0) {
       throw new InfraError(`building ${spec.tag} failed (exit ${result.exitCode}):\n${result.output.toString('utf8').slice(-4000)}`);

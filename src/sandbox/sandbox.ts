@@ -26,6 +26,11 @@ export interface SandboxSpec {
   readonly episodeId: string;
   readonly env?: Readonly<Record<string, string>>;
   readonly limits: SandboxLimits;
+  /**
+   * 'host' only for an image build that was asked to download (a base variant's apt packages,
+   * `images build --network-install`); every other container has no network.
+   */
+  readonly network?: 'none' | 'host';
 }
 
 export interface ExecOptions {
@@ -149,6 +154,13 @@ export interface SandboxProvider {
   readonly serverId: string;
   create(spec: SandboxSpec, signal?: AbortSignal): Promise<Sandbox>;
   imageExists(image: string): Promise<boolean>;
+  /**
+   * The image on the engine: pulled when missing, one pull however many callers want it. The
+   * signal ends the wait, not the pull: a retry joins it.
+   */
+  ensureImage(image: string, signal?: AbortSignal): Promise<void>;
+  /** Keeps a task image from eviction (the image cache) until the returned function is called. */
+  pinImage(image: string): () => void;
   /** Removes every container this server id left behind (a crashed predecessor's), but those in `keep`. */
   removeServerContainers(keep?: ReadonlySet<string>): Promise<number>;
   /** This server id's containers, running or not (a restart deciding what to re-adopt). */

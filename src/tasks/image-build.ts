@@ -1,14 +1,16 @@
 import { execFile } from 'node:child_process';
 import { createReadStream } from 'node:fs';
 import { createHash } from 'node:crypto';
-import { mkdir, mkdtemp, rm, stat } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { messageOf } from '../common/errors.js';
 import type { Logger } from '../common/logger.js';
 import type { DockerSandboxProvider } from '../sandbox/docker-sandbox.js';
 import { IMAGE_BUILDER_VERSION, buildImageFromFiles, imageLabels } from '../sandbox/image-builder.js';
+import { repositoryFor } from './repo-locate.js';
+import { SNAPSHOT_FORMAT, snapshotAtBase } from './repo-snapshot.js';
 import type { Task } from './task.js';
 
 const run = promisify(execFile);
@@ -55,11 +57,16 @@ export interface ImageBuildResult {
 export interface ImageBuildOptions {
   readonly provider: DockerSandboxProvider;
   readonly tasks: readonly Task[];
-  /** A local git repository, bare or not, holding every task's base commit; or a folder of them named owner__name. */
+  /**
+   * A local git repository, bare or not, holding every task's base commit; or a folder of them
+   * (owner__name, owner+name, owner/name or name, each also as name.git): see repositoryFor.
+   */
   readonly repoDir: string;
   readonly baseImage: string;
   /** Install step for tasks whose record has none. */
   readonly install?: string;
+  /** The build container gets the host's network, so the install may download from the package index. */
+  readonly networkInstall?: boolean;
   readonly force?: boolean;
   readonly concurrency: number;
   readonly logger: Logger;
@@ -68,51 +75,13 @@ export interface ImageBuildOptions {
   readonly signal?: AbortSignal;
 }
 
-async function git(cwd: string, args: string[]): Promise<string> {
-  const { stdout } = await run('git', ['-c', 'advice.detachedHead=false', ...args], { cwd, maxBuffer: 64 * 1024 * 1024 });
-  return stdout;
-}
-
 /**
- * A repository holding base_commit and its history only, checked out on `main`: fetched by commit
- * id, so the source may be a snapshot (shallow, without other branches or later commits) and
- * nothing after base_commit can come along. A missing commit is named with the repository.
+ * What tells pip (and a proxy-aware download) where to fetch from, taken from this process's
+ * environment for a --network-install build: the script's environment only, never committed.
  */
-async function snapshotAtBase(repoDir: string, baseCommit: string, into: string): Promise<void> {
-  const source = resolve(repoDir);
-  await mkdir(into, { recursive: true });
-  await git(into, ['init', '-q']);
-  try {
-    // A fetch wants a full id; records may carry a short one (SWE-smith's repo names do).
-    const full = (await git(source, ['rev-parse', '--verify', '--quiet', `${baseCommit}^{commit}`])).trim();
-    await git(into, ['fetch', '-q', '--no-tags', '--update-shallow', source, full]);
-  } catch (error) {
-    const why = ((error as { stderr?: string }).stderr ?? messageOf(error)).trim().split('\n').at(-1);
-    throw new Error(`base_commit ${baseCommit} is not in the repository ${source} (git fetch: ${why})`, { cause: error });
-  }
-  await git(into, ['checkout', '-q', '-B', 'main', 'FETCH_HEAD']);
-  await rm(join(into, '.git', 'FETCH_HEAD'), { force: true });
-  await git(into, ['reflog', 'expire', '--expire=now', '--all']);
-}
-
-/**
- * The repository for a task: `--repo` itself, or, when it is a folder of repositories, its
- * `owner__name` folder (SWE-bench's naming; SWE-smith's `swesmith/owner__name.sha` maps alike).
- */
-export async function repositoryFor(repoDir: string, repo: string): Promise<string> {
-  const smith = /^swesmith\/([^_]+__.+)\.[0-9a-f]+$/i.exec(repo);
-  const folder = smith ? smith[1]! : repo.replace('/', '__');
-  const candidate = join(repoDir, folder);
-  const isRepo = async (dir: string): Promise<boolean> =>
-    git(dir, ['rev-parse', '--git-dir']).then(
-      () => true,
-      () => false,
-    );
-  if (await stat(candidate).then((s) => s.isDirectory(), () => false)) {
-    if (await isRepo(candidate)) return candidate;
-  }
-  if (await isRepo(repoDir)) return repoDir;
-  throw new Error(`no git repository for ${repo}: neither ${candidate} nor ${resolve(repoDir)} is one`);
+export function packageIndexEnv(env: NodeJS.ProcessEnv): Record<string, string> {
+  const passed = /^(PIP_INDEX_URL|PIP_EXTRA_INDEX_URL|PIP_TRUSTED_HOST|PIP_FIND_LINKS|UV_INDEX_URL|UV_EXTRA_INDEX_URL|https?_proxy|HTTPS?_PROXY|no_proxy|NO_PROXY)$/;
+  return Object.fromEntries(Object.entries(env).filter((entry): entry is [string, string] => passed.test(entry[0]) && entry[1] !== undefined));
 }
 
 /** A tar file of parent/name (a file rather than a pipe: docker-modem loses a pipe whose writer already exited). */
@@ -126,7 +95,7 @@ async function buildOne(options: ImageBuildOptions, task: Task, baseId: string):
   const started = Date.now();
   const install = task.install ?? options.install ?? '';
   const hash = createHash('sha256')
-    .update([baseId, task.baseCommit, task.bugPatch ?? '', install, task.workdir, IMAGE_SCRIPT, IMAGE_BUILDER_VERSION].join('\0'))
+    .update([baseId, task.baseCommit, task.bugPatch ?? '', install, task.workdir, IMAGE_SCRIPT, IMAGE_BUILDER_VERSION, SNAPSHOT_FORMAT, ...(options.networkInstall ? ['network-install'] : [])].join('\0'))
     .digest('hex')
     .slice(0, 24);
   const done = (status: ImageBuildResult['status'], error?: string): ImageBuildResult => ({
@@ -151,12 +120,14 @@ async function buildOne(options: ImageBuildOptions, task: Task, baseId: string):
       scriptArgs: [install, task.bugPatch ? '1' : '0'],
       tag: task.image,
       workdir: task.workdir,
+      ...(options.networkInstall ? { network: 'host' as const, scriptEnv: packageIndexEnv(process.env) } : {}),
       labels: {
         [LABEL_BUILD_HASH]: hash,
         'swe-env.task': task.id,
         'swe-env.base-commit': task.baseCommit,
         'swe-env.source-repo': source,
         'swe-env.base-image': options.baseImage,
+        ...(options.networkInstall ? { 'swe-env.network-install': 'true' } : {}),
       },
     });
     return done('built');
