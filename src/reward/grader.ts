@@ -227,6 +227,7 @@ export class Grader {
       exitCode: run.exitCode,
       harnessParser: plan.harnessParser,
       generation: plan.harnessGeneration ?? this.config.harnessGeneration ?? '5',
+      channelProblems: run.channel.problems,
     });
     return evidence.logResults;
   }

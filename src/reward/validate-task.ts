@@ -1,6 +1,7 @@
 import type { Task } from '../tasks/task.js';
 import type { Grader } from './grader.js';
 import type { GradeReport } from './report.js';
+import { RUN_FAILURE_PREFIX } from './run-failure.js';
 
 export interface ValidationRow {
   readonly taskId: string;
@@ -17,7 +18,10 @@ export async function validateTask(grader: Grader, task: Task, signal?: AbortSig
   if (signal?.aborted) throw new Error('validation was interrupted');
   const problems: string[] = [];
   if (gold.infraError) problems.push(`gold: infrastructure error: ${gold.error}`);
-  else if (gold.reward !== 1) {
+  else if (gold.error.startsWith(RUN_FAILURE_PREFIX)) {
+    // With the gold patch nothing but the task can be at fault: its image or its test command.
+    problems.push(`gold: the task's image or test command is at fault: ${gold.error}`);
+  } else if (gold.reward !== 1) {
     const failing = [...gold.failToPass, ...gold.passToPass].filter((t) => t.status !== 'PASSED').map((t) => `${t.name} ${t.status}`);
     problems.push(`gold scores ${gold.reward}${gold.error ? ` (${gold.error.split('\n')[0]})` : ''}${failing.length ? `: ${failing.slice(0, 5).join(', ')}` : ''}`);
   }
@@ -48,6 +52,8 @@ export function validationTable(rows: readonly ValidationRow[]): string {
     return `${r.taskId.padEnd(42)}${(r.ok ? 'yes' : 'NO').padEnd(4)}${f(d.containerStartS)} ${f(d.patchS)} ${f(d.testRunS)} ${f(d.totalS)}`;
   });
   const failing = rows.filter((r) => !r.ok);
-  const problems = failing.length === 0 ? ['all tasks are sound'] : ['tasks that fail:', ...failing.map((r) => `  ${r.taskId}: ${r.problems.join('; ')}`)];
+  // A problem may carry the run's own output over several lines: each is indented under its task.
+  const indented = (text: string): string => text.replace(/\n/g, '\n      ');
+  const problems = failing.length === 0 ? ['all tasks are sound'] : ['tasks that fail:', ...failing.map((r) => `  ${r.taskId}: ${indented(r.problems.join('; '))}`)];
   return [header, ...lines, '', ...problems].join('\n');
 }

@@ -3,6 +3,7 @@ import { harnessParse, type HarnessGeneration } from '../harness/log-parsers.js'
 import { harnessVerdict } from '../harness/verdict.js';
 import type { GradeReport } from '../report.js';
 import { disagreements } from '../result-recorder.js';
+import { runFailure } from '../run-failure.js';
 import { decideVerdict, type Verdict } from '../verdict.js';
 import type { Evidence } from './evidence.js';
 
@@ -13,7 +14,16 @@ import type { Evidence } from './evidence.js';
  */
 export function decideReport(
   report: GradeReport,
-  input: { task: Task; evidence: Evidence; log: string; exitCode: number; harnessParser: string; generation: HarnessGeneration },
+  input: {
+    task: Task;
+    evidence: Evidence;
+    log: string;
+    exitCode: number;
+    harnessParser: string;
+    generation: HarnessGeneration;
+    /** The grading channel's own problems (the recorder never started...), for the run's explanation. */
+    channelProblems?: readonly string[];
+  },
 ): void {
   const { task, evidence } = input;
   const harnessMap = harnessParse(input.harnessParser, input.log, input.generation);
@@ -46,4 +56,15 @@ export function decideReport(
     if (!report.resolved && report.resolution === 'FULL' && !trusted) report.resolution = 'NO';
   }
   report.reward = report.resolved ? 1 : 0;
+  explainRunFailure(report, input.log, input.channelProblems ?? []);
+}
+
+/**
+ * A run that never got to the listed tests is explained by its own output first (the traceback,
+ * "command not found", the collection error); what the verdict said before stays as detail.
+ */
+function explainRunFailure(report: GradeReport, log: string, channelProblems: readonly string[]): void {
+  if (report.resolved) return;
+  const why = runFailure({ log, exitCode: report.testExitCode, timedOut: report.testTimedOut, listed: [...report.failToPass, ...report.passToPass], channelProblems });
+  if (why) report.error = report.error ? `${why}\n(${report.error})` : why;
 }
