@@ -6,6 +6,7 @@ import { packageRoot } from '../common/paths.js';
 import { DockerSandboxProvider } from '../sandbox/docker-sandbox.js';
 import { buildDemoImages } from '../tasks/demo/demo-images.js';
 import { readDemoSources } from '../tasks/demo/demo-sources.js';
+import { buildBaseVariant } from '../tasks/base-variant.js';
 import { buildTaskImages } from '../tasks/image-build.js';
 import { DEFAULT_BASE_IMAGE, DEMO_DIR, collect, loadAll, number, selectInstances } from './options.js';
 import { Progress } from './progress.js';
@@ -26,29 +27,49 @@ export function registerImageCommands(program: Command): void {
 
   images
     .command('base')
-    .description('build a base image (offline, from the machine\'s apt sources) with more Debian packages or local wheels')
-    .option('--packages <list>', 'more Debian packages, comma-separated')
+    .description(
+      'build the base image (debootstrap, offline, from the machine\'s apt sources); with --packages or --wheels, a variant: one layer on the base image, tagged after it',
+    )
+    .option('--packages <list>', 'more Debian packages, comma-separated (apt, with the network at build time only)')
     .option('--wheels <dir>', 'a directory of .whl files to install into the image\'s python (no index)')
-    .action(async (o: { packages?: string; wheels?: string }) => {
-      const args = [join(packageRoot(), 'scripts', 'build-base-image.sh')];
-      if (o.packages) args.push('--packages', o.packages);
-      if (o.wheels) args.push('--wheels', o.wheels);
-      const image = await runScript('bash', args);
-      process.stdout.write(`${image.trim()}\n(use it with: swe-env images build --base ${image.trim()} ...)\n`);
+    .option('--base <image>', 'the image a variant is layered on (built first when it is the default and missing)', DEFAULT_BASE_IMAGE)
+    .action(async (o: { packages?: string; wheels?: string; base: string }) => {
+      const packages = (o.packages ?? '').split(',').map((p) => p.trim()).filter(Boolean);
+      if (packages.length === 0 && !o.wheels) {
+        const image = (await runScript('bash', [join(packageRoot(), 'scripts', 'build-base-image.sh')])).trim();
+        process.stdout.write(`${image}\n`);
+        return;
+      }
+      const provider = new DockerSandboxProvider('image-build', { ownedByThisProcess: true });
+      await provider.removeExpired();
+      try {
+        await ensureBase(provider, o.base);
+        const variant = await buildBaseVariant({ provider, baseImage: o.base, packages, ...(o.wheels ? { wheelsDir: o.wheels } : {}) });
+        process.stdout.write(`${variant.image}${variant.built ? '' : ' (already built)'}\n(use it with: swe-env images build --base ${variant.image} ...)\n`);
+      } finally {
+        await provider.removeOwnBuilds();
+      }
     });
 
   images
     .command('build')
-    .description('build each task\'s image from a local git repository (offline): /testbed at base_commit, no later history')
+    .description('build each task\'s image from a local git repository (offline unless --network-install): /testbed at base_commit with the tags on its history, nothing later')
     .requiredOption('--tasks <file>', 'task file, repeatable', collect)
-    .requiredOption('--repo <dir>', 'git repository (bare or not, a snapshot will do) holding the base commits, or a folder of them named owner__name')
+    .requiredOption(
+      '--repo <dir>',
+      'git repository (bare or not; a shallow or partial snapshot will do) holding the base commits, or a folder of them named owner__name, owner+name, owner/name or name (each also as NAME.git)',
+    )
     .option('--base <image>', 'base image', DEFAULT_BASE_IMAGE)
     .option('--install <cmd>', 'install step for tasks whose record has none')
+    .option(
+      '--network-install',
+      'give each build container the host\'s network so the install may download missing dependencies (PIP_INDEX_URL, PIP_EXTRA_INDEX_URL, PIP_TRUSTED_HOST and proxy variables are passed on); the images still run with no network',
+    )
     .option('--instance <id>', 'only this task (repeatable; a trailing * matches a prefix)', collect)
     .option('--image-template <t>', 'image name per task')
     .option('--concurrency <n>', 'images built at once', number, 2)
     .option('--force', 'rebuild even when up to date')
-    .action(async (o: { tasks: string[]; repo: string; base: string; install?: string; instance?: string[]; imageTemplate?: string; concurrency: number; force?: boolean }) => {
+    .action(async (o: { tasks: string[]; repo: string; base: string; install?: string; networkInstall?: boolean; instance?: string[]; imageTemplate?: string; concurrency: number; force?: boolean }) => {
       const logger = createLogger('warn');
       const tasks = selectInstances(await loadAll(o.tasks, o.imageTemplate), o.instance);
       const progress = new Progress(tasks.length, 'images');
@@ -69,6 +90,7 @@ export function registerImageCommands(program: Command): void {
           signal: interrupt.signal,
           ...(o.install ? { install: o.install } : {}),
           ...(o.force ? { force: true } : {}),
+          ...(o.networkInstall ? { networkInstall: true } : {}),
           onProgress: (r) => progress.tick(`${interrupt.interrupted && r.status === 'failed' ? 'interrupted' : r.status} ${r.taskId}`),
         });
         progress.end();
@@ -85,6 +107,14 @@ export function registerImageCommands(program: Command): void {
         await provider.removeOwnBuilds();
       }
     });
+}
+
+/** The base a variant is layered on: the default one is built (debootstrap) when missing, another must exist. */
+async function ensureBase(provider: DockerSandboxProvider, image: string): Promise<void> {
+  const present = await provider.docker.getImage(image).inspect().then(() => true, () => false);
+  if (present) return;
+  if (image !== DEFAULT_BASE_IMAGE) throw new Error(`no image ${image} here: build it first (swe-env images base builds ${DEFAULT_BASE_IMAGE})`);
+  await runScript('bash', [join(packageRoot(), 'scripts', 'build-base-image.sh')]);
 }
 
 /** Runs a set-up script, its progress on stderr, and returns what it prints on stdout. */
