@@ -9,6 +9,18 @@ here=$(cd "$(dirname "$0")" && pwd)
 cd "$here/.."
 mode=${1:-all}
 
+# The package's own service (port 5000, data in /var/lib/docker-registry) is no part of the tests:
+# where a service manager started it on install, stop it and keep it from starting at boot.
+stop_packaged_registry() {
+  if [ -d /run/systemd/system ]; then
+    systemctl disable --now docker-registry.service >/dev/null 2>&1 || true
+  elif [ -f /var/run/docker-registry.pid ]; then
+    # The init script stops by its pid file only, never a test's registry.
+    /etc/init.d/docker-registry stop >/dev/null 2>&1 || true
+    update-rc.d docker-registry disable >/dev/null 2>&1 || true
+  fi
+}
+
 if [ ! -d node_modules ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
   log "npm ci"
   npm ci --no-audit --no-fund >&2
@@ -28,6 +40,15 @@ if [ "$mode" != "--demo" ]; then
   # A headless browser for the trajectory viewer's test (driven by playwright-core from npm).
   if ! command -v chromium >/dev/null 2>&1; then
     apt_install chromium
+  fi
+  # A real registry for the image-pull tests (test/helpers/local-registry.ts starts its own on a
+  # free port); htpasswd makes its bcrypt password file.
+  if ! command -v docker-registry >/dev/null 2>&1; then
+    apt_install docker-registry
+    stop_packaged_registry
+  fi
+  if ! command -v htpasswd >/dev/null 2>&1; then
+    apt_install apache2-utils
   fi
   python_env=$(bash scripts/setup-python.sh)
   log "python test environment $python_env"
