@@ -6,10 +6,11 @@ import { startServer } from '../server/app.js';
 import { DEFAULTS as D, compileConfig, type ShutdownMode } from '../server/config.js';
 
 const MB = 1024 * 1024;
+import { addCacheOptions, addPullOptions, imageSupplyInput } from './image-supply-options.js';
 import { DEMO_TASKS, collect, defaultStateDir, defaultTrajectoryDir, number } from './options.js';
 
 export function registerServeCommand(program: Command): void {
-  program
+  const serve = program
     .command('serve')
     .description('serve episodes over gRPC')
     .option('--tasks <file>', 'task file (JSON array or JSONL), repeatable', collect)
@@ -55,7 +56,8 @@ export function registerServeCommand(program: Command): void {
     .option('--tls-cert <file>', 'TLS server certificate (PEM); required beyond loopback')
     .option('--tls-key <file>', 'TLS server key (PEM)')
     .option('--tls-client-ca <file>', 'mutual TLS: clients must present a certificate signed by this CA')
-    .option('--log-level <level>', 'pino log level', 'info')
+    .option('--log-level <level>', 'pino log level', 'info');
+  addCacheOptions(addPullOptions(serve))
     .action(async (o: Record<string, unknown>) => {
       const config = compileConfig({
         security: {
@@ -92,6 +94,7 @@ export function registerServeCommand(program: Command): void {
         rewardRule: o['rewardRule'] as RewardRule | undefined,
         harnessGeneration: o['harnessGeneration'] as HarnessGeneration | undefined,
         logLevel: o['logLevel'] as string,
+        images: imageSupplyInput(o),
         limits: {
           memoryBytes: o['memoryMb'] === undefined ? undefined : (o['memoryMb'] as number) * 1024 * 1024,
           nanoCpus: o['cpus'] === undefined ? undefined : Math.round((o['cpus'] as number) * 1e9),

@@ -19,11 +19,15 @@ import type { GetServerInfoRequest as _swe_env_v1_GetServerInfoRequest, GetServe
 import type { GetTaskRequest as _swe_env_v1_GetTaskRequest, GetTaskRequest__Output as _swe_env_v1_GetTaskRequest__Output } from './swe_env/v1/GetTaskRequest';
 import type { GradeReport as _swe_env_v1_GradeReport, GradeReport__Output as _swe_env_v1_GradeReport__Output } from './swe_env/v1/GradeReport';
 import type { HarnessVerdict as _swe_env_v1_HarnessVerdict, HarnessVerdict__Output as _swe_env_v1_HarnessVerdict__Output } from './swe_env/v1/HarnessVerdict';
+import type { ImageState as _swe_env_v1_ImageState, ImageState__Output as _swe_env_v1_ImageState__Output } from './swe_env/v1/ImageState';
+import type { ImageSupply as _swe_env_v1_ImageSupply, ImageSupply__Output as _swe_env_v1_ImageSupply__Output } from './swe_env/v1/ImageSupply';
 import type { InstallRun as _swe_env_v1_InstallRun, InstallRun__Output as _swe_env_v1_InstallRun__Output } from './swe_env/v1/InstallRun';
 import type { InterruptRequest as _swe_env_v1_InterruptRequest, InterruptRequest__Output as _swe_env_v1_InterruptRequest__Output } from './swe_env/v1/InterruptRequest';
 import type { InterruptResponse as _swe_env_v1_InterruptResponse, InterruptResponse__Output as _swe_env_v1_InterruptResponse__Output } from './swe_env/v1/InterruptResponse';
 import type { ListTasksRequest as _swe_env_v1_ListTasksRequest, ListTasksRequest__Output as _swe_env_v1_ListTasksRequest__Output } from './swe_env/v1/ListTasksRequest';
 import type { ListTasksResponse as _swe_env_v1_ListTasksResponse, ListTasksResponse__Output as _swe_env_v1_ListTasksResponse__Output } from './swe_env/v1/ListTasksResponse';
+import type { PrefetchRequest as _swe_env_v1_PrefetchRequest, PrefetchRequest__Output as _swe_env_v1_PrefetchRequest__Output } from './swe_env/v1/PrefetchRequest';
+import type { PrefetchResponse as _swe_env_v1_PrefetchResponse, PrefetchResponse__Output as _swe_env_v1_PrefetchResponse__Output } from './swe_env/v1/PrefetchResponse';
 import type { PrewarmRequest as _swe_env_v1_PrewarmRequest, PrewarmRequest__Output as _swe_env_v1_PrewarmRequest__Output } from './swe_env/v1/PrewarmRequest';
 import type { PrewarmResponse as _swe_env_v1_PrewarmResponse, PrewarmResponse__Output as _swe_env_v1_PrewarmResponse__Output } from './swe_env/v1/PrewarmResponse';
 import type { ResetRequest as _swe_env_v1_ResetRequest, ResetRequest__Output as _swe_env_v1_ResetRequest__Output } from './swe_env/v1/ResetRequest';
@@ -67,11 +71,16 @@ export interface ProtoGrpcType {
       GetTaskRequest: MessageTypeDefinition<_swe_env_v1_GetTaskRequest, _swe_env_v1_GetTaskRequest__Output>
       GradeReport: MessageTypeDefinition<_swe_env_v1_GradeReport, _swe_env_v1_GradeReport__Output>
       HarnessVerdict: MessageTypeDefinition<_swe_env_v1_HarnessVerdict, _swe_env_v1_HarnessVerdict__Output>
+      ImagePhase: EnumTypeDefinition
+      ImageState: MessageTypeDefinition<_swe_env_v1_ImageState, _swe_env_v1_ImageState__Output>
+      ImageSupply: MessageTypeDefinition<_swe_env_v1_ImageSupply, _swe_env_v1_ImageSupply__Output>
       InstallRun: MessageTypeDefinition<_swe_env_v1_InstallRun, _swe_env_v1_InstallRun__Output>
       InterruptRequest: MessageTypeDefinition<_swe_env_v1_InterruptRequest, _swe_env_v1_InterruptRequest__Output>
       InterruptResponse: MessageTypeDefinition<_swe_env_v1_InterruptResponse, _swe_env_v1_InterruptResponse__Output>
       ListTasksRequest: MessageTypeDefinition<_swe_env_v1_ListTasksRequest, _swe_env_v1_ListTasksRequest__Output>
       ListTasksResponse: MessageTypeDefinition<_swe_env_v1_ListTasksResponse, _swe_env_v1_ListTasksResponse__Output>
+      PrefetchRequest: MessageTypeDefinition<_swe_env_v1_PrefetchRequest, _swe_env_v1_PrefetchRequest__Output>
+      PrefetchResponse: MessageTypeDefinition<_swe_env_v1_PrefetchResponse, _swe_env_v1_PrefetchResponse__Output>
       PrewarmRequest: MessageTypeDefinition<_swe_env_v1_PrewarmRequest, _swe_env_v1_PrewarmRequest__Output>
       PrewarmResponse: MessageTypeDefinition<_swe_env_v1_PrewarmResponse, _swe_env_v1_PrewarmResponse__Output>
       ResetRequest: MessageTypeDefinition<_swe_env_v1_ResetRequest, _swe_env_v1_ResetRequest__Output>

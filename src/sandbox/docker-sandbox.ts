@@ -2,7 +2,8 @@ import Docker from 'dockerode';
 import { ContainerEvents } from './container-events.js';
 import { DiskWatchdog } from './disk-watchdog.js';
 import { InfraError, UnavailableError } from '../common/errors.js';
-import { ensureImage, imageExists, imageTags } from './docker-images.js';
+import { imageExists, imageTags } from './docker-images.js';
+import { ImageSupply, DEFAULT_IMAGE_SUPPLY, type ImageSupplyHooks, type ImageSupplyOptions } from './images/image-supply.js';
 import { abortReason } from '../common/abort.js';
 import { sandboxCreateOptions } from './container-options.js';
 import { DockerSandbox } from './docker-container.js';
@@ -17,18 +18,21 @@ export class DockerSandboxProvider implements SandboxProvider {
   readonly events: ContainerEvents;
   /** Keeps writable layers under limits.diskBytes (started by watchDisk). */
   readonly disk: DiskWatchdog;
+  /** Task images: pulls (single-flight, bounded, retried) and the bounded cache. */
+  readonly images: ImageSupply;
   /** Whether the storage driver takes a per-container size (StorageOpt); learnt on first create. */
   private storageQuota: boolean | undefined;
 
   constructor(
     readonly serverId: string,
-    options: { socketPath?: string; ociRuntime?: string; ownedByThisProcess?: boolean } = {},
+    options: { socketPath?: string; ociRuntime?: string; ownedByThisProcess?: boolean; images?: Partial<ImageSupplyOptions>; imageHooks?: ImageSupplyHooks } = {},
   ) {
     this.ociRuntime = options.ociRuntime;
     this.ownerProcess = options.ownedByThisProcess ? processIdentity() : undefined;
     this.docker = new Docker(options.socketPath ? { socketPath: options.socketPath } : undefined);
     this.events = new ContainerEvents(this.docker, `${LABEL_SERVER}=${serverId}`);
     this.disk = new DiskWatchdog(this.docker);
+    this.images = new ImageSupply(this.docker, { ...DEFAULT_IMAGE_SUPPLY, ...options.images }, options.imageHooks);
   }
 
   /** Checks every live sandbox's writable layer against its disk limit every interval. */
@@ -76,9 +80,19 @@ export class DockerSandboxProvider implements SandboxProvider {
     return imageExists(this.docker, image);
   }
 
-  /** Pulls an image that is not present, when a registry answers (see ensureImage). */
-  ensureImage(image: string): Promise<void> {
-    return ensureImage(this.docker, image);
+  /** The image on the engine: pulled, or its pull joined, when missing (see ImagePulls). */
+  ensureImage(image: string, signal?: AbortSignal): Promise<void> {
+    return this.images.ensure(image, signal);
+  }
+
+  /** Evicts unpinned task images (when there is a budget) while the disk stays short. */
+  relieveDisk(stillShort: () => Promise<boolean>): Promise<string[]> {
+    return this.images.relieveDisk(stillShort);
+  }
+
+  /** Keeps a task image from eviction until the returned function is called. */
+  pinImage(image: string): () => void {
+    return this.images.pin(image);
   }
 
   /** The engine's OCI runtime for sandboxes (runc by default; crun where registered). */
@@ -121,7 +135,7 @@ export class DockerSandboxProvider implements SandboxProvider {
         throw new InfraError(`cannot create a container from ${spec.image}: ${String(error)}`, { cause: error });
       }
       // Only a missing image costs a look-up: the usual Reset path stays one create and one start.
-      await this.ensureImage(spec.image);
+      await this.ensureImage(spec.image, signal);
       try {
         container = await this.docker.createContainer(options);
       } catch (retryError) {

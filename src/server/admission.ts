@@ -24,10 +24,18 @@ export function effectiveOptions(config: Pick<ServerConfig, 'defaults' | 'bounds
   });
 }
 
-/** Below the free-space watermark a new sandbox could fill the engine's disk for every episode. */
-export async function assertDiskRoom(provider: Pick<SandboxProvider, 'hostFreeBytes'>, floor: number): Promise<void> {
+/**
+ * Below the free-space watermark a new sandbox could fill the engine's disk for every episode.
+ * Task images nothing needs now are evicted first (when the server has an image budget), so a
+ * disk filled by the cache does not refuse every Reset until someone prunes.
+ */
+export async function assertDiskRoom(provider: Pick<SandboxProvider, 'hostFreeBytes'> & { relieveDisk?: (short: () => Promise<boolean>) => Promise<string[]> }, floor: number): Promise<void> {
   if (floor <= 0) return;
-  const free = await provider.hostFreeBytes();
+  let free = await provider.hostFreeBytes();
+  if (free !== undefined && free < floor && provider.relieveDisk) {
+    await provider.relieveDisk(async () => ((await provider.hostFreeBytes()) ?? floor) < floor);
+    free = await provider.hostFreeBytes();
+  }
   if (free !== undefined && free < floor) {
     throw new ResourceExhaustedError(
       `the container engine's disk is nearly full: ${mib(free)} MiB free, below the ${mib(floor)} MiB this server keeps free; try again later or on another server`,

@@ -13,7 +13,11 @@ import { loadTaskFiles } from '../tasks/loader.js';
 import type { Task } from '../tasks/task.js';
 import { TaskStore } from '../tasks/task-store.js';
 import { bearerTokenInterceptor, readToken, serverCredentials } from './auth.js';
-import type { ServerConfig } from './config.js';
+import type { ImageSupplyConfig, ServerConfig } from './config.js';
+import { ImageMetrics } from '../metrics/image-metrics.js';
+import type { ImageSupplyOptions } from '../sandbox/images/image-supply.js';
+import { parseMirrorRule } from '../sandbox/images/image-reference.js';
+import { RegistryCredentials } from '../sandbox/images/registry-credentials.js';
 import { EpisodeRegistry } from './episode-registry.js';
 import { EpisodeJournal } from './persistence/episode-journal.js';
 import { recoverEpisodes } from './persistence/recovery.js';
@@ -39,6 +43,26 @@ async function openState(stateDir: string, serverId: string, logger: Logger): Pr
 }
 
 export const SERVICE_NAME = 'swe_env.v1.SweEnv';
+
+/** How often the task-image budget is checked besides after each pull (images pulled by hand). */
+const IMAGE_SWEEP_MS = 30_000;
+
+/** The pull manager's and cache's options from the server's: credentials read once, here. */
+async function imageSupplyOptions(c: Readonly<ImageSupplyConfig>, taskImages: () => Iterable<string>): Promise<ImageSupplyOptions> {
+  return {
+    maxPulls: c.maxPulls,
+    pullRetries: c.pullRetries,
+    pullBackoffBaseMs: c.pullBackoffS * 1000,
+    pullBackoffMaxMs: Math.max(c.pullBackoffS * 1000, 60_000),
+    credentials: await RegistryCredentials.load(c.registryConfig).catch((error: unknown) => {
+      throw new InvalidArgumentError(`${(error as Error).message} (--registry-config)`);
+    }),
+    mirrors: c.registryMirrors.map(parseMirrorRule),
+    cache: c.cacheHighBytes > 0 ? { highBytes: c.cacheHighBytes, lowBytes: c.cacheLowBytes } : undefined,
+    prefetchPinS: c.prefetchPinS,
+    taskImages,
+  };
+}
 
 export interface RunningServer {
   readonly port: number;
@@ -79,9 +103,17 @@ export async function startServer(
 ): Promise<RunningServer> {
   const logger = options.logger ?? createLogger(config.logLevel);
   const tasks = new TaskStore(options.tasks ?? (await loadTasks(config, logger)));
+  const imageMetrics: { current?: ImageMetrics } = {};
   const provider = new DockerSandboxProvider(config.serverId, {
     ...(config.dockerSocket ? { socketPath: config.dockerSocket } : {}),
     ...(config.ociRuntime ? { ociRuntime: config.ociRuntime } : {}),
+    images: await imageSupplyOptions(config.images, () => tasks.list().map((t) => t.image)),
+    imageHooks: {
+      onPulled: (_image, outcome, _attempts, seconds) => imageMetrics.current?.pulled(outcome, seconds),
+      onRetry: (_image, kind) => imageMetrics.current?.retried(kind),
+      onEvicted: (report) => imageMetrics.current?.evicted(report),
+      log: (level, message, fields) => logger[level](fields, message),
+    },
   });
   await provider.ping();
   // Before anything touches the engine's containers of this id: they may be a live server's.
@@ -108,6 +140,9 @@ export async function startServer(
     minFreeBytes: config.minHostFreeBytes,
   });
   provider.onContainerStart = (role, seconds, ok) => metrics.containerStart(role, seconds, ok);
+  imageMetrics.current = new ImageMetrics(metrics.registry, () => provider.images.snapshot());
+  provider.images.startSweeps(IMAGE_SWEEP_MS);
+  void provider.images.enforce();
   const grader = new Grader(provider, starts, {
       limits: config.limits,
       testTimeoutS: config.testTimeoutS,
@@ -148,7 +183,7 @@ export async function startServer(
   metrics.journalDropped = () => state?.journal.dropped ?? 0;
   const shutdownController = new AbortController();
   const info = new ServerInfoSource({ config, tasks, registry, grader, starts, provider });
-  const service = new SweEnvService({ tasks, registry, grader, logger, shutdown: shutdownController.signal, info, metrics });
+  const service = new SweEnvService({ tasks, registry, grader, logger, shutdown: shutdownController.signal, info, metrics, images: provider.images });
 
   const { definition, proto } = loadProto();
   const token = readToken(config.security);
@@ -191,6 +226,7 @@ export async function startServer(
       await state?.unlock();
       await unlockId();
       provider.events.stop();
+      provider.images.stop();
       await provider.disk.stop();
       logger.info('stopped');
     })();

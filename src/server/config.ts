@@ -5,6 +5,7 @@ import type { HarnessGeneration } from '../reward/harness/log-parsers.js';
 import { REWARD_RULES, type RewardRule } from '../reward/report.js';
 import { DEFAULT_IMAGE_TEMPLATE } from '../tasks/image-name.js';
 import { checkExposure, type ServerSecurity } from './auth.js';
+import { parseMirrorRule } from '../sandbox/images/image-reference.js';
 
 export type TruncationPolicy = 'grade' | 'zero';
 
@@ -15,6 +16,26 @@ export interface EpisodeDefaults {
   readonly outputLimitBytes: number;
   readonly truncation: TruncationPolicy;
   readonly idleTimeoutS: number;
+}
+
+/** Where task images come from and how much disk they may hold (see src/sandbox/images/). */
+export interface ImageSupplyConfig {
+  /** Pulls at once at most. */
+  readonly maxPulls: number;
+  /** Tries after the first for a rate limit (429), a 5xx or a network error. */
+  readonly pullRetries: number;
+  /** The first backoff; it doubles per try up to a minute, with jitter. */
+  readonly pullBackoffS: number;
+  /** Docker's config.json with per-registry credentials; undefined: DOCKER_CONFIG or ~/.docker. */
+  readonly registryConfig: string | undefined;
+  /** `FROM=TO` rules: images named for FROM are pulled from TO (then FROM itself). */
+  readonly registryMirrors: readonly string[];
+  /** Over this many bytes of task images the least recently used unpinned ones go; 0: no budget. */
+  readonly cacheHighBytes: number;
+  /** Eviction stops here; 0 with a high mark: 80% of it. */
+  readonly cacheLowBytes: number;
+  /** A prefetched image is kept from eviction this long. */
+  readonly prefetchPinS: number;
 }
 
 export interface ServerConfig {
@@ -82,12 +103,14 @@ export interface ServerConfig {
    * seconds is ended (as the environment's failure) and its container removed: its client gave up.
    */
   readonly adoptionGraceS: number;
+  readonly images: ImageSupplyConfig;
 }
 
 export const SHUTDOWN_MODES = ['drain', 'leave'] as const;
 export type ShutdownMode = (typeof SHUTDOWN_MODES)[number];
 
-export type ServerConfigInput = Partial<Omit<ServerConfig, 'limits' | 'defaults' | 'bounds' | 'security'>> & {
+export type ServerConfigInput = Partial<Omit<ServerConfig, 'limits' | 'defaults' | 'bounds' | 'security' | 'images'>> & {
+  images?: Partial<ImageSupplyConfig>;
   security?: ServerSecurity;
   limits?: Partial<SandboxLimits>;
   defaults?: Partial<EpisodeDefaults>;
@@ -95,6 +118,7 @@ export type ServerConfigInput = Partial<Omit<ServerConfig, 'limits' | 'defaults'
 };
 
 export const DEFAULTS: Omit<ServerConfig, 'taskFiles' | 'dockerSocket' | 'security' | 'metricsPort' | 'ociRuntime' | 'stateDir' | 'trajectoryDir'> = {
+  images: { maxPulls: 4, pullRetries: 5, pullBackoffS: 2, registryConfig: undefined, registryMirrors: [], cacheHighBytes: 0, cacheLowBytes: 0, prefetchPinS: 900 },
   onShutdown: 'drain',
   adoptionGraceS: 300,
   trajectoryMaxBytes: 10 * 1024 ** 3,
@@ -180,6 +204,7 @@ export function compileConfig(input: ServerConfigInput = {}): Readonly<ServerCon
     limits: Object.freeze({ ...DEFAULTS.limits, ...stripUndefined(input.limits ?? {}) }),
     defaults: checkEpisodeDefaults('defaults', { ...DEFAULTS.defaults, ...stripUndefined(input.defaults ?? {}) }),
     bounds: checkEpisodeDefaults('bounds', { ...DEFAULTS.bounds, ...stripUndefined(input.bounds ?? {}) }),
+    images: checkImageSupply({ ...DEFAULTS.images, ...stripUndefined(input.images ?? {}) }),
   };
   if (!Number.isInteger(config.port) || config.port < 0 || config.port > 65535) {
     throw new InvalidArgumentError(`port must be 0..65535, got ${config.port}`);
@@ -214,6 +239,26 @@ export function compileConfig(input: ServerConfigInput = {}): Readonly<ServerCon
     throw new InvalidArgumentError(`serverId must be letters, digits, '_', '.', '-', got '${config.serverId}'`);
   }
   return Object.freeze(config);
+}
+
+function checkImageSupply(c: ImageSupplyConfig): ImageSupplyConfig {
+  positive('images.maxPulls', c.maxPulls, true);
+  nonNegative('images.pullRetries', c.pullRetries);
+  positive('images.pullBackoffS', c.pullBackoffS);
+  nonNegative('images.cacheHighBytes', c.cacheHighBytes);
+  nonNegative('images.cacheLowBytes', c.cacheLowBytes);
+  positive('images.prefetchPinS', c.prefetchPinS);
+  for (const rule of c.registryMirrors) {
+    try {
+      parseMirrorRule(rule);
+    } catch (error) {
+      throw new InvalidArgumentError((error as Error).message);
+    }
+  }
+  const low = c.cacheHighBytes > 0 && c.cacheLowBytes === 0 ? Math.floor(c.cacheHighBytes * 0.8) : c.cacheLowBytes;
+  if (c.cacheHighBytes > 0 && low > c.cacheHighBytes) throw new InvalidArgumentError(`the image cache's low mark (${low} bytes) is above its high mark (${c.cacheHighBytes}): eviction would never stop`);
+  if (c.cacheHighBytes === 0 && c.cacheLowBytes > 0) throw new InvalidArgumentError('an image cache low mark needs a high mark (--image-cache-gb)');
+  return Object.freeze({ ...c, cacheLowBytes: low, registryMirrors: Object.freeze([...c.registryMirrors]) });
 }
 
 function oneOf(name: string, value: string, allowed: readonly string[]): void {

@@ -155,6 +155,16 @@ export class EpisodeRegistry {
   }
 
   private async start(id: string, input: ResetInput, options: EpisodeDefaults, signal?: AbortSignal): Promise<Episode> {
+    // A queued Reset's image is needed soon: the cache must not evict it while it waits.
+    const unpin = this.provider.pinImage(input.task.image);
+    try {
+      return await this.startPinned(id, input, options, signal);
+    } finally {
+      unpin();
+    }
+  }
+
+  private async startPinned(id: string, input: ResetInput, options: EpisodeDefaults, signal?: AbortSignal): Promise<Episode> {
     await assertDiskRoom(this.provider, this.config.minHostFreeBytes);
     await acquireOrExhausted(this.slots, signal, () => `the server is full: ${this.config.maxEpisodes} live episodes`);
     // Past the wall clock and an idle spell, nothing can still need this container.

@@ -23,12 +23,21 @@ export async function readySandbox(
   options: { episodeId: string; maxLifetimeS: number; limits: SandboxLimits; signal?: AbortSignal },
   withStart: <T>(create: () => Promise<T>) => Promise<T>,
 ): Promise<ReadySandbox> {
-  const sandbox = await withStart(() =>
-    provider.create(
-      { image: task.image, workdir: task.workdir, maxLifetimeS: options.maxLifetimeS, role: 'episode', episodeId: options.episodeId, limits: options.limits },
-      options.signal,
-    ),
-  );
+  // Pulled before a start slot is taken: a slot is for a container start, a pull may take minutes.
+  // Pinned until its container exists, after which the engine itself keeps the image.
+  const unpin = provider.pinImage(task.image);
+  let sandbox: Awaited<ReturnType<SandboxProvider['create']>>;
+  try {
+    await provider.ensureImage(task.image, options.signal);
+    sandbox = await withStart(() =>
+      provider.create(
+        { image: task.image, workdir: task.workdir, maxLifetimeS: options.maxLifetimeS, role: 'episode', episodeId: options.episodeId, limits: options.limits },
+        options.signal,
+      ),
+    );
+  } finally {
+    unpin();
+  }
   try {
     const shell = await ShellSession.start(sandbox, task.workdir, gitHygieneInit(task.workdir, task.baseCommit));
     try {

@@ -8,6 +8,7 @@ import type { ServerInfo } from '../generated/swe_env/v1/ServerInfo.js';
 import type { TaskStore } from '../tasks/task-store.js';
 import type { ServerConfig } from './config.js';
 import type { EpisodeRegistry } from './episode-registry.js';
+import { supplyToProto } from './prefetch.js';
 
 const IMAGES_TTL_MS = 30_000;
 
@@ -24,7 +25,7 @@ function withTag(image: string): string {
  * list is the one costly part: it is read at most every 30 s.
  */
 export class ServerInfoSource {
-  private images: { at: number; names: string[] } | undefined;
+  private images: { at: number; names: string[]; stamp: number } | undefined;
 
   constructor(
     private readonly deps: {
@@ -56,15 +57,19 @@ export class ServerInfoSource {
       draining: registry.draining,
       startedAt: registry.started.toISOString(),
       warmSandboxes: registry.warm.warmCount,
+      imageSupply: supplyToProto(provider.images.snapshot()),
     };
   }
 
   private async presentImages(): Promise<string[]> {
-    if (this.images && Date.now() - this.images.at < IMAGES_TTL_MS) return this.images.names;
+    // A pull or an eviction since the last look changes the answer: placement must see it now.
+    const supply = this.deps.provider.images;
+    const stamp = supply.pulls.pullsDone * 1_000_003 + (supply.cache?.evictions ?? 0);
+    if (this.images && this.images.stamp === stamp && Date.now() - this.images.at < IMAGES_TTL_MS) return this.images.names;
     const tags = await this.deps.provider.imageTags().catch(() => new Set<string>());
     const wanted = new Set(this.deps.tasks.list().map((t) => t.image));
     const names = [...wanted].filter((image) => tags.has(withTag(image))).sort();
-    this.images = { at: Date.now(), names };
+    this.images = { at: Date.now(), names, stamp };
     return names;
   }
 }

@@ -23,6 +23,10 @@ import type { PrewarmResponse } from '../generated/swe_env/v1/PrewarmResponse.js
 import type { InterruptRequest__Output } from '../generated/swe_env/v1/InterruptRequest.js';
 import type { InterruptResponse } from '../generated/swe_env/v1/InterruptResponse.js';
 import type { ServerInfoSource } from './server-info.js';
+import type { PrefetchRequest__Output } from '../generated/swe_env/v1/PrefetchRequest.js';
+import type { PrefetchResponse } from '../generated/swe_env/v1/PrefetchResponse.js';
+import type { ImageSupply } from '../sandbox/images/image-supply.js';
+import { prefetchTasks } from './prefetch.js';
 import { optionsFromProto, optionsToProto, reportToProto, stepToProto, summaryToProto, taskSummaryToProto, taskToProto } from './convert.js';
 import type { EpisodeRegistry } from './episode-registry.js';
 import { unary, type CallContext } from './handler.js';
@@ -37,6 +41,7 @@ export interface ServiceDeps {
   readonly shutdown: AbortSignal;
   readonly info: ServerInfoSource;
   readonly metrics?: ServerMetrics;
+  readonly images: ImageSupply;
 }
 
 const MAX_PAGE = 1000;
@@ -130,6 +135,11 @@ export class SweEnvService {
     return Promise.resolve(this.deps.registry.prewarm(this.deps.tasks.get(request.taskId), request.count));
   }
 
+  async prefetch(request: PrefetchRequest__Output): Promise<PrefetchResponse> {
+    if (request.taskIds.length === 0) throw new InvalidArgumentError('task_ids is required: the tasks whose images the next batches need');
+    return prefetchTasks(this.deps.tasks, this.deps.images, request.taskIds);
+  }
+
   handlers(): SweEnvHandlers {
     const { logger, shutdown, metrics } = this.deps;
     const observe = metrics ? (method: string, code: string, seconds: number) => metrics.rpc(method, code, seconds) : undefined;
@@ -142,6 +152,7 @@ export class SweEnvService {
       Evaluate: unary('Evaluate', logger, shutdown, (r: EvaluateRequest__Output, c) => this.evaluate(r, c), observe),
       Prewarm: unary('Prewarm', logger, shutdown, (r: PrewarmRequest__Output) => this.prewarm(r), observe),
       Interrupt: unary('Interrupt', logger, shutdown, (r: InterruptRequest__Output) => this.interrupt(r), observe),
+      Prefetch: unary('Prefetch', logger, shutdown, (r: PrefetchRequest__Output) => this.prefetch(r), observe),
       GetServerInfo: unary('GetServerInfo', logger, shutdown, () => this.deps.info.info(), observe),
     };
   }

@@ -1,5 +1,6 @@
 // Original file: proto/swe_env/v1/swe_env.proto
 
+import type { ImageSupply as _swe_env_v1_ImageSupply, ImageSupply__Output as _swe_env_v1_ImageSupply__Output } from '../../swe_env/v1/ImageSupply';
 import type { Long } from '@grpc/proto-loader';
 
 export interface ServerInfo {
@@ -18,6 +19,7 @@ export interface ServerInfo {
   'draining'?: (boolean);
   'startedAt'?: (string);
   'warmSandboxes'?: (number);
+  'imageSupply'?: (_swe_env_v1_ImageSupply | null);
 }
 
 export interface ServerInfo__Output {
@@ -36,4 +38,5 @@ export interface ServerInfo__Output {
   'draining': (boolean);
   'startedAt': (string);
   'warmSandboxes': (number);
+  'imageSupply': (_swe_env_v1_ImageSupply__Output | null);
 }

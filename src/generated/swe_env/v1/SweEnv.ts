@@ -12,6 +12,8 @@ import type { InterruptRequest as _swe_env_v1_InterruptRequest, InterruptRequest
 import type { InterruptResponse as _swe_env_v1_InterruptResponse, InterruptResponse__Output as _swe_env_v1_InterruptResponse__Output } from '../../swe_env/v1/InterruptResponse';
 import type { ListTasksRequest as _swe_env_v1_ListTasksRequest, ListTasksRequest__Output as _swe_env_v1_ListTasksRequest__Output } from '../../swe_env/v1/ListTasksRequest';
 import type { ListTasksResponse as _swe_env_v1_ListTasksResponse, ListTasksResponse__Output as _swe_env_v1_ListTasksResponse__Output } from '../../swe_env/v1/ListTasksResponse';
+import type { PrefetchRequest as _swe_env_v1_PrefetchRequest, PrefetchRequest__Output as _swe_env_v1_PrefetchRequest__Output } from '../../swe_env/v1/PrefetchRequest';
+import type { PrefetchResponse as _swe_env_v1_PrefetchResponse, PrefetchResponse__Output as _swe_env_v1_PrefetchResponse__Output } from '../../swe_env/v1/PrefetchResponse';
 import type { PrewarmRequest as _swe_env_v1_PrewarmRequest, PrewarmRequest__Output as _swe_env_v1_PrewarmRequest__Output } from '../../swe_env/v1/PrewarmRequest';
 import type { PrewarmResponse as _swe_env_v1_PrewarmResponse, PrewarmResponse__Output as _swe_env_v1_PrewarmResponse__Output } from '../../swe_env/v1/PrewarmResponse';
 import type { ResetRequest as _swe_env_v1_ResetRequest, ResetRequest__Output as _swe_env_v1_ResetRequest__Output } from '../../swe_env/v1/ResetRequest';
@@ -72,6 +74,15 @@ export interface SweEnvClient extends grpc.Client {
   listTasks(argument: _swe_env_v1_ListTasksRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_swe_env_v1_ListTasksResponse__Output>): grpc.ClientUnaryCall;
   listTasks(argument: _swe_env_v1_ListTasksRequest, callback: grpc.requestCallback<_swe_env_v1_ListTasksResponse__Output>): grpc.ClientUnaryCall;
   
+  Prefetch(argument: _swe_env_v1_PrefetchRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_swe_env_v1_PrefetchResponse__Output>): grpc.ClientUnaryCall;
+  Prefetch(argument: _swe_env_v1_PrefetchRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_swe_env_v1_PrefetchResponse__Output>): grpc.ClientUnaryCall;
+  Prefetch(argument: _swe_env_v1_PrefetchRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_swe_env_v1_PrefetchResponse__Output>): grpc.ClientUnaryCall;
+  Prefetch(argument: _swe_env_v1_PrefetchRequest, callback: grpc.requestCallback<_swe_env_v1_PrefetchResponse__Output>): grpc.ClientUnaryCall;
+  prefetch(argument: _swe_env_v1_PrefetchRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_swe_env_v1_PrefetchResponse__Output>): grpc.ClientUnaryCall;
+  prefetch(argument: _swe_env_v1_PrefetchRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_swe_env_v1_PrefetchResponse__Output>): grpc.ClientUnaryCall;
+  prefetch(argument: _swe_env_v1_PrefetchRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_swe_env_v1_PrefetchResponse__Output>): grpc.ClientUnaryCall;
+  prefetch(argument: _swe_env_v1_PrefetchRequest, callback: grpc.requestCallback<_swe_env_v1_PrefetchResponse__Output>): grpc.ClientUnaryCall;
+  
   Prewarm(argument: _swe_env_v1_PrewarmRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_swe_env_v1_PrewarmResponse__Output>): grpc.ClientUnaryCall;
   Prewarm(argument: _swe_env_v1_PrewarmRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_swe_env_v1_PrewarmResponse__Output>): grpc.ClientUnaryCall;
   Prewarm(argument: _swe_env_v1_PrewarmRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_swe_env_v1_PrewarmResponse__Output>): grpc.ClientUnaryCall;
@@ -114,6 +125,8 @@ export interface SweEnvHandlers extends grpc.UntypedServiceImplementation {
   
   ListTasks: grpc.handleUnaryCall<_swe_env_v1_ListTasksRequest__Output, _swe_env_v1_ListTasksResponse>;
   
+  Prefetch: grpc.handleUnaryCall<_swe_env_v1_PrefetchRequest__Output, _swe_env_v1_PrefetchResponse>;
+  
   Prewarm: grpc.handleUnaryCall<_swe_env_v1_PrewarmRequest__Output, _swe_env_v1_PrewarmResponse>;
   
   Reset: grpc.handleUnaryCall<_swe_env_v1_ResetRequest__Output, _swe_env_v1_ResetResponse>;
@@ -129,6 +142,7 @@ export interface SweEnvDefinition extends grpc.ServiceDefinition {
   GetTask: MethodDefinition<_swe_env_v1_GetTaskRequest, _swe_env_v1_Task, _swe_env_v1_GetTaskRequest__Output, _swe_env_v1_Task__Output>
   Interrupt: MethodDefinition<_swe_env_v1_InterruptRequest, _swe_env_v1_InterruptResponse, _swe_env_v1_InterruptRequest__Output, _swe_env_v1_InterruptResponse__Output>
   ListTasks: MethodDefinition<_swe_env_v1_ListTasksRequest, _swe_env_v1_ListTasksResponse, _swe_env_v1_ListTasksRequest__Output, _swe_env_v1_ListTasksResponse__Output>
+  Prefetch: MethodDefinition<_swe_env_v1_PrefetchRequest, _swe_env_v1_PrefetchResponse, _swe_env_v1_PrefetchRequest__Output, _swe_env_v1_PrefetchResponse__Output>
   Prewarm: MethodDefinition<_swe_env_v1_PrewarmRequest, _swe_env_v1_PrewarmResponse, _swe_env_v1_PrewarmRequest__Output, _swe_env_v1_PrewarmResponse__Output>
   Reset: MethodDefinition<_swe_env_v1_ResetRequest, _swe_env_v1_ResetResponse, _swe_env_v1_ResetRequest__Output, _swe_env_v1_ResetResponse__Output>
   Step: MethodDefinition<_swe_env_v1_StepRequest, _swe_env_v1_StepResponse, _swe_env_v1_StepRequest__Output, _swe_env_v1_StepResponse__Output>

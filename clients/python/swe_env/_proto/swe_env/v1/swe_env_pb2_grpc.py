@@ -79,6 +79,11 @@ class SweEnvStub:
                 request_serializer=swe__env_dot_v1_dot_swe__env__pb2.InterruptRequest.SerializeToString,
                 response_deserializer=swe__env_dot_v1_dot_swe__env__pb2.InterruptResponse.FromString,
                 _registered_method=True)
+        self.Prefetch = channel.unary_unary(
+                '/swe_env.v1.SweEnv/Prefetch',
+                request_serializer=swe__env_dot_v1_dot_swe__env__pb2.PrefetchRequest.SerializeToString,
+                response_deserializer=swe__env_dot_v1_dot_swe__env__pb2.PrefetchResponse.FromString,
+                _registered_method=True)
 
 
 class SweEnvServicer:
@@ -151,6 +156,15 @@ class SweEnvServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def Prefetch(self, request, context):
+        """Starts pulling the images of tasks a trainer will need next (its next batches) and answers at
+        once with each image's state: present, pulling, queued or failed. Unknown task ids are listed,
+        the others are still started. A prefetched image is kept from eviction for a while.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
 
 def add_SweEnvServicer_to_server(servicer, server):
     rpc_method_handlers = {
@@ -198,6 +212,11 @@ def add_SweEnvServicer_to_server(servicer, server):
                     servicer.Interrupt,
                     request_deserializer=swe__env_dot_v1_dot_swe__env__pb2.InterruptRequest.FromString,
                     response_serializer=swe__env_dot_v1_dot_swe__env__pb2.InterruptResponse.SerializeToString,
+            ),
+            'Prefetch': grpc.unary_unary_rpc_method_handler(
+                    servicer.Prefetch,
+                    request_deserializer=swe__env_dot_v1_dot_swe__env__pb2.PrefetchRequest.FromString,
+                    response_serializer=swe__env_dot_v1_dot_swe__env__pb2.PrefetchResponse.SerializeToString,
             ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
@@ -443,6 +462,33 @@ class SweEnv:
             '/swe_env.v1.SweEnv/Interrupt',
             swe__env_dot_v1_dot_swe__env__pb2.InterruptRequest.SerializeToString,
             swe__env_dot_v1_dot_swe__env__pb2.InterruptResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def Prefetch(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/swe_env.v1.SweEnv/Prefetch',
+            swe__env_dot_v1_dot_swe__env__pb2.PrefetchRequest.SerializeToString,
+            swe__env_dot_v1_dot_swe__env__pb2.PrefetchResponse.FromString,
             options,
             channel_credentials,
             insecure,
