@@ -38,15 +38,18 @@ export class DockerPullEngine implements PullEngine {
       };
       if (signal.aborted) return onAbort();
       signal.addEventListener('abort', onAbort, { once: true });
+      // docker-modem's followProgress resolves even when the stream ends on an error message.
+      let streamError: string | undefined;
       this.docker.modem.followProgress(
         stream,
         (error: Error | null) => {
           signal.removeEventListener('abort', onAbort);
           if (error) reject(error);
+          else if (streamError !== undefined) reject(new Error(streamError));
           else resolve();
         },
         (event: PullEvent) => {
-          // An error inside the stream ends the pull; followProgress reports it too, but not always.
+          if (typeof event.error === 'string') streamError ??= event.error;
           onEvent(event);
         },
       );
