@@ -15,6 +15,7 @@ import { baseReport, type GradeReport } from './report.js';
 import { agentSteps, taskSteps } from './grading/agent-steps.js';
 import { GRADING_DIR, applyStage } from './grading/apply-stage.js';
 import { ModelFault, explainStepFailure, seconds } from './grading/container-watch.js';
+import { judgeEnvironmentSkips } from './grading/environment-skips.js';
 import { gatherEvidence } from './grading/evidence.js';
 import { testRunStage } from './grading/test-run.js';
 import { decideReport } from './grading/verdict-stage.js';
@@ -229,6 +230,8 @@ export class Grader {
       generation: plan.harnessGeneration ?? this.config.harnessGeneration ?? '5',
       channelProblems: run.channel.problems,
     });
+    const reference = { task, plan, parser, testTimeoutS: this.config.testTimeoutS, logLimitBytes: this.config.logLimitBytes, openControl };
+    await judgeEnvironmentSkips(report, reference, signal);
     return evidence.logResults;
   }
 }

@@ -111,6 +111,10 @@ export interface RecorderResult {
   readonly problems: readonly string[];
   /** Tamper-capable acts of the code under test (integrity) and what researchers want to know (audit). */
   readonly events: readonly MonitorEvent[];
+  /** Why each skipped test was skipped (nodeid to pytest's reason). */
+  readonly skipReasons?: ReadonlyMap<string, string>;
+  /** Modules and classes skipped while collecting (nodeid to reason): their tests are never items. */
+  readonly collectSkips?: ReadonlyMap<string, string>;
 }
 
 interface ReportRecord {
@@ -119,6 +123,7 @@ interface ReportRecord {
   readonly when: string;
   readonly outcome: string;
   readonly wasxfail: boolean;
+  readonly reason?: string;
 }
 
 /** Verifies and reads the channel. `pytest`: reports and an end are expected from the recorder. */
@@ -131,6 +136,8 @@ export function readRecords(text: string, key: string, pytest = true): RecorderR
   let started = false;
   let firstPid: number | undefined;
   const seenReports = new Map<string, string>();
+  const skipReasons = new Map<string, string>();
+  const collectSkips = new Map<string, string>();
   for (const [index, line] of text.split('\n').entries()) {
     if (line === '') continue;
     const space = line.indexOf(' ');
@@ -160,6 +167,9 @@ export function readRecords(text: string, key: string, pytest = true): RecorderR
       if (previous !== undefined && previous !== r.outcome) problems.push(`${r.nodeid} has two ${r.when} reports (${previous}, then ${r.outcome}): something reported for pytest`);
       seenReports.set(slot, r.outcome);
       reports.push(r);
+      if (r.outcome === 'skipped' && typeof r.reason === 'string' && r.reason !== '') skipReasons.set(r.nodeid, r.reason);
+    } else if (kind === 'collect_skip') {
+      collectSkips.set(asText(record['nodeid']), asText(record['reason']));
     } else if (kind === 'end') {
       if (end) problems.push('the recorder ended twice: something called its session end');
       end = {
@@ -184,7 +194,7 @@ export function readRecords(text: string, key: string, pytest = true): RecorderR
   }
   if (!started) problems.push(pytest ? 'the recorder never started (pytest did not load it)' : 'the monitor never started in the test run');
   if (pytest && started && !end) problems.push('the session never finished: the process ended before pytest did');
-  return { statuses: statusesFromReports(reports), end, started, problems, events };
+  return { statuses: statusesFromReports(reports), end, started, problems, events, skipReasons, collectSkips };
 }
 
 /** A record's JSON object, or undefined for anything else (a signed line is still not trusted to parse). */
@@ -235,6 +245,9 @@ export function disagreements(fromRecorder: readonly ListedResult[], fromLog: re
   const out: string[] = [];
   for (const [i, recorded] of fromRecorder.entries()) {
     const logged = fromLog[i];
+    // pytest's -rA summary names a skipped test by file and line only ("SKIPPED [1] t.py:5: why"),
+    // so the log cannot show what the recorder does; a skip never counts as passing either way.
+    if (logged?.status === 'MISSING' && recorded.status === 'SKIPPED') continue;
     if (logged && logged.status !== recorded.status) {
       out.push(`${recorded.name}: ${logged.status} in the printed log, ${recorded.status} in the recorder`);
     }

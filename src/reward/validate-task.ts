@@ -1,6 +1,7 @@
 import type { Task } from '../tasks/task.js';
 import type { Grader } from './grader.js';
 import type { GradeReport } from './report.js';
+import { ENVIRONMENT_SKIP_PREFIX } from './grading/environment-skips.js';
 import { RUN_FAILURE_PREFIX } from './run-failure.js';
 
 export interface ValidationRow {
@@ -17,7 +18,8 @@ export async function validateTask(grader: Grader, task: Task, signal?: AbortSig
   const empty = await grader.grade(task, Buffer.alloc(0), signal ? { signal } : {});
   if (signal?.aborted) throw new Error('validation was interrupted');
   const problems: string[] = [];
-  if (gold.infraError) problems.push(`gold: infrastructure error: ${gold.error}`);
+  if (gold.error.startsWith(ENVIRONMENT_SKIP_PREFIX)) problems.push(`gold: the task's image lacks what its tests need: ${gold.error}`);
+  else if (gold.infraError) problems.push(`gold: infrastructure error: ${gold.error}`);
   else if (gold.error.startsWith(RUN_FAILURE_PREFIX)) {
     // With the gold patch nothing but the task can be at fault: its image or its test command.
     problems.push(`gold: the task's image or test command is at fault: ${gold.error}`);

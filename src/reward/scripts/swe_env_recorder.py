@@ -93,16 +93,33 @@ def _text(value):
     return value if type(value) is str else ""
 
 
+def _skip_reason(report):
+    # pytest keeps a skip's (path, line, "Skipped: reason") as its longrepr.
+    longrepr = getattr(report, "longrepr", None)
+    if type(longrepr) is tuple and len(longrepr) == 3:
+        return _text(longrepr[2])[:500]
+    return ""
+
+
 def pytest_runtest_logreport(report):
+    outcome = _text(report.outcome)
     _emit(
         {
             "kind": "report",
             "nodeid": _text(report.nodeid),
             "when": _text(report.when),
-            "outcome": _text(report.outcome),
+            "outcome": outcome,
             "wasxfail": hasattr(report, "wasxfail"),
+            "reason": _skip_reason(report) if outcome == "skipped" else "",
         }
     )
+
+
+def pytest_collectreport(report):
+    # A module or class skipped while collecting (a module-level importorskip): its tests never
+    # become items, so only this says why they are missing.
+    if _text(report.outcome) == "skipped":
+        _emit({"kind": "collect_skip", "nodeid": _text(report.nodeid), "reason": _skip_reason(report)})
 
 
 def pytest_runtest_call(item):
