@@ -11,9 +11,11 @@ import { buildTaskImages } from '../tasks/image-build.js';
 import { DEFAULT_BASE_IMAGE, DEMO_DIR, collect, loadAll, number, selectInstances } from './options.js';
 import { Progress } from './progress.js';
 import { Interrupt } from './interrupt.js';
+import { registerImagePull } from './images-pull-command.js';
 
 export function registerImageCommands(program: Command): void {
   const images = program.command('images').description('task images');
+  registerImagePull(images);
   images
     .command('build-demo')
     .description('build the demo tasks\' images on the base image (offline)')
