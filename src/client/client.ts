@@ -5,6 +5,7 @@ import type { InterruptResponse__Output } from '../generated/swe_env/v1/Interrup
 import type { ListTasksRequest } from '../generated/swe_env/v1/ListTasksRequest.js';
 import type { ListTasksResponse__Output } from '../generated/swe_env/v1/ListTasksResponse.js';
 import type { ResetRequest } from '../generated/swe_env/v1/ResetRequest.js';
+import type { PrefetchResponse__Output } from '../generated/swe_env/v1/PrefetchResponse.js';
 import type { ServerInfo__Output } from '../generated/swe_env/v1/ServerInfo.js';
 import type { PrewarmResponse__Output } from '../generated/swe_env/v1/PrewarmResponse.js';
 import type { ResetResponse__Output } from '../generated/swe_env/v1/ResetResponse.js';
@@ -80,6 +81,11 @@ export class SweEnvClient {
 
   prewarm(taskId: string, count: number, options?: CallOptions): Promise<PrewarmResponse__Output> {
     return this.call((o, cb) => this.raw.prewarm({ taskId, count }, o.metadata, o, cb), { timeoutS: 30, ...options });
+  }
+
+  /** Starts the pulls of these tasks' images (the next batches) and says where each stands. */
+  prefetch(taskIds: readonly string[], options?: CallOptions): Promise<PrefetchResponse__Output> {
+    return this.call((o, cb) => this.raw.prefetch({ taskIds: [...taskIds] }, o.metadata, o, cb), options);
   }
 
   getServerInfo(options?: CallOptions): Promise<ServerInfo__Output> {
