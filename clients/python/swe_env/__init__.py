@@ -13,6 +13,7 @@ from .errors import (
     UnavailableError,
 )
 from .parsing import ToolCall, parse_tool_call, parse_tool_calls
+from .prefetch import BatchPrefetcher, ImageState, PrefetchResult, task_ids_of
 
 __version__ = "0.1.0"
 
@@ -20,11 +21,14 @@ __all__ = [
     "AlreadyExistsError",
     "AsyncSweEnv",
     "AsyncSweEnvClient",
+    "BatchPrefetcher",
     "DeadlineExceededError",
     "FailedPreconditionError",
+    "ImageState",
     "InternalError",
     "InvalidArgumentError",
     "NotFoundError",
+    "PrefetchResult",
     "ResetResult",
     "ResourceExhaustedError",
     "StepResult",
@@ -35,4 +39,5 @@ __all__ = [
     "UnavailableError",
     "parse_tool_call",
     "parse_tool_calls",
+    "task_ids_of",
 ]

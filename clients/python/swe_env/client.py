@@ -2,16 +2,12 @@
 from __future__ import annotations
 
 import asyncio
-import hashlib
 import json
 import os
-import socket
 import threading
 import time
 import uuid
-from datetime import datetime
 from pathlib import Path
-from dataclasses import dataclass, field
 from typing import Any, Awaitable, Callable, Dict, List, Optional, Sequence, Tuple, TypeVar, Union
 
 import grpc
@@ -20,6 +16,9 @@ from google.protobuf.json_format import MessageToDict
 from ._proto.swe_env.v1 import swe_env_pb2 as pb
 from ._proto.swe_env.v1 import swe_env_pb2_grpc as pb_grpc
 from .errors import SweEnvError, from_rpc_error
+from .placement import Placement, _score, resolve_all  # noqa: F401  (_score, resolve_all: imported from here before)
+from .prefetch import PrefetchResult, prefetch_tasks
+from .results import ResetResult, StepResult, _episode_options, _step_result, _to_dict
 from .relocation import Resolver, ServerDirectory, fleet_resolver
 
 T = TypeVar("T")
@@ -43,102 +42,19 @@ CHANNEL_OPTIONS: Tuple[Tuple[str, Any], ...] = (
 RETRYABLE = frozenset({grpc.StatusCode.UNAVAILABLE, grpc.StatusCode.DEADLINE_EXCEEDED})
 
 
-@dataclass(frozen=True)
-class ResetResult:
-    episode_id: str
-    observation: str
-    tools: List[Dict[str, Any]]
-    info: Dict[str, Any]
-    options: Dict[str, Any]
-    address: str
-
-
-@dataclass(frozen=True)
-class StepResult:
-    observation: str
-    reward: float
-    terminated: bool
-    truncated: bool
-    status: str
-    step_index: int
-    exit_code: int
-    info: Dict[str, Any] = field(default_factory=dict)
-    report: Optional[Dict[str, Any]] = None
-    call_id: str = ""
-
-    @property
-    def infra_error(self) -> bool:
-        """The environment failed: mask this sample rather than learn from its reward."""
-        return self.status == "INFRA_ERROR"
-
-
-def _status(value: int) -> str:
-    return pb.StepStatus.Name(value).replace("STEP_STATUS_", "")
-
-
-def _to_dict(message: Any) -> Dict[str, Any]:
-    # protobuf 4.x names the option including_default_value_fields; 5.26+ renamed it.
-    try:
-        return MessageToDict(message, preserving_proto_field_name=True, including_default_value_fields=True)
-    except TypeError:
-        return MessageToDict(message, preserving_proto_field_name=True, always_print_fields_with_no_presence=True)
-
-
-def _step_result(response: Any) -> StepResult:
-    return StepResult(
-        observation=response.observation,
-        reward=response.reward,
-        terminated=response.terminated,
-        truncated=response.truncated,
-        status=_status(response.status),
-        step_index=response.step_index,
-        exit_code=response.exit_code,
-        info=MessageToDict(response.info) if response.HasField("info") else {},
-        report=_to_dict(response.report) if response.HasField("report") else None,
-        call_id=response.call_id,
-    )
-
-
-def _episode_options(options: Optional[Dict[str, Any]]) -> Optional[Any]:
-    if not options:
-        return None
-    fields = dict(options)
-    truncation = fields.pop("truncation", None)
-    message = pb.EpisodeOptions(**fields)
-    if truncation is not None:
-        message.truncation = pb.TruncationPolicy.Value(f"TRUNCATION_POLICY_{str(truncation).upper()}")
-    return message
-
-
 #: A Reset that could not be placed on one server moves on to the next one on these.
 MOVE_ON = frozenset({grpc.StatusCode.RESOURCE_EXHAUSTED, grpc.StatusCode.UNAVAILABLE, grpc.StatusCode.DEADLINE_EXCEEDED})
 
 
-def _score(key: str, address: str) -> int:
-    """Rendezvous (highest random weight) score of a key on a server."""
-    return int.from_bytes(hashlib.sha256(f"{key}\0{address}".encode()).digest()[:8], "big")
-
-
-def resolve_all(host_port: str) -> List[str]:
-    """Every address a ``host:port`` name resolves to (a headless Service, a DNS round robin)."""
-    host, _, port = host_port.rpartition(":")
-    infos = socket.getaddrinfo(host, int(port), type=socket.SOCK_STREAM)
-    out: List[str] = []
-    for family, _, _, _, sockaddr in infos:
-        address = f"[{sockaddr[0]}]:{port}" if family == socket.AF_INET6 else f"{sockaddr[0]}:{port}"
-        if address not in out:
-            out.append(address)
-    return out
-
-
-class AsyncSweEnvClient:
+class AsyncSweEnvClient(Placement):
     """asyncio client for one server or a fleet of them. Channels are created lazily, one per event
     loop and server address.
 
     With several servers (``addresses``, or ``dns_name`` resolving to many) the client places each
     episode, with no scheduler of its own: every episode of a GRPO group (same ``group_id``) goes
-    to one server; a new group goes to the server its key hashes to among those holding the task's
-    image, unless that server is over its share of the load (bounded-load rendezvous hashing over
+    to one server; a new group goes to the server its task id hashes to among those holding the
+    task's image (so every group of a task prefers one server, whose image cache then holds it, and
+    ``prefetch`` pulls it there), unless that server is over its share of the load (bounded-load rendezvous hashing over
     the servers' GetServerInfo reports), then to the next. RESOURCE_EXHAUSTED or an unreachable
     server moves a Reset on to the next server with the same episode id. A server that stops
     answering is taken out: a step of one of its episodes comes back as an INFRA_ERROR result
@@ -256,128 +172,6 @@ class AsyncSweEnvClient:
         """What one server can take now (GetServerInfo)."""
         return _to_dict(await self._call(address, "GetServerInfo", pb.GetServerInfoRequest(), timeout_s, False))
 
-    async def refresh(self, everyone: bool = False) -> Dict[str, Optional[Dict[str, Any]]]:
-        """Asks every server with a stale report (or all) what it can take; a silent one is taken out."""
-        now = time.monotonic()
-
-        async def ask(address: str) -> None:
-            try:
-                self._info[address] = (time.monotonic(), await self.server_info(address))
-                self._placed[address] = 0  # the report counts them now
-                self.down.discard(address)
-            except SweEnvError:
-                self.down.add(address)
-                self._info.pop(address, None)
-
-        stale = [a for a in self.addresses if everyone or now - self._info.get(a, (0.0, {}))[0] > self.info_ttl_s]
-        await asyncio.gather(*(ask(a) for a in stale))
-        return {a: self._info.get(a, (0.0, None))[1] for a in self.addresses}
-
-    def _load(self, address: str) -> int:
-        return int(self._info.get(address, (0.0, {}))[1].get("live_episodes", 0)) + self._placed.get(address, 0)
-
-    async def _image_of(self, task_id: str) -> Optional[str]:
-        if task_id in self._task_images:
-            return self._task_images[task_id]
-        for address in self.addresses:
-            if address in self.down:
-                continue
-            try:
-                image = (await self.get_task(task_id, address=address)).get("image")
-            except SweEnvError as error:
-                if error.code == grpc.StatusCode.NOT_FOUND:
-                    raise
-                continue
-            if image:
-                self._task_images[task_id] = image
-            return image
-        return None
-
-    async def candidates(self, task_id: str, group_id: str, key: str) -> List[str]:
-        """The servers to try for a Reset, best first."""
-        if len(self.addresses) == 1:
-            return list(self.addresses)
-        await self.refresh()
-        alive = [a for a in self.addresses if a not in self.down and not self._info.get(a, (0.0, {}))[1].get("draining")]
-        image = await self._image_of(task_id)
-        info = lambda a: self._info.get(a, (0.0, {}))[1]  # noqa: E731
-        holds = lambda a: not image or image in info(a).get("images", [])  # noqa: E731
-        total = sum(self._load(a) for a in alive)
-        bound = -(-(self.load_factor * (total + 1)) // max(1, len(alive)))
-        opened = lambda a: self._load(a) < int(info(a).get("max_episodes", 1 << 30))  # noqa: E731
-        room = lambda a: opened(a) and self._load(a) < bound  # noqa: E731
-        ranked = sorted(alive, key=lambda a: _score(key, a), reverse=True)
-        by_load = sorted(alive, key=self._load)
-        pinned = self._group_address.get(group_id) if group_id else None
-        ordered = [a for a in ranked if a == pinned and opened(a)] + [a for a in ranked if holds(a) and room(a)] + [a for a in by_load if opened(a)] + by_load
-        seen: List[str] = []
-        for a in ordered:
-            if a not in seen:
-                seen.append(a)
-        return seen or list(self.addresses)
-
-    async def _gone(self, address: str) -> bool:
-        """Whether a server that failed a call is really gone (asked once more, briefly)."""
-        if address in self.down:
-            return True
-        try:
-            self._info[address] = (time.monotonic(), await self.server_info(address))
-            return False
-        except SweEnvError:
-            self.down.add(address)
-            return True
-
-    async def _back_within(self, address: str, wait_s: float) -> bool:
-        """Whether a server that stopped answering answers again within ``wait_s`` (a restart), at
-        its address or, when the fleet says it moved, at its new one (its episodes move with it)."""
-        deadline = time.monotonic() + wait_s
-        while True:
-            remaining = deadline - time.monotonic()
-            try:
-                self._info[address] = (time.monotonic(), await self.server_info(address, timeout_s=max(0.5, min(3.0, remaining))))
-                self.down.discard(address)
-                return True
-            except SweEnvError:
-                moved = await self._directory.where_now(address, remaining) if self._directory else None
-                if moved:
-                    self._move(address, moved)
-                    address = moved
-                    continue
-                if remaining <= 0:
-                    self.down.add(address)
-                    return False
-                await asyncio.sleep(min(1.0, max(0.05, remaining)))
-
-    def _move(self, old: str, new: str) -> None:
-        """A server found again at another address: its episodes, groups and place go there."""
-        if new in self.addresses:
-            self.addresses = [a for a in self.addresses if a != old]
-        else:
-            self.addresses = [new if a == old else a for a in self.addresses]
-        for table in (self._episode_address, self._group_address):
-            for key, value in list(table.items()):
-                if value == old:
-                    table[key] = new
-        self._placed[new] = self._placed.pop(old, 0)
-        self._info.pop(old, None)
-        self.down.discard(old)
-        self.down.discard(new)
-
-    async def _restarted_since(self, address: str, episode_id: str) -> bool:
-        """Whether the server started after this episode did (it restarted: the episode is gone with it)."""
-        started = self._reset_at.get(episode_id)
-        if started is None:
-            return False
-        try:
-            info = await self.server_info(address)
-        except SweEnvError:
-            return False
-        try:
-            server_started = datetime.fromisoformat(info["started_at"].replace("Z", "+00:00")).timestamp()
-        except (KeyError, ValueError):
-            return False
-        return server_started > started
-
     def _lost(self, episode_id: str, address: str, step_index: int, call_id: str) -> StepResult:
         self._episode_address.pop(episode_id, None)
         self._lost_episodes[episode_id] = address
@@ -428,7 +222,7 @@ class AsyncSweEnvClient:
         opts = _episode_options(options)
         if opts is not None:
             request.options.CopyFrom(opts)
-        candidates = await self.candidates(task_id, group_id, group_id or episode_id)
+        candidates = await self.candidates(task_id, group_id, task_id)
         single = len(self.addresses) == 1
         last: Optional[SweEnvError] = None
         for address in candidates:
@@ -534,9 +328,8 @@ class AsyncSweEnvClient:
     async def prewarm(self, task_id: str, count: int, *, group_id: str = "") -> Dict[str, Any]:
         """Keeps ``count`` sandboxes of the task ready on the server the group's Resets will go to
         (the group is pinned there), so those Resets skip the container start."""
-        key = group_id or f"prewarm-{task_id}"
         last: Optional[SweEnvError] = None
-        for address in await self.candidates(task_id, group_id, key):
+        for address in await self.candidates(task_id, group_id, task_id):
             try:
                 response = await self._call(address, "Prewarm", pb.PrewarmRequest(task_id=task_id, count=count), self.timeout_s, True)
             except SweEnvError as error:
@@ -553,6 +346,12 @@ class AsyncSweEnvClient:
     async def prewarm_batch(self, batch: Sequence[Tuple[str, str, int]]) -> List[Dict[str, Any]]:
         """Prewarms the next batch while the current one runs: ``(task_id, group_id, count)`` per GRPO group."""
         return list(await asyncio.gather(*(self.prewarm(task_id, count, group_id=group_id) for task_id, group_id, count in batch)))
+
+    async def prefetch(self, task_ids: Sequence[str], *, timeout_s: float = 30.0) -> PrefetchResult:
+        """Starts pulling the tasks' images where their Resets will go and answers at once (the
+        pulls go on): each task to the server a new group of it is placed on, one Prefetch call per
+        server, concurrently. Unknown task ids are reported (and logged), not raised."""
+        return await prefetch_tasks(self, task_ids, timeout_s=timeout_s)
 
     async def evaluate(self, task_id: str, patch: str, timeout_s: Optional[float] = None) -> Dict[str, Any]:
         response = await self._call(self.addresses[0], "Evaluate", pb.EvaluateRequest(task_id=task_id, patch=patch), timeout_s or self.step_timeout_s, False)
@@ -618,6 +417,9 @@ class SweEnvClient:
     def prewarm_batch(self, *args: Any, **kwargs: Any) -> List[Dict[str, Any]]:
         return self._run(self.aio.prewarm_batch, *args, **kwargs)
 
+    def prefetch(self, *args: Any, **kwargs: Any) -> PrefetchResult:
+        return self._run(self.aio.prefetch, *args, **kwargs)
+
     def server_info(self, *args: Any, **kwargs: Any) -> Dict[str, Any]:
         return self._run(self.aio.server_info, *args, **kwargs)
 
@@ -637,4 +439,4 @@ class SweEnvClient:
         self.shutdown()
 
 
-__all__ = ["AsyncSweEnvClient", "SweEnvClient", "ResetResult", "StepResult", "SweEnvError", "CHANNEL_OPTIONS"]
+__all__ = ["AsyncSweEnvClient", "SweEnvClient", "ResetResult", "StepResult", "SweEnvError", "PrefetchResult", "CHANNEL_OPTIONS"]

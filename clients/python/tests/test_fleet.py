@@ -82,19 +82,47 @@ def test_prewarm_batch_readies_the_next_groups_where_their_resets_go(fleet):
     asyncio.run(main())
 
 
+def test_prefetch_sends_each_task_where_its_resets_go(fleet, demo_tasks):
+    """Prefetch sends each task to the server a later Reset of a new group of it lands on (the task
+    id's rendezvous rank, the rule Reset uses), one call per server; every group of a task prefers
+    that server; unknown ids are reported."""
+
+    async def main() -> None:
+        client = AsyncSweEnvClient([s.address for s in fleet], info_ttl_s=0)
+        ids = sorted(demo_tasks)
+        result = await client.prefetch([*ids, "no-such-task"])
+        assert result.unknown_task_ids == ["no-such-task"]
+        assert result.ready, result
+        prefetched = {t: state.address for state in result.images for t in state.task_ids}
+        assert sorted(prefetched) == ids
+        assert len(set(prefetched.values())) >= 2  # the tasks spread over the fleet
+        for task_id in ids:
+            for group in ("a", "b"):
+                r = await client.reset(task_id, group_id=f"{task_id}-{group}")
+                await client.close(r.episode_id)
+                assert r.address == prefetched[task_id], (task_id, group)
+        await client.aclose()
+
+    asyncio.run(main())
+
+
 def test_a_server_that_stops_answering_ends_its_episodes_as_infra_error(fleet):
     async def main() -> None:
         # The victim is not restarted: after a short wait for a restart its episodes are lost.
         client = AsyncSweEnvClient([s.address for s in fleet], info_ttl_s=0, retries=1, restart_wait_s=1)
         victim = fleet[1]
         on_victim = None
-        for i in range(30):
+        probes = []
+        # Every group of one task prefers one server: the bounded load spreads the open ones.
+        for i in range(12):
             r = await client.reset(TASK, group_id=f"probe-{i}")
             if r.address == victim.address:
                 on_victim = r
                 break
-            await client.close(r.episode_id)
-        assert on_victim is not None, "no group hashed to the victim"
+            probes.append(r.episode_id)
+        for episode_id in probes:
+            await client.close(episode_id)
+        assert on_victim is not None, "no group was placed on the victim"
         victim.proc.kill()  # a crash: no drain, no cleanup by the server
         victim.proc.wait(timeout=30)
         lost = await client.step(on_victim.episode_id, 0, "bash", {"command": "echo hi"})

@@ -30,6 +30,7 @@ import ray
 from ray.util.scheduling_strategies import NodeAffinitySchedulingStrategy
 
 from ..client import AsyncSweEnvClient, SweEnvClient
+from ..prefetch import PrefetchResult
 from .server_process import ServerProcess
 
 
@@ -216,6 +217,13 @@ class SweEnvRayFleet:
 
     def sync_client(self, **kwargs: Any) -> SweEnvClient:
         return SweEnvClient([self.address], **kwargs)
+
+    def prefetch(self, task_ids: Sequence[str], **kwargs: Any) -> "PrefetchResult":
+        """Starts pulling the tasks' images on the nodes their groups will be placed on (the same
+        rule as the fleet client's Resets). ``kwargs`` as for ``client()`` (token, CA)."""
+        timeout_s = float(kwargs.pop("timeout_s", 30.0))
+        with self.sync_client(**kwargs) as client:
+            return client.prefetch(task_ids, timeout_s=timeout_s)
 
     def info(self) -> List[Dict[str, Any]]:
         return ray.get([a.info.remote() for a in self.actors])
