@@ -346,3 +346,42 @@ def test_swe_env_tool_agent_masks_env_failures_and_llm_errors_and_leaks_nothing(
     # Every trajectory's episode closed when it ended: the submitted ones, the one without a submit,
     # the failed Reset and the one the LLM error cut.
     assert leftovers == []
+
+
+def test_dataset_prefetches_the_next_batches_when_verls_dataloader_reads_one(server: Any, model_dir: Path, tmp_path: Path) -> None:
+    """SweEnvRLHFDataset, loaded by verl's own create_rl_dataset from data.custom_cls and read by a
+    DataLoader with verl's collate_fn in file order: reading batch k prefetches batch k+1 (the
+    lookahead), each batch once; the dataset still pickles into dataloader workers."""
+    import pickle
+
+    from omegaconf import OmegaConf
+    from torch.utils.data import DataLoader, SequentialSampler
+    from transformers import AutoTokenizer
+    from verl.trainer.ppo.utils import create_rl_dataset
+    from verl.utils.dataset.rl_dataset import collate_fn
+
+    from swe_env.verl.prefetch import SweEnvRLHFDataset
+
+    with SweEnvClient(server.address) as client:
+        rows = build_rows(client, dataset="")
+    parquet = write_rows(rows[:6], str(tmp_path / "train.parquet"))
+    ids = [r["extra_info"]["task_id"] for r in rows[:6]]
+    config = vs.verl_config(model_dir, tmp_path / "unused.yaml", workers=1)
+    OmegaConf.set_struct(config, False)
+    config.data.custom_cls.path, config.data.custom_cls.name = "pkg://swe_env.verl.prefetch", "SweEnvRLHFDataset"
+    config.data.update({"swe_env_addr": server.address, "prefetch_lookahead": 1, "shuffle": False, "train_batch_size": 2})
+    dataset = create_rl_dataset([parquet], config.data, AutoTokenizer.from_pretrained(model_dir), None)
+    assert isinstance(dataset, SweEnvRLHFDataset) and dataset.task_ids == ids
+    loader = DataLoader(dataset, batch_size=2, sampler=SequentialSampler(dataset), collate_fn=collate_fn, drop_last=True)
+    sent_after: List[List[int]] = []
+    for batch in loader:
+        assert [e["task_id"] for e in batch["extra_info"]] == ids[len(sent_after) * 2 : len(sent_after) * 2 + 2]
+        sent_after.append(sorted(dataset._swe_env_sent))
+    # batch 0 read: batches 0 and 1 (rows 0 and 2); batch 1: batch 2 (row 4); batch 2: none after the last
+    assert sent_after == [[0, 2], [0, 2, 4], [0, 2, 4]]
+    results = dataset.prefetch_results(timeout_s=30)
+    assert sorted(results) == [0, 2, 4] and all(r.ready for r in results.values())
+    assert sorted(t for r in results.values() for i in r.images for t in i.task_ids) == sorted(ids)
+    clone = pickle.loads(pickle.dumps(dataset))  # what a dataloader worker gets: no client, its own
+    assert clone._swe_env is None and clone.task_ids == ids
+    dataset._swe_env.shutdown()

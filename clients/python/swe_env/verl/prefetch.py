@@ -1,0 +1,121 @@
+"""Task images ahead of their batches, for verl 0.9's trainer: ``SweEnvRLHFDataset``, verl's own
+``RLHFDataset`` that prefetches on the swe-env servers the images of the batches that come next.
+
+verl gives no hook that sees the next batch but its dataloader, which reads whole batches from the
+dataset (``__getitems__``). Select the class and say where the servers are and how far to look::
+
+    data.custom_cls.path=pkg://swe_env.verl.prefetch data.custom_cls.name=SweEnvRLHFDataset
+    +data.swe_env_addr=HOST:PORT[,HOST:PORT...]   # or SWE_ENV_ADDR; the agent loop's env_addr
+    +data.prefetch_lookahead=2                    # batches ahead (default 1; 0: the batch itself)
+    data.shuffle=false                            # shuffle the parquet instead (see below)
+
+When a batch is read, the images of its tasks and, with ``data.shuffle=false`` (the order is then
+the file's: shuffle the rows when you write it), of the ``prefetch_lookahead`` batches after it are
+prefetched, each task on the server its groups will be placed on (one call per server, not waited
+for; a failure is logged: the Resets pull what is missing). With ``data.shuffle=true`` verl's
+sampler alone knows the order, so only the batch being read is prefetched: ahead of the loop by
+the dataloader's own read-ahead (``data.dataloader_num_workers`` x 2 batches; none with 0 workers).
+"""
+from __future__ import annotations
+
+import asyncio
+import logging
+import os
+from typing import Any, Dict, List, Optional, Sequence
+
+from verl.utils.dataset.rl_dataset import RLHFDataset
+
+from ..client import SweEnvClient
+from ..prefetch import BatchPrefetcher
+
+logger = logging.getLogger(__name__)
+
+
+def _addresses(value: Any) -> List[str]:
+    if not value:
+        return []
+    if isinstance(value, str):
+        return [a.strip() for a in value.split(",") if a.strip()]
+    return [str(a) for a in value]
+
+
+class SweEnvRLHFDataset(RLHFDataset):
+    """verl's RLHFDataset; reading a batch prefetches its images and the next batches' (above)."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        config = self.config
+        self.swe_env_addresses = _addresses(config.get("swe_env_addr") or os.environ.get("SWE_ENV_ADDR"))
+        self.prefetch_lookahead = max(0, int(config.get("prefetch_lookahead", 1) or 0))
+        self.prefetch_batch_size = int(config.get("gen_batch_size") or config.get("train_batch_size") or 0)
+        self.prefetch_in_order = not bool(config.get("shuffle", True))
+        # Kept here (the dataframe is not pickled into the dataloader's workers).
+        self.task_ids: List[str] = [str((extra or {}).get("task_id") or "") for extra in self.dataframe["extra_info"]] if "extra_info" in self.dataframe.column_names else []
+        self._swe_env: Optional[SweEnvClient] = None
+        self._swe_env_pid = 0
+        self._swe_env_sent: Dict[int, Any] = {}
+        if not self.swe_env_addresses:
+            logger.warning("SweEnvRLHFDataset: no data.swe_env_addr (or SWE_ENV_ADDR): no images are prefetched")
+
+    def __getstate__(self) -> Dict[str, Any]:
+        state = super().__getstate__()
+        state.update(_swe_env=None, _swe_env_pid=0, _swe_env_sent={})  # each worker process makes its own
+        return state
+
+    def __getitems__(self, indices: Sequence[int]) -> List[Any]:
+        """One batch, as torch's fetcher asks for it; its images (and the next batches') prefetched first."""
+        indices = [int(i) for i in indices]
+        try:
+            self.prefetch_from(indices)
+        except Exception:  # a prefetch is advice: never the batch's failure
+            logger.exception("SweEnvRLHFDataset: prefetch failed")
+        return [self[i] for i in indices]
+
+    def batches_from(self, indices: Sequence[int]) -> List[List[int]]:
+        """The batches to prefetch when ``indices`` is read: that batch and, when the order is the
+        file's (``shuffle=false``: consecutive batches of ``batch_size`` rows, wrapping at the end
+        into the next epoch), the ``prefetch_lookahead`` batches after it."""
+        batches = [list(indices)]
+        n, size = len(self.task_ids), self.prefetch_batch_size
+        consecutive = all(b == a + 1 for a, b in zip(indices, indices[1:]))
+        if self.prefetch_in_order and size and len(indices) == size and consecutive and n:
+            for j in range(1, self.prefetch_lookahead + 1):
+                start = (indices[0] + j * size) % n
+                if start + size > n:
+                    break  # verl drops the last, partial batch: the next epoch starts at 0
+                batches.append(list(range(start, start + size)))
+        return batches
+
+    def prefetch_from(self, indices: Sequence[int]) -> List[List[str]]:
+        """Sends the Prefetch calls for ``batches_from(indices)`` not sent yet by this process;
+        returns the task ids sent, per call."""
+        if not self.swe_env_addresses or not self.task_ids:
+            return []
+        if self._swe_env is None or self._swe_env_pid != os.getpid():
+            self._swe_env = SweEnvClient(self.swe_env_addresses)
+            self._swe_env_pid, self._swe_env_sent = os.getpid(), {}
+        if indices and indices[0] == 0:
+            self._swe_env_sent.clear()  # a new epoch: its batches again (images may have been evicted)
+        sent: List[List[str]] = []
+        for batch in self.batches_from(indices):
+            if not batch or batch[0] in self._swe_env_sent:
+                continue
+            ids = list(dict.fromkeys(t for t in (self.task_ids[i] for i in batch) if t))
+            future = asyncio.run_coroutine_threadsafe(self._swe_env.aio.prefetch(ids), self._swe_env._loop.loop)
+            future.add_done_callback(lambda f, first=batch[0]: BatchPrefetcher._done(first, f))
+            self._swe_env_sent[batch[0]] = future
+            sent.append(ids)
+        return sent
+
+    def prefetch_results(self, timeout_s: Optional[float] = None) -> Dict[int, Any]:
+        """Waits for this process's Prefetch calls: first row of the batch -> PrefetchResult."""
+        out: Dict[int, Any] = {}
+        for first, future in list(self._swe_env_sent.items()):
+            try:
+                out[first] = future.result(timeout=timeout_s)
+            except Exception:
+                continue
+        return out
+
+
+__all__ = ["SweEnvRLHFDataset"]
