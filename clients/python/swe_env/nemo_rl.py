@@ -309,6 +309,18 @@ def _bool_dtype() -> Any:
         return None
 
 
+def prefetching(dataloader: Any, cfg: Optional[Dict[str, Any]] = None, lookahead: int = 1) -> Any:
+    """NeMo-RL's GRPO loop iterates its dataloader (``for batch in dataloader``) and tells an
+    environment nothing of the next batch: wrap the dataloader given to ``grpo_train`` so that the
+    images of batches k+1 .. k+lookahead are pulled while batch k runs (``swe_env.BatchPrefetcher``;
+    the task ids from each sample's ``extra_env_info``). ``cfg``: this environment's config
+    (``addresses``)."""
+    from .prefetch import BatchPrefetcher
+
+    addresses = (cfg or {}).get("addresses", "127.0.0.1:50051")
+    return BatchPrefetcher([a.strip() for a in addresses.split(",")] if isinstance(addresses, str) else list(addresses), dataloader, lookahead=lookahead)
+
+
 def register(env_name: str = "swe_env") -> None:
     """Registers ``SweEnvActor`` with NeMo-RL under ``env_name`` (and its actor python environment),
     so ``create_env(env_name, cfg)`` and an ``env_name`` in a data config find it."""

@@ -162,3 +162,23 @@ def test_async_rollout_llm_error_is_masked_and_nothing_leaks(ray_cluster: Any, s
         ray.kill(env)
         leftovers = server.leftovers()
     assert leftovers == []
+
+
+def test_prefetching_wraps_the_grpo_dataloader(server: Any, demo_tasks: Dict[str, dict]) -> None:
+    """NeMo-RL batches (extra_env_info per sample) through the wrapper grpo_train iterates: batch
+    k+1's images are asked for when batch k is handed out."""
+    from swe_env.nemo_rl import prefetching
+
+    ids = sorted(demo_tasks)[:6]
+    batches = [_rollout_batch(ids[i : i + 2]) for i in range(0, 6, 2)]
+    loader = prefetching(batches, {"addresses": server.address}, lookahead=1)
+    try:
+        seen = []
+        for batch in loader:
+            seen.append(([k for k, _ in loader.sent], batch))
+        assert [s for s, _ in seen] == [[0, 1], [0, 1, 2], [0, 1, 2]]
+        assert [b for _, b in seen] == batches
+        assert [t for _, sent in loader.sent for t in sent] == ids
+        assert all(r.ready for r in loader.results(timeout_s=30).values())
+    finally:
+        loader.close()
