@@ -76,16 +76,26 @@ export class ImageCache {
     const wanted = new Set([...this.deps.taskImages()].map(canonical));
     const listed = await this.docker.listImages({ 'shared-size': true } as Docker.ListImagesOptions);
     const images: CachedImage[] = [];
+    let sharedOf: Map<string, number> | undefined;
     for (const info of listed) {
       const names = (info.RepoTags ?? []).filter((t) => t !== '<none>:<none>');
       if (names.length === 0 || !names.every((n) => wanted.has(canonical(n)))) continue;
-      const shared = Math.max(0, info.SharedSize ?? 0);
+      // Engines before API 1.42 ignore shared-size and answer -1: each image would count its whole
+      // base. Their disk-usage call computes the shares (one call per measure, only when needed).
+      if ((info.SharedSize ?? -1) < 0) sharedOf ??= await this.sharedSizes();
+      const shared = Math.max(0, (info.SharedSize ?? -1) >= 0 ? info.SharedSize : (sharedOf?.get(info.Id) ?? 0));
       images.push({ id: info.Id, names, ownBytes: Math.max(0, info.Size - shared), sharedBytes: shared, created: info.Created * 1000 });
     }
     // Task images share their base: its layers count once (the largest share stands for them).
     const bytes = images.reduce((sum, i) => sum + i.ownBytes, 0) + images.reduce((max, i) => Math.max(max, i.sharedBytes), 0);
     this.lastBytes = bytes;
     return { bytes, images };
+  }
+
+  /** Each image's bytes shared with other images, from the engine's disk usage (`docker system df`). */
+  private async sharedSizes(): Promise<Map<string, number>> {
+    const usage = (await this.docker.df()) as { Images?: { Id: string; SharedSize?: number }[] | null };
+    return new Map((usage.Images ?? []).map((i) => [i.Id, i.SharedSize ?? 0]));
   }
 
   /** The largest task image's own bytes: what one more pull may add. */
