@@ -7,11 +7,10 @@ import type { GradeOptions, GraderConfig } from './grading/grader-options.js';
 import type { Task } from '../tasks/task.js';
 import { diffFiles } from './diff-files.js';
 import { environmentLines, evalPlan, type EvalPlan } from './eval-plan/plan.js';
+import { prepareReport } from './grading/prepare-report.js';
 import { ownParser, parseTestLog } from './log-parsers/index.js';
-import { filterAgentPatch, testCommandPaths } from './patch-filter.js';
-import { scanPatch } from './patch-scan.js';
 import type { TestStatus } from './test-status.js';
-import { baseReport, type GradeReport } from './report.js';
+import type { GradeReport } from './report.js';
 import { agentSteps, taskSteps } from './grading/agent-steps.js';
 import { GRADING_DIR, applyStage } from './grading/apply-stage.js';
 import { ModelFault, explainStepFailure, seconds } from './grading/container-watch.js';
@@ -111,21 +110,7 @@ export class Grader {
     started: number,
   ): Promise<{ report: GradeReport; statuses: ReadonlyMap<string, TestStatus>; removal: Promise<void> }> {
     let statuses: ReadonlyMap<string, TestStatus> = new Map();
-    const report = baseReport(task.id);
-    report.durations.captureS = options.captureS ?? 0;
-    const plan = evalPlan(task);
-    report.plan = plan;
-    report.testCommand = plan.testCommand;
-    report.rewardRule = options.rewardRule ?? this.config.rewardRule ?? 'swe-env';
-    const filtered = filterAgentPatch(rawPatch, {
-      protectedPaths: testCommandPaths(report.testCommand),
-      allowedPaths: diffFiles(task.goldPatch).map((f) => f.path),
-    });
-    const patch = filtered.patch;
-    report.droppedFiles = filtered.dropped;
-    report.patchWarnings = scanPatch(filtered.patch.toString('utf8'));
-    report.patchBytes = patch.length;
-    report.patchEmpty = patch.toString('utf8').trim() === '';
+    const { report, plan, patch } = prepareReport(task, rawPatch, { captureS: options.captureS, rewardRule: options.rewardRule ?? this.config.rewardRule });
     let sandbox: Sandbox | undefined;
     try {
       const startedContainer = Date.now();

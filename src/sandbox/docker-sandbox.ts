@@ -7,9 +7,10 @@ import { ImageSupply, DEFAULT_IMAGE_SUPPLY, type ImageSupplyHooks, type ImageSup
 import { abortReason } from '../common/abort.js';
 import { sandboxCreateOptions } from './container-options.js';
 import { DockerSandbox } from './docker-container.js';
-import { engineUnreachable, removeContainer, statusCodeOf } from './docker-exec.js';
-import { BUILD_NAME_PREFIX, LABEL_EPISODE, LABEL_MANAGED, LABEL_ROLE, LABEL_SERVER, buildNameOwner, isExpired, ownerGone } from './labels.js';
-import { identityGone, processIdentity } from '../common/process-identity.js';
+import { engineUnreachable, statusCodeOf } from './docker-exec.js';
+import { ManagedContainers } from './managed-containers.js';
+import { LABEL_SERVER } from './labels.js';
+import { processIdentity } from '../common/process-identity.js';
 import type { Sandbox, SandboxProvider, SandboxSpec, ServerContainer } from './sandbox.js';
 
 export class DockerSandboxProvider implements SandboxProvider {
@@ -20,6 +21,7 @@ export class DockerSandboxProvider implements SandboxProvider {
   readonly disk: DiskWatchdog;
   /** Task images: pulls (single-flight, bounded, retried) and the bounded cache. */
   readonly images: ImageSupply;
+  private readonly managed: ManagedContainers;
   /** Whether the storage driver takes a per-container size (StorageOpt); learnt on first create. */
   private storageQuota: boolean | undefined;
 
@@ -32,6 +34,7 @@ export class DockerSandboxProvider implements SandboxProvider {
     this.docker = new Docker(options.socketPath ? { socketPath: options.socketPath } : undefined);
     this.events = new ContainerEvents(this.docker, `${LABEL_SERVER}=${serverId}`);
     this.disk = new DiskWatchdog(this.docker);
+    this.managed = new ManagedContainers(this.docker, serverId);
     this.images = new ImageSupply(this.docker, { ...DEFAULT_IMAGE_SUPPLY, ...options.images }, options.imageHooks);
   }
 
@@ -157,28 +160,12 @@ export class DockerSandboxProvider implements SandboxProvider {
     return sandbox;
   }
 
-  private async listManaged(labels: string[]): Promise<Docker.ContainerInfo[]> {
-    return this.docker.listContainers({ all: true, filters: { label: [`${LABEL_MANAGED}=true`, ...labels] } });
+  removeServerContainers(keep: ReadonlySet<string> = new Set()): Promise<number> {
+    return this.managed.removeServerContainers(keep);
   }
 
-  private async removeAll(infos: Docker.ContainerInfo[]): Promise<number> {
-    const results = await Promise.allSettled(infos.map((info) => removeContainer(this.docker.getContainer(info.Id))));
-    return results.filter((r) => r.status === 'fulfilled').length;
-  }
-
-  async removeServerContainers(keep: ReadonlySet<string> = new Set()): Promise<number> {
-    const infos = await this.listManaged([`${LABEL_SERVER}=${this.serverId}`]);
-    return this.removeAll(infos.filter((info) => !keep.has(info.Id)));
-  }
-
-  async serverContainers(): Promise<ServerContainer[]> {
-    const infos = await this.listManaged([`${LABEL_SERVER}=${this.serverId}`]);
-    return infos.map((info) => ({
-      id: info.Id,
-      episodeId: info.Labels[LABEL_EPISODE] ?? '',
-      role: info.Labels[LABEL_ROLE] ?? '',
-      running: info.State === 'running',
-    }));
+  serverContainers(): Promise<ServerContainer[]> {
+    return this.managed.serverContainers();
   }
 
   /**
@@ -195,25 +182,17 @@ export class DockerSandboxProvider implements SandboxProvider {
    * Removes every managed container past its expiry, and every container of a one-shot process
    * (a CLI command) that is gone from this host: any server's sweep and any CLI run reclaim them.
    */
-  async removeExpired(now: Date = new Date()): Promise<number> {
-    const infos = await this.listManaged([]);
-    const builds = await this.docker.listContainers({ all: true, filters: { name: [BUILD_NAME_PREFIX] } });
-    const orphanBuild = (info: Docker.ContainerInfo): boolean => info.Names.some((n) => { const owner = buildNameOwner(n); return owner !== undefined && identityGone(owner); });
-    return this.removeAll([...infos.filter((info) => isExpired(info.Labels, now) || ownerGone(info.Labels)), ...builds.filter(orphanBuild)]);
+  removeExpired(now: Date = new Date()): Promise<number> {
+    return this.managed.removeExpired(now);
   }
 
   /** Removes this process's build containers (a one-shot command interrupted mid-build). */
   async removeOwnBuilds(): Promise<number> {
-    if (!this.ownerProcess) return 0;
-    const builds = await this.docker.listContainers({ all: true, filters: { name: [BUILD_NAME_PREFIX] } });
-    return this.removeAll(builds.filter((info) => info.Names.some((n) => buildNameOwner(n) === this.ownerProcess)));
+    return this.ownerProcess ? this.managed.removeBuildsOf(this.ownerProcess) : 0;
   }
 
-  async listContainers(filter: { episodeId?: string } = {}): Promise<string[]> {
-    const labels = [`${LABEL_SERVER}=${this.serverId}`];
-    if (filter.episodeId !== undefined) labels.push(`${LABEL_EPISODE}=${filter.episodeId}`);
-    const infos = await this.listManaged(labels);
-    return infos.map((info) => info.Id);
+  listContainers(filter: { episodeId?: string } = {}): Promise<string[]> {
+    return this.managed.ids(filter);
   }
 }
 

@@ -9,12 +9,10 @@ import { EpisodeCore } from './episode/episode-core.js';
 import { RETAINED_OUTCOMES, recordOutcome, recordedOutcome, type CapturedChange } from './episode/episode-state.js';
 import { executeStep } from './episode/execute-step.js';
 import { infraFailure, lostOutcome } from './episode/failures.js';
-import { SUBMITTED_OBSERVATION, finish } from './episode/grading.js';
-import { recoverCommand } from './episode/recover-command.js';
+import { resumedStep } from './episode/resume-inflight.js';
 import { SandboxControl } from './episode/sandbox-control.js';
 import type { Action, EpisodeDeps, EpisodeSummary, RestoredState, StepOutcome } from './episode/types.js';
 import type { EpisodeRecord, InflightStep } from './persistence/episode-record.js';
-import { parseAction } from './tools.js';
 
 export { RETAINED_OUTCOMES } from './episode/episode-state.js';
 export type { Action, EndReason, EpisodeDeps, EpisodeSummary, RestoredState, StepOutcome, StepStatus } from './episode/types.js';
@@ -195,29 +193,10 @@ export class Episode {
     this.core.end('infra_error', 0, undefined);
   }
 
-  /**
-   * After a restart, the step that was running when the server died. A submit whose change was
-   * captured is graded again from that change (grading is repeatable); a submit not yet captured
-   * is run again (capture only reads the container). A bash command is never run twice: the
-   * container's command journal says how it ended (waited for while it still runs), or that it
-   * never started (it runs now); when the journal cannot tell, the step answers INFRA_ERROR.
-   */
+  /** After a restart, answers the step that was running when the server died (see resumedStep). */
   resumeInflight(step: InflightStep, captured: CapturedChange | undefined, containerAlive: boolean): void {
-    const { core } = this;
-    const action: Action = { name: step.name, argumentsJson: step.argumentsJson, callId: step.callId };
-    const submit = parseAction(step.name, step.argumentsJson).kind === 'submit';
-    const base = { stepIndex: step.index, callId: step.callId };
-    if (submit && captured) {
-      core.state.captured = captured;
-      void this.begin(step.index, action, () => finish(core, base, 'submitted', 'OK', SUBMITTED_OBSERVATION, undefined, captured));
-    } else if (submit && containerAlive) {
-      void this.begin(step.index, action, () => executeStep(core, step.index, action));
-    } else if (!submit && containerAlive) {
-      void this.begin(step.index, action, () => recoverCommand(core, step, action));
-    } else {
-      const message = `the server restarted while step ${step.index} ran; its output was lost and its command may have run partly`;
-      void this.begin(step.index, action, () => infraFailure(core, base, new Error(message)));
-    }
+    const { action, run } = resumedStep(this.core, step, captured, containerAlive);
+    void this.begin(step.index, action, run);
   }
 
   /** Marks an episode that did not end by itself (Close, idle expiry). */
