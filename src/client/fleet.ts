@@ -2,6 +2,7 @@ import { createHash, randomUUID } from 'node:crypto';
 import { lookup } from 'node:dns/promises';
 import * as grpc from '@grpc/grpc-js';
 import type { CloseResponse__Output } from '../generated/swe_env/v1/CloseResponse.js';
+import type { PrefetchResponse__Output } from '../generated/swe_env/v1/PrefetchResponse.js';
 import type { ResetRequest } from '../generated/swe_env/v1/ResetRequest.js';
 import type { ResetResponse__Output } from '../generated/swe_env/v1/ResetResponse.js';
 import type { ServerInfo__Output } from '../generated/swe_env/v1/ServerInfo.js';
@@ -11,7 +12,7 @@ import { SweEnvClient, type CallOptions, type ClientSecurity } from './client.js
 /**
  * One logical environment over many swe-env servers, with no scheduler of its own: the client
  * places each episode. Every episode of a GRPO group (`group_id`) goes to one server (its image is
- * warm there); a new group goes to the server its key hashes to among those holding the task's
+ * warm there); a new group goes to the server its task id hashes to among those holding the task's
  * image, unless that server is over its share of the load (bounded-load rendezvous hashing), then
  * to the next in its order. RESOURCE_EXHAUSTED or an unreachable server moves a Reset on to the
  * next server (same episode id, so the Reset stays idempotent). A server that stops answering is
@@ -178,7 +179,8 @@ export class FleetClient {
    */
   async reset(request: ResetRequest, options?: CallOptions): Promise<ResetResponse__Output & { server: string }> {
     const episodeId = request.episodeId || `fleet-${randomUUID()}`;
-    const key = request.groupId || episodeId;
+    // Keyed by task: every group of a task prefers one server, whose image cache then holds it.
+    const key = request.taskId || request.groupId || episodeId;
     const tried: string[] = [];
     for (const m of await this.candidates(request, key)) {
       try {
@@ -195,6 +197,22 @@ export class FleetClient {
       }
     }
     throw new FleetError(`no server could start the episode (${tried.join('; ') || 'none is up'})`, grpc.status.RESOURCE_EXHAUSTED);
+  }
+
+  /**
+   * Starts the pulls of these tasks' images, each on the server its groups will be placed on first
+   * (the top of the task's rendezvous order among the servers up): one Prefetch per server.
+   */
+  async prefetch(taskIds: readonly string[], options?: CallOptions): Promise<Array<PrefetchResponse__Output & { server: string }>> {
+    await this.refresh();
+    const alive = [...this.members.values()].filter((m) => !m.down && !m.info?.draining);
+    const byServer = new Map<Member, string[]>();
+    for (const taskId of taskIds) {
+      const home = alive.reduce<Member | undefined>((best, m) => (!best || score(taskId, m.address) > score(taskId, best.address) ? m : best), undefined);
+      if (!home) throw new FleetError('no server is up to prefetch on', grpc.status.UNAVAILABLE);
+      byServer.set(home, [...(byServer.get(home) ?? []), taskId]);
+    }
+    return Promise.all([...byServer].map(async ([m, ids]) => ({ ...(await m.client.prefetch(ids, options)), server: m.address })));
   }
 
   private member(episodeId: string): Member {

@@ -35,9 +35,11 @@ describe('fleet client', () => {
   it('puts every episode of a group on one server, spreads groups, and keeps them off a full server', async () => {
     const started: Array<{ id: string; server: string; group: string }> = [];
     try {
-      for (const group of ['g1', 'g2', 'g3']) {
+      // Groups of different tasks: a new group is placed by its task id.
+      const tasks = { g1: 'swe-env-demo__minicalc-1', g2: 'swe-env-demo__intervals-1', g3: 'swe-env-demo__textkit-1' };
+      for (const [group, taskId] of Object.entries(tasks)) {
         for (let i = 0; i < 3; i++) {
-          const r = await fleet.reset({ taskId: 'swe-env-demo__minicalc-1', groupId: group });
+          const r = await fleet.reset({ taskId, groupId: group });
           started.push({ id: r.episodeId, server: r.server, group });
         }
       }
@@ -55,6 +57,36 @@ describe('fleet client', () => {
       expect(step.observation).toBe('placed\n');
     } finally {
       for (const s of started) await fleet.close(s.id);
+    }
+  });
+
+  it('prefetches each task on the server its groups are then placed on (one Prefetch per server)', async () => {
+    const two = await FleetClient.connect({ addresses: [servers[0]!.server.address, servers[1]!.server.address], infoTtlMs: 0 });
+    const started: string[] = [];
+    try {
+      const taskIds = (await new SweEnvClient(servers[0]!.server.address).listTasks()).tasks.map((t) => t.taskId);
+      const answers = await two.prefetch([...taskIds, 'no-such-task']);
+      expect(answers.length).toBeLessThanOrEqual(2);
+      const home = new Map<string, string>();
+      for (const a of answers) {
+        for (const image of a.images) {
+          expect(image.phase).toBe('IMAGE_PHASE_PRESENT');
+          for (const id of image.taskIds) home.set(id, a.server);
+        }
+      }
+      expect([...home.keys()].sort()).toEqual([...taskIds].sort());
+      expect(answers.flatMap((a) => a.unknownTaskIds)).toEqual(['no-such-task']);
+      expect(new Set(home.values()).size).toBe(2);
+      for (const taskId of taskIds) {
+        const r = await two.reset({ taskId, groupId: `home-${taskId}` });
+        started.push(r.episodeId);
+        expect(r.server, taskId).toBe(home.get(taskId));
+        await two.close(r.episodeId);
+        started.pop();
+      }
+    } finally {
+      for (const id of started) await two.close(id);
+      two.dispose();
     }
   });
 
@@ -89,13 +121,15 @@ describe('fleet client', () => {
     const victim = servers[1]!;
     const other = new SweEnvClient(victim.server.address);
     // An episode pinned on the victim through its group, and one elsewhere.
+    // Groups are placed by task: one of the demo tasks hashes to the victim.
+    const taskIds = (await other.listTasks()).tasks.map((t) => t.taskId);
     const onVictim = await (async () => {
-      for (let i = 0; i < 20; i++) {
-        const r = await fleet.reset({ taskId: 'swe-env-demo__minicalc-1', groupId: `probe-${i}` });
+      for (const taskId of taskIds) {
+        const r = await fleet.reset({ taskId, groupId: `probe-${taskId}` });
         if (r.server === victim.server.address) return r;
         await fleet.close(r.episodeId);
       }
-      throw new Error('no group hashed to the victim');
+      throw new Error('no task hashed to the victim');
     })();
     other.dispose();
     await victim.stop();
