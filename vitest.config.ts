@@ -3,6 +3,7 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
+    globalSetup: ['test/global-teardown.ts'],
     testTimeout: 120_000,
     hookTimeout: 180_000,
     // Docker serialises container starts; a few files at once is what the 2-core machine takes.
