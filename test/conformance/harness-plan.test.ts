@@ -1,8 +1,8 @@
-import { mkdtemp, writeFile } from 'node:fs/promises';
+import { mkdtemp, writeFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it, afterAll } from 'vitest';
 import { evalPlan, type EvalPlan } from '../../src/reward/eval-plan/plan.js';
 import { harnessEvalScript } from '../../src/reward/eval-plan/render.js';
 import { SWE_BENCH_SPECS } from '../../src/reward/eval-plan/swe-bench-specs.js';
@@ -37,8 +37,15 @@ function steps(plan: EvalPlan): Omit<EvalPlan, 'source' | 'notes'> {
   return { evalCommands: plan.evalCommands, install: plan.install, testCommand: plan.testCommand, resetFiles: plan.resetFiles, harnessParser: plan.harnessParser };
 }
 
+/** Temporary folders of the record files, removed after the file's tests. */
+const scratch: string[] = [];
+afterAll(async () => {
+  await Promise.all(scratch.map((d) => rm(d, { recursive: true, force: true })));
+});
+
 async function load(records: unknown[]): Promise<Map<string, Task>> {
   const dir = await mkdtemp(join(tmpdir(), 'swe-env-conformance-'));
+  scratch.push(dir);
   const file = join(dir, 'records.jsonl');
   await writeFile(file, records.map((r) => JSON.stringify(r)).join('\n'));
   const loaded = await loadTaskFile(file);

@@ -1,8 +1,8 @@
 import { readFileSync, readdirSync } from 'node:fs';
-import { mkdtemp, writeFile } from 'node:fs/promises';
+import { mkdtemp, writeFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { packageRoot } from '../../src/common/paths.js';
 import { evalPlan } from '../../src/reward/eval-plan/plan.js';
 import { SWE_SMITH_PROFILES } from '../../src/reward/eval-plan/swe-smith-profiles.js';
@@ -53,6 +53,7 @@ describe('SWE-smith profiles against swesmith 0.0.9', () => {
 
   it('our plan gives the test command get_test_cmd gives, profile by profile', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'swe-env-smith-'));
+    onTestFinished(() => rm(dir, { recursive: true, force: true }));
     const file = join(dir, 'records.jsonl');
     await writeFile(file, commands.map((c) => JSON.stringify(c.record)).join('\n'));
     const { tasks, problems } = await loadTaskFile(file, { format: 'swe-smith' });

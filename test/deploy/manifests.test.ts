@@ -1,9 +1,9 @@
 import { execFile } from 'node:child_process';
-import { mkdtemp, readFile, readdir, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, readdir, writeFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { packageRoot } from '../../src/common/paths.js';
 import { pythonEnv } from '../helpers/python-env.js';
 
@@ -47,6 +47,7 @@ describe('deploy/kubernetes', () => {
 
   it('the validator does reject a broken manifest (an unknown field, a port that is not a number)', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'swe-env-k8s-'));
+    onTestFinished(() => rm(dir, { recursive: true, force: true }));
     const broken = join(dir, 'broken.yaml');
     const text = await readFile(join(DIR, 'daemonset.yaml'), 'utf8');
     await writeFile(broken, text.replace('containerPort: 50051', 'containerPort: "fifty"').replace('terminationGracePeriodSeconds: 660', 'terminationGracePeriodSeconds: 660\n      graceToDrain: 5'));

@@ -1,7 +1,7 @@
-import { mkdtemp, writeFile } from 'node:fs/promises';
+import { mkdtemp, writeFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, onTestFinished } from 'vitest';
 import { compileConfig } from '../../src/server/config.js';
 import { imageName, SWE_GYM_TEMPLATE, SWEBENCH_NAMESPACE_TEMPLATE } from '../../src/tasks/image-name.js';
 import { loadTaskFile, testList } from '../../src/tasks/loader.js';
@@ -21,6 +21,7 @@ const record = (over: Record<string, unknown> = {}) => ({
 describe('loadTaskFile', () => {
   it('loads JSONL and JSON arrays, decodes JSON-encoded test lists, reports bad records by line and field', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'swe-env-test-'));
+    onTestFinished(() => rm(dir, { recursive: true, force: true }));
     const jsonl = join(dir, 'tasks.jsonl');
     await writeFile(jsonl, [JSON.stringify(record()), '{not json', JSON.stringify(record({ instance_id: 'x', FAIL_TO_PASS: 'nope' })), ''].join('\n'));
     const result = await loadTaskFile(jsonl);
@@ -70,6 +71,7 @@ describe('parquet and SWE-smith records', () => {
   it('loads a parquet file as Hugging Face publishes it, and SWE-smith records with the bug patch reversed into the gold', async () => {
     const { parquetWriteFile } = await import('hyparquet-writer');
     const dir = await mkdtemp(join(tmpdir(), 'swe-env-pq-'));
+    onTestFinished(() => rm(dir, { recursive: true, force: true }));
     const file = join(dir, 'test-00000-of-00001.parquet');
     const rows = [record(), record({ instance_id: 'django__django-2', FAIL_TO_PASS: '["t9"]' })];
     const columns = Object.keys(rows[0]!).map((name) => ({

@@ -1,9 +1,9 @@
 import { execFile } from 'node:child_process';
-import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, writeFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, onTestFinished } from 'vitest';
 import { filterAgentPatch, isTestPath, testCommandPaths } from '../../src/reward/patch-filter.js';
 import { reverseDiff } from '../../src/reward/reverse-diff.js';
 import { decideVerdict } from '../../src/reward/verdict.js';
@@ -66,6 +66,7 @@ describe('filterAgentPatch', () => {
 describe('reverseDiff', () => {
   it('undoes a real git diff (modify, create, delete, no newline at end)', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'swe-env-rev-'));
+    onTestFinished(() => rm(dir, { recursive: true, force: true }));
     const g = (...args: string[]) => run('git', ['-c', 'user.name=t', '-c', 'user.email=t@t', ...args], { cwd: dir });
     await g('init', '-q');
     await writeFile(join(dir, 'a.py'), 'one\ntwo\nthree\n');
