@@ -20,7 +20,7 @@ export interface Durations {
   containerStartS: number;
   patchS: number;
   testRunS: number;
-  /** The plan's eval commands and install step after the patch (0 when nothing ran). */
+  /** The plan's eval commands, install step after the patch and steps after the test patch (0 when nothing ran). */
   installS: number;
   totalS: number;
 }
@@ -59,6 +59,8 @@ export interface GradeReport {
   /** What ran around the tests (shared with the official harness). */
   plan?: EvalPlan;
   install?: InstallRun;
+  /** The plan's steps after the test patch (a 5.x row's build steps, pins, exports), run before the tests. */
+  afterTestPatch?: InstallRun;
   /** The official harness's verdict on the same run. */
   harness?: HarnessVerdict;
   /** Listed names no test of the run has, read from the log the harness's way ([100%], an inner pytest's). */

@@ -22,8 +22,18 @@ export function reportToProto(report: GradeReport): GradeReportProto {
     resolution: `RESOLUTION_${report.resolution}`,
     failToPass: report.failToPass.map(listed),
     passToPass: report.passToPass.map(listed),
-    plan: report.plan ? { ...report.plan, evalCommands: [...report.plan.evalCommands], resetFiles: [...report.plan.resetFiles], notes: [...report.plan.notes] } : null,
+    plan: report.plan
+      ? {
+          ...report.plan,
+          evalCommands: [...report.plan.evalCommands],
+          resetFiles: [...report.plan.resetFiles],
+          beforeTestPatch: [...report.plan.beforeTestPatch],
+          afterTestPatch: [...report.plan.afterTestPatch],
+          notes: [...report.plan.notes],
+        }
+      : null,
     install: report.install ?? null,
+    afterTestPatch: report.afterTestPatch ?? null,
     harness: harness
       ? {
           generation: harness.generation,

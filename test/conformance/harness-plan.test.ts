@@ -34,7 +34,7 @@ const ACCEPTED = { noTestCommand: 'dbt-labs/dbt-core' };
 
 /** What a plan runs, without where it came from. */
 function steps(plan: EvalPlan): Omit<EvalPlan, 'source' | 'notes'> {
-  return { evalCommands: plan.evalCommands, install: plan.install, testCommand: plan.testCommand, resetFiles: plan.resetFiles, harnessParser: plan.harnessParser };
+  return { evalCommands: plan.evalCommands, install: plan.install, beforeTestPatch: plan.beforeTestPatch, afterTestPatch: plan.afterTestPatch, testCommand: plan.testCommand, resetFiles: plan.resetFiles, harnessParser: plan.harnessParser };
 }
 
 /** Temporary folders of the record files, removed after the file's tests. */

@@ -21,6 +21,10 @@ export interface EvalPlan {
   readonly evalCommands: readonly string[];
   /** The install step the harness re-runs after the patch ('' when it has none). */
   readonly install: string;
+  /** Run between the reset of the test files and the test patch (a 5.x row's image assets). */
+  readonly beforeTestPatch: readonly string[];
+  /** Run after the test patch, right before the tests (a 5.x row's build steps, pins, exports). */
+  readonly afterTestPatch: readonly string[];
   readonly testCommand: string;
   /** Test files checked out from base_commit before the test patch is applied. */
   readonly resetFiles: readonly string[];
@@ -76,6 +80,9 @@ function upstreamRepo(repo: string): string {
   return smith ? `${smith[1]}/${smith[2]}` : repo;
 }
 
+/** Only a row's own eval_script has steps around its test patch (the harness's tables put none there for Python). */
+const NO_EXTRA_STEPS = { beforeTestPatch: [], afterTestPatch: [] } as const;
+
 const plans = new WeakMap<Task, EvalPlan>();
 
 /** The task's plan, computed once (the loader asks for it, so every task has one from the start). */
@@ -96,7 +103,7 @@ function makePlan(task: Task): EvalPlan {
   const parser = task.logParser ?? lookup(SWE_BENCH_PARSERS, repo) ?? lookup(SWE_GYM_PARSERS, repo) ?? 'parse_log_pytest';
   if (task.evalScript) {
     const parts = readEvalScript(task.evalScript, task.baseCommit);
-    if (!('error' in parts)) return { source: 'record-eval-script', ...parts, harnessParser: parser, notes };
+    if (!('error' in parts)) return { source: 'record-eval-script', ...parts, harnessParser: parser, notes: [...parts.notes] };
     notes.push(`${parts.error}: graded with the (repository, version) facts instead`);
   }
   const resetFiles = harnessModifiedFiles(task.testPatch);
@@ -108,7 +115,7 @@ function makePlan(task: Task): EvalPlan {
   const evalCommands = facts?.evalCommands ?? [];
   const install = task.install ?? facts?.install ?? '';
   if (task.testCmd) {
-    return { source: 'record-test-cmd', evalCommands, install, testCommand: task.testCmd, resetFiles: gymResetFiles(source, task.testPatch) ?? resetFiles, harnessParser: parser, notes };
+    return { source: 'record-test-cmd', evalCommands, install, ...NO_EXTRA_STEPS, testCommand: task.testCmd, resetFiles: gymResetFiles(source, task.testPatch) ?? resetFiles, harnessParser: parser, notes };
   }
   const testCmd = facts?.testCmd ?? PYTEST_RA;
   if (facts && facts.testCmd === null) notes.push(`the harness has no test command for ${repo} ${task.version}: pytest -rA is used`);
@@ -116,6 +123,7 @@ function makePlan(task: Task): EvalPlan {
     source,
     evalCommands,
     install,
+    ...NO_EXTRA_STEPS,
     testCommand: testCommandFor(source, repo, testCmd, task),
     resetFiles: gymResetFiles(source, task.testPatch) ?? resetFiles,
     harnessParser: parser,
@@ -167,6 +175,7 @@ function smithPlan(task: Task, repoName: string): EvalPlan {
     source: task.testCmd ? 'record-test-cmd' : 'swe-smith',
     evalCommands: [],
     install: task.install ?? '',
+    ...NO_EXTRA_STEPS,
     testCommand,
     resetFiles: harnessModifiedFiles(task.testPatch),
     harnessParser: task.logParser ?? profile?.parser ?? 'swesmith_pytest',
@@ -182,10 +191,11 @@ function smithDirectives(task: Task): string[] {
 }
 
 /**
- * The eval commands whose effect is on the shell's environment (exports, activation): the test run
- * is a separate process, so these are run again right before its test command. Commands with
- * effects on disk (locale-gen, sed, pip) run once, before the install.
+ * The steps whose effect is on the shell's environment (exports, activation, `cd`): the harness runs
+ * its whole script in one shell, while the grader's test run is a separate process, so these are run
+ * again right before its test command. Steps with effects on disk (locale-gen, sed, pip, make) run
+ * once, where the harness runs them.
  */
 export function environmentLines(commands: readonly string[]): string[] {
-  return commands.filter((line) => /^\s*(export|unset|source|\.|conda\s+activate|ulimit)\s/.test(line) || /^\s*[A-Za-z_][A-Za-z0-9_]*=\S*\s*$/.test(line));
+  return commands.filter((line) => /^\s*(export|unset|source|\.|conda\s+activate|ulimit|cd)\s/.test(line) || /^\s*[A-Za-z_][A-Za-z0-9_]*=\S*\s*$/.test(line));
 }

@@ -139,9 +139,9 @@ function runInstall(sandbox: Sandbox, input: { task: Task; plan: EvalPlan; timeo
 
 /**
  * Ends every process the agent-driven step left (a daemon waiting for the test patch to appear),
- * through PID 1, and checks from the host that none is left.
+ * through PID 1, and checks from the host that none is left (after the steps after the test patch too).
  */
-async function quiesce(sandbox: Sandbox): Promise<void> {
+export async function quiesce(sandbox: Sandbox): Promise<void> {
   for (let attempt = 0; attempt < 5; attempt++) {
     await sandbox.killAllButInit();
     await new Promise((resolve) => setTimeout(resolve, 100 + attempt * 200));

@@ -8,6 +8,7 @@ import { channelFiles, newRecorderChannel, readRecords, recorderApplies, type Re
 import { PREPARE_TESTS_SCRIPT, RUN_TESTS_SCRIPT, bashArgv } from '../scripts.js';
 import { GRADING_DIR, readRepoFiles } from './apply-stage.js';
 import { planCanaries, stopsAtFirstFailure, type Canary, type RunnerFamily } from './canaries.js';
+import { afterTestPatchStage } from './after-test-patch.js';
 import { readContainerFile } from './container-file.js';
 import { ModelFault, assertAlive, seconds, watchingPause } from './container-watch.js';
 
@@ -50,6 +51,7 @@ const CHANNEL_LIMIT = 256 * 1024 * 1024;
 export async function testRunStage(sandbox: Sandbox, input: TestRunInput, report: GradeReport, signal?: AbortSignal): Promise<TestRunResult> {
   const { task, plan } = input;
   await prepareTests(sandbox, input, signal);
+  await afterTestPatchStage(sandbox, { task, plan, timeoutS: input.testTimeoutS }, report, signal);
   const family = runnerFamily(input.parser);
   const canaries = await writeCanaries(sandbox, input, family);
   const pytest = recorderApplies(input.parser, plan.testCommand);
@@ -58,7 +60,7 @@ export async function testRunStage(sandbox: Sandbox, input: TestRunInput, report
     .filter((f) => !f.isDeleted && f.path.endsWith('.py'))
     .map((f) => f.path);
   await sandbox.putFiles(channelFiles(channel, { gradingDir: GRADING_DIR, workdir: task.workdir, agentFiles: input.agentFiles, testFiles, plugins: input.plugins }));
-  const script = [...environmentLines(plan.evalCommands), `export PYTHONPATH="${channel.bootDir}\${PYTHONPATH:+:$PYTHONPATH}"`, plan.testCommand].join('\n');
+  const script = [...environmentLines([...plan.evalCommands, ...plan.beforeTestPatch, ...plan.afterTestPatch]), `export PYTHONPATH="${channel.bootDir}\${PYTHONPATH:+:$PYTHONPATH}"`, plan.testCommand].join('\n');
   const started = Date.now();
   const run = await watchingPause(sandbox, signal, (watched) =>
     sandbox.exec(bashArgv(RUN_TESTS_SCRIPT, 'swe-env-tests', [task.workdir, String(input.testTimeoutS), script]), {
@@ -95,7 +97,14 @@ async function prepareTests(sandbox: Sandbox, input: TestRunInput, signal?: Abor
   const prepare = async (box: Sandbox, watched?: AbortSignal): ReturnType<Sandbox['exec']> => {
     await box.putFiles(files);
     return box.exec(
-      bashArgv(PREPARE_TESTS_SCRIPT, 'swe-env-prepare', [task.workdir, task.baseCommit, `${GRADING_DIR}/test.patch`, `${GRADING_DIR}/modified.list`, `${GRADING_DIR}/new.list`]),
+      bashArgv(PREPARE_TESTS_SCRIPT, 'swe-env-prepare', [
+        task.workdir,
+        task.baseCommit,
+        `${GRADING_DIR}/test.patch`,
+        `${GRADING_DIR}/modified.list`,
+        `${GRADING_DIR}/new.list`,
+        input.plan.beforeTestPatch.join('\n'),
+      ]),
       { timeoutMs: 120_000, outputLimitBytes: 64 * 1024, ...(watched ? { signal: watched } : {}) },
     );
   };

@@ -9,6 +9,8 @@ export interface EvalPlan {
   'resetFiles'?: (string)[];
   'harnessParser'?: (string);
   'notes'?: (string)[];
+  'beforeTestPatch'?: (string)[];
+  'afterTestPatch'?: (string)[];
 }
 
 export interface EvalPlan__Output {
@@ -19,4 +21,6 @@ export interface EvalPlan__Output {
   'resetFiles': (string)[];
   'harnessParser': (string);
   'notes': (string)[];
+  'beforeTestPatch': (string)[];
+  'afterTestPatch': (string)[];
 }

@@ -36,6 +36,7 @@ export interface GradeReport {
   'harnessRead'?: (string)[];
   'auditFlags'?: (string)[];
   'canaries'?: (number);
+  'afterTestPatch'?: (_swe_env_v1_InstallRun | null);
 }
 
 export interface GradeReport__Output {
@@ -67,4 +68,5 @@ export interface GradeReport__Output {
   'harnessRead': (string)[];
   'auditFlags': (string)[];
   'canaries': (number);
+  'afterTestPatch': (_swe_env_v1_InstallRun__Output | null);
 }
