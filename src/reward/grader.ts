@@ -8,6 +8,7 @@ import type { Task } from '../tasks/task.js';
 import { diffFiles } from './diff-files.js';
 import { environmentLines, evalPlan, type EvalPlan } from './eval-plan/plan.js';
 import { prepareReport } from './grading/prepare-report.js';
+import { repositoryTestFiles } from './grading/listed-files.js';
 import { ownParser, parseTestLog } from './log-parsers/index.js';
 import type { TestStatus } from './test-status.js';
 import type { GradeReport } from './report.js';
@@ -159,6 +160,8 @@ export class Grader {
   private async run(sandbox: Sandbox, task: Task, plan: EvalPlan, patch: Buffer, report: GradeReport, options: GradeOptions): Promise<ReadonlyMap<string, TestStatus>> {
     const signal = options.signal;
     const openControl = (): Promise<Sandbox> => this.openScratch(task, `control-${randomUUID()}`);
+    // Looked at first: nothing of the submission is on disk or has run yet.
+    const repositoryFiles = await repositoryTestFiles(sandbox, task);
     const steps = await taskSteps(sandbox, task, plan, report, { timeoutS: this.config.testTimeoutS, installRerun: this.config.installRerun ?? 'when-needed' }, signal);
     const patchStarted = Date.now();
     const changed = await applyStage(sandbox, task, patch, report, signal);
@@ -214,6 +217,7 @@ export class Grader {
       harnessParser: plan.harnessParser,
       generation: plan.harnessGeneration ?? this.config.harnessGeneration ?? '5',
       channelProblems: run.channel.problems,
+      repositoryFiles,
     });
     const reference = { task, plan, parser, testTimeoutS: this.config.testTimeoutS, logLimitBytes: this.config.logLimitBytes, openControl };
     await judgeEnvironmentSkips(report, reference, signal);

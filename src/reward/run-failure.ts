@@ -30,7 +30,8 @@ export function runFailure(input: RunFailureInput): string | undefined {
   const endedEarly = input.channelProblems.some((p) => /never started|never finished/.test(p));
   if (!noneRan && !endedEarly) return undefined;
   const excerpt = errorExcerpt(input.log);
-  return `${RUN_FAILURE_PREFIX}: the test command exited with ${input.exitCode} before ${noneRan ? 'any listed test ran' : 'pytest finished'}:\n${excerpt || '(the run printed nothing)'}`;
+  // Quoted as the run's own output: the code under test can print anything, an "engine error" too.
+  return `${RUN_FAILURE_PREFIX}: the test command exited with ${input.exitCode} before ${noneRan ? 'any listed test ran' : 'pytest finished'}; its output says:\n${excerpt || '(the run printed nothing)'}`;
 }
 
 /** The lines of the log that say what went wrong, most specific shape first. */

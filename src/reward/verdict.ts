@@ -1,3 +1,4 @@
+import { fileOfTestName } from './grading/listed-files.js';
 import type { ListedStatus, TestStatus, TestStatusMap } from './test-status.js';
 
 export type Resolution = 'FULL' | 'PARTIAL' | 'NO';
@@ -59,13 +60,20 @@ export function decideVerdict(input: {
    * such a name, missing from the run's own results, takes the status the harness reads for it.
    */
   harnessMap?: TestStatusMap;
+  /**
+   * The listed tests' files that are files of this repository (see repositoryTestFiles): a listed
+   * test of one of them takes no status from the harness's reading, only from the run's results.
+   */
+  repositoryFiles?: ReadonlySet<string>;
   /** A failure outside the results read (a must-fail canary reported failing) explains a non-zero exit. */
   failureElsewhere?: boolean;
 }): Verdict {
   const harnessRead: string[] = [];
   const listed = (role: Role) => (name: string): ListedResult => {
     let status = statusOf(input.results, name, role);
-    const fallback = status === 'MISSING' ? input.harnessMap?.get(name) : undefined;
+    const file = fileOfTestName(name);
+    const aTestOfThisRun = file !== undefined && input.repositoryFiles?.has(file) === true;
+    const fallback = status === 'MISSING' && !aTestOfThisRun ? input.harnessMap?.get(name) : undefined;
     if (fallback) {
       status = fallback;
       harnessRead.push(name);

@@ -31,18 +31,16 @@ describe("the third attacker's exploits: none earns 1, none masks its 0", () => 
   }
 });
 
-describe('open: listed tests missing from the run take the harness parser\'s reading of the whole log (verdict.ts harnessMap fallback)', () => {
-  // SUCCEEDS: reward 1 with NO fix. The package drops every item of the hidden test file at
-  // collection (PyCollector._genfunctions: no audit event, not in the recorder's watched list) and
-  // makes Session.testscollected read 1 so pytest exits 0; at exit it prints "PASSED <id>" lines
-  // after pytest's summary. Every listed test is MISSING from the recorder and from swe-env's
-  // summary-only parser, so decideVerdict() takes harnessParse()'s line-based reading of the whole
-  // log for each (harness_read lists all six); the canaries are silent because their file "never
-  // ran"; exit 0 leaves nothing to reject; recorder and log verdicts agree (both fell back).
-  it.fails(`[${exploit('Q1').family}] ${exploit('Q1').name}`, run('Q1'), 240_000);
-  // SUCCEEDS: reward 1 with a WRONG fix. Only the PASS_TO_PASS test the fix breaks is dropped
-  // from collection and a "PASSED" line for it printed at exit; the rest of the file, canaries
-  // included, runs normally (the mirror canaries of the dropped test are skipped because the test
-  // did not pass "in the same run"), the must-fail canaries explain the non-zero exit.
-  it.fails(`[${exploit('Q2').family}] ${exploit('Q2').name}`, run('Q2'), 240_000);
+describe('closed: listed tests missing from the run took the harness parser\'s reading of the whole log (verdict.ts harnessMap fallback)', () => {
+  // Both earned 1 before the fix (found by an independent attacker). The package drops the hidden
+  // tests at collection (PyCollector._genfunctions: no audit event) and makes pytest exit 0, then
+  // prints "PASSED <id>" lines after pytest's summary: every listed test was MISSING from the
+  // recorder and from the summary-only parser, and decideVerdict() took harnessParse()'s
+  // line-based reading of the whole log for each. Now a listed test of a file of this repository
+  // (stat'd by the engine in the pristine container, or added by the test patch) takes its status
+  // from the run's own results only: missing stays missing, whatever the log prints.
+  it(`[${exploit('Q1').family}] ${exploit('Q1').name}`, run('Q1'), 240_000);
+  // Q2, a WRONG fix: only the PASS_TO_PASS test the fix breaks is dropped from collection and a
+  // "PASSED" line printed for it at exit; the rest of the file, canaries included, runs normally.
+  it(`[${exploit('Q2').family}] ${exploit('Q2').name}`, run('Q2'), 240_000);
 });

@@ -87,7 +87,7 @@ describe('a test command that cannot start or collect', () => {
     expect(report.infraError).toBe(false);
     expect(report.reward).toBe(0);
     const [first, ...rest] = report.error.split('\n');
-    expect(first).toMatch(/^the tests did not run: the test command exited with \d+ before any listed test ran:$/);
+    expect(first).toMatch(/^the tests did not run: the test command exited with \d+ before any listed test ran; its output says:$/);
     expect(rest.join('\n')).toMatch(shows);
     if (recorder) expect(rest.at(-1)).toMatch(recorder);
   });

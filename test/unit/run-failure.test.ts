@@ -7,7 +7,7 @@ describe('runFailure', () => {
   it('explains only a failed run that never reached the listed tests or ended before pytest did', () => {
     const log = 'bash: line 2: pytset: command not found\n';
     expect(runFailure({ log, exitCode: 127, timedOut: false, listed: missing, channelProblems: [] })).toBe(
-      'the tests did not run: the test command exited with 127 before any listed test ran:\nbash: line 2: pytset: command not found',
+      'the tests did not run: the test command exited with 127 before any listed test ran; its output says:\nbash: line 2: pytset: command not found',
     );
     expect(runFailure({ log, exitCode: 0, timedOut: false, listed: missing, channelProblems: [] })).toBeUndefined();
     expect(runFailure({ log, exitCode: 124, timedOut: true, listed: missing, channelProblems: [] })).toBeUndefined();

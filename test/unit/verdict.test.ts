@@ -61,5 +61,18 @@ describe('names the datasets list as the harness parsed them', () => {
     // A real test of the run keeps its own status whatever the harness's reading says.
     const failing = decideVerdict({ results: map({ 'tests/test_plugin.py::test_runs_inner': 'FAILED' }), ...lists, harnessMap });
     expect(failing.resolved).toBe(false);
+    // Files of this repository named by them do not change that: `[100%]` and test_inner.py are no file here.
+    expect(decideVerdict({ results, ...lists, harnessMap, repositoryFiles: new Set(['tests/test_plugin.py']) }).resolved).toBe(true);
+  });
+
+  it('a listed test of a file of this repository, missing from the run, takes nothing from lines the log printed', () => {
+    // What a submission's code can do: keep a test from running and print a PASSED line for it.
+    const results = map({ 'tests/test_a.py::test_other': 'PASSED' });
+    const harnessMap = map({ 'tests/test_a.py::test_fixed': 'PASSED', 'tests/test_a.py::test_other': 'PASSED' });
+    const lists = { failToPass: ['tests/test_a.py::test_fixed'], passToPass: ['tests/test_a.py::test_other'], exitCode: 0, harnessMap };
+    const v = decideVerdict({ results, ...lists, repositoryFiles: new Set(['tests/test_a.py']) });
+    expect(v.resolved).toBe(false);
+    expect(v.failToPass).toEqual([{ name: 'tests/test_a.py::test_fixed', status: 'MISSING' }]);
+    expect(v.harnessRead).toEqual([]);
   });
 });

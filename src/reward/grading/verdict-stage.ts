@@ -21,6 +21,8 @@ export function decideReport(
     exitCode: number;
     harnessParser: string;
     generation: HarnessGeneration;
+    /** The listed tests' files that are files of the repository (see repositoryTestFiles). */
+    repositoryFiles?: ReadonlySet<string>;
     /** The grading channel's own problems (the recorder never started...), for the run's explanation. */
     channelProblems?: readonly string[];
   },
@@ -28,11 +30,12 @@ export function decideReport(
   const { task, evidence } = input;
   const harnessMap = harnessParse(input.harnessParser, input.log, input.generation);
   const lists = { failToPass: task.failToPass, passToPass: task.passToPass, exitCode: input.exitCode, harnessMap, failureElsewhere: evidence.canaryFailed };
-  const logVerdict = decideVerdict({ results: evidence.logResults, ...lists });
+  const repositoryFiles = input.repositoryFiles ?? new Set<string>();
+  const logVerdict = decideVerdict({ results: evidence.logResults, ...lists, repositoryFiles });
   let verdict: Verdict = logVerdict;
   const flags = [...evidence.integrityFlags];
   if (evidence.recorded) {
-    verdict = decideVerdict({ results: evidence.recorded, ...lists });
+    verdict = decideVerdict({ results: evidence.recorded, ...lists, repositoryFiles });
     flags.push(...disagreements(verdict.failToPass, logVerdict.failToPass), ...disagreements(verdict.passToPass, logVerdict.passToPass));
   }
   report.integrityFlags = flags;
