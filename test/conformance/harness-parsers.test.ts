@@ -14,7 +14,7 @@ import { pythonEnv, runPythonJsonLines } from '../helpers/python-env.js';
  * seaborn, django, sympy) gives the same status map. The fork's pydantic parser is not on PyPI.
  */
 const LOGS = join(packageRoot(), 'test', 'fixtures', 'harness-logs');
-const logs = readdirSync(LOGS).map((name) => ({ name, log: readFileSync(join(LOGS, name), 'utf8') }));
+const logs = readdirSync(LOGS, { withFileTypes: true }).filter((e) => e.isFile()).map(({ name }) => name).map((name) => ({ name, log: readFileSync(join(LOGS, name), 'utf8') }));
 const parsers = Object.keys(HARNESS_PARSERS).filter((p) => p !== 'parse_log_pytest_pydantic' && !isSmithParser(p));
 const cases = logs.flatMap(({ name, log }) => parsers.map((parser) => ({ name, parser, log })));
 

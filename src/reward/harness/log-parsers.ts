@@ -1,4 +1,5 @@
 import type { TestStatus } from '../test-status.js';
+import { isLanguageParser, parseLanguageLog, type HarnessSpec } from './parsers/index.js';
 
 /**
  * The SWE-bench harness's Python log parsers, line for line in behaviour (swebench
@@ -275,8 +276,14 @@ export function isHarnessParser(name: string): boolean {
   return Object.hasOwn(HARNESS_PARSERS, name);
 }
 
-export function harnessParse(parser: string, log: string, generation: HarnessGeneration): StatusMap {
+/**
+ * The harness's parser a plan names (the row's `log_parser` where it gives one): a Python one of
+ * either generation, or one of 5.x's for other languages (parsers/, generation-free; `spec` is the
+ * instance id and version the few that choose by instance read).
+ */
+export function harnessParse(parser: string, log: string, generation: HarnessGeneration, spec: HarnessSpec = {}): StatusMap {
   const parse = HARNESS_PARSERS[parser];
-  if (!parse) throw new Error(`unknown harness log parser ${parser}`);
-  return parse(log, generation);
+  if (parse) return parse(log, generation);
+  if (isLanguageParser(parser)) return parseLanguageLog(parser, log, spec);
+  throw new Error(`unknown harness log parser ${parser}`);
 }
