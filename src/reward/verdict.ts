@@ -40,6 +40,21 @@ function statusOf(results: TestStatusMap, name: string, role: Role): ListedStatu
 }
 
 /**
+ * Whether a listed name is one only the harness's line-based reading produces, so that no result
+ * of the run can be expected for it: a wrapped progress line's `[100%]`, or a pytest id of a file
+ * that is no file of this repository (an inner pytest's temporary test file). Any other name is a
+ * test of this run (a file's test, a unittest or sympy name), whose status only the run's own
+ * results give: the loose lines the harness also reads are what the code under test can print.
+ * Without the repository's files (a caller that has none) every name may be read the harness's way.
+ */
+function onlyTheHarnessNames(name: string, repositoryFiles: ReadonlySet<string> | undefined): boolean {
+  if (repositoryFiles === undefined) return true;
+  if (/^\[\s*\d+%\]$/.test(name)) return true;
+  const file = fileOfTestName(name);
+  return file !== undefined && !repositoryFiles.has(file);
+}
+
+/**
  * SWE-bench's resolution, made strict where it can be gamed:
  * - a FAIL_TO_PASS test counts only when PASSED (XFAIL and SKIPPED do not: a conftest hook can
  *   mark any test xfail);
@@ -71,9 +86,7 @@ export function decideVerdict(input: {
   const harnessRead: string[] = [];
   const listed = (role: Role) => (name: string): ListedResult => {
     let status = statusOf(input.results, name, role);
-    const file = fileOfTestName(name);
-    const aTestOfThisRun = file !== undefined && input.repositoryFiles?.has(file) === true;
-    const fallback = status === 'MISSING' && !aTestOfThisRun ? input.harnessMap?.get(name) : undefined;
+    const fallback = status === 'MISSING' && onlyTheHarnessNames(name, input.repositoryFiles) ? input.harnessMap?.get(name) : undefined;
     if (fallback) {
       status = fallback;
       harnessRead.push(name);

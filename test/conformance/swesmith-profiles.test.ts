@@ -16,7 +16,7 @@ import { pythonEnv, runPythonJsonLines } from '../helpers/python-env.js';
  * its log parsers gives the same status maps as ours on every log shape.
  */
 const LOGS = join(packageRoot(), 'test', 'fixtures', 'harness-logs');
-const logs = readdirSync(LOGS).map((name) => ({ name, log: readFileSync(join(LOGS, name), 'utf8') }));
+const logs = readdirSync(LOGS, { withFileTypes: true }).filter((e) => e.isFile()).map(({ name }) => ({ name, log: readFileSync(join(LOGS, name), 'utf8') }));
 /** One profile per parser of theirs. */
 const PARSER_PROFILES: Record<string, string> = {
   swesmith_pytest: 'mewwts__addict.75284f95',
