@@ -80,6 +80,23 @@ describe('what the reference run shows', () => {
     expect(environmentSkip(reference, 'other.py::test_c')).toBeUndefined();
     expect(environmentSkip(reference, 'gone.py::test_d')).toBeUndefined();
   });
+
+  it('a name cut at a space is the image\'s skip only when every id it stands for is', () => {
+    const cut = readRecords(
+      session([
+        { kind: 'start' },
+        { kind: 'report', nodeid: 't.py::p[a b]', when: 'setup', outcome: 'skipped', wasxfail: false, reason: "Skipped: could not import 'yaml': No module named 'yaml'" },
+        { kind: 'report', nodeid: 't.py::p[a c]', when: 'call', outcome: 'passed', wasxfail: false },
+        { kind: 'report', nodeid: 't.py::q[x y]', when: 'setup', outcome: 'skipped', wasxfail: false, reason: "Skipped: could not import 'yaml': No module named 'yaml'" },
+        { kind: 'report', nodeid: 't.py::q[x z]', when: 'setup', outcome: 'skipped', wasxfail: false, reason: "Skipped: could not import 'yaml': No module named 'yaml'" },
+        { kind: 'end', exitstatus: 0, tampered: [], hook_plugins: [] },
+      ]),
+      KEY,
+    );
+    // p[a c] runs without the patch: a submission that skips it must not hide behind p[a b].
+    expect(environmentSkip(cut, 't.py::p[a')).toBeUndefined();
+    expect(environmentSkip(cut, 't.py::q[x')).toMatch(/yaml/);
+  });
 });
 
 describe('the log and the recorder on a skipped test', () => {

@@ -55,9 +55,13 @@ export function skipCandidates(report: GradeReport): string[] {
 
 /** Why the reference run skipped a listed test for a missing module (its own skip or its module's), or undefined. */
 export function environmentSkip(reference: RecorderResult, name: string): string | undefined {
-  const own = [...(reference.skipReasons ?? [])].find(([id]) => id === name || id.split(/\s/)[0] === name);
-  if (own) return reference.statuses.get(own[0]) === 'SKIPPED' && isMissingModuleReason(own[1]) ? own[1] : undefined;
-  if (reference.statuses.has(name)) return undefined;
+  // A name cut at a space stands for every id it is a cut of: each must be the image's skip, or a
+  // submission could hide one that runs normally behind another the image skips.
+  const ids = [...reference.statuses.keys()].filter((id) => id === name || (/\s/.test(id) && id.split(/\s/)[0] === name));
+  if (ids.length > 0) {
+    const reasons = ids.map((id) => (reference.statuses.get(id) === 'SKIPPED' ? reference.skipReasons?.get(id) : undefined));
+    return reasons.every((r): r is string => r !== undefined && isMissingModuleReason(r)) ? reasons[0] : undefined;
+  }
   const collected = [...(reference.collectSkips ?? [])].find(([id]) => id !== '' && name.startsWith(`${id}::`));
   return collected && isMissingModuleReason(collected[1]) ? collected[1] : undefined;
 }
