@@ -2,6 +2,8 @@ import type { Task } from '../../tasks/task.js';
 import { readEvalScript } from './eval-script.js';
 import { SWE_BENCH_PARSERS, SWE_BENCH_SPECS, type VersionFacts } from './swe-bench-specs.js';
 import { SWE_GYM_PARSERS, SWE_GYM_SPECS } from './swe-gym-specs.js';
+import { smithLanguagePlan } from './swe-smith-language-plan.js';
+import { SWE_SMITH_LANGUAGE_PROFILES } from './swe-smith-language-profiles/index.js';
 import { SWE_SMITH_DEFAULT_TEST_CMD, SWE_SMITH_PROFILES } from './swe-smith-profiles.js';
 import type { HarnessGeneration } from '../harness/log-parsers.js';
 
@@ -161,6 +163,9 @@ function testCommandFor(source: PlanSource, repo: string, testCmd: string, task:
 function smithPlan(task: Task, repoName: string): EvalPlan {
   const notes: string[] = [];
   const profile = lookup(SWE_SMITH_PROFILES, repoName);
+  // Not a Python profile: one of the package's other languages, when it has one.
+  const languageProfile = profile ? undefined : lookup(SWE_SMITH_LANGUAGE_PROFILES, repoName);
+  if (languageProfile) return smithLanguagePlan(task, languageProfile);
   if (!profile) notes.push(`swesmith has no profile ${repoName}: its PythonProfile defaults are used`);
   let testCommand = task.testCmd ?? profile?.testCmd ?? SWE_SMITH_DEFAULT_TEST_CMD;
   if (!task.testCmd && profile?.caseKeys) {

@@ -1,4 +1,5 @@
 import type { TestStatus } from '../test-status.js';
+import { isSmithLanguageParser, parseSmithLanguageLog } from '../eval-plan/swe-smith-parsers/index.js';
 import { isLanguageParser, parseLanguageLog, type HarnessSpec } from './parsers/index.js';
 
 /**
@@ -272,8 +273,9 @@ export function isSmithParser(name: string): boolean {
   return name.startsWith('swesmith_');
 }
 
+/** A parser a record may name: the harness's Python ones, and swesmith's for its other languages (a SWE-smith record of such a repository loads). */
 export function isHarnessParser(name: string): boolean {
-  return Object.hasOwn(HARNESS_PARSERS, name);
+  return Object.hasOwn(HARNESS_PARSERS, name) || isSmithLanguageParser(name);
 }
 
 /**
@@ -285,5 +287,6 @@ export function harnessParse(parser: string, log: string, generation: HarnessGen
   const parse = HARNESS_PARSERS[parser];
   if (parse) return parse(log, generation);
   if (isLanguageParser(parser)) return parseLanguageLog(parser, log, spec);
+  if (isSmithLanguageParser(parser)) return parseSmithLanguageLog(parser, log);
   throw new Error(`unknown harness log parser ${parser}`);
 }
