@@ -94,7 +94,7 @@ export class ImageCache {
 
   /** Each image's bytes shared with other images, from the engine's disk usage (`docker system df`). */
   private async sharedSizes(): Promise<Map<string, number>> {
-    const usage = (await this.docker.df()) as { Images?: { Id: string; SharedSize?: number }[] | null };
+    const usage = (await diskUsage(this.docker)) as { Images?: { Id: string; SharedSize?: number }[] | null };
     return new Map((usage.Images ?? []).map((i) => [i.Id, i.SharedSize ?? 0]));
   }
 
@@ -145,6 +145,31 @@ export class ImageCache {
       return false;
     }
   }
+}
+
+/** The disk-usage call under way in this process, shared by every caller that asks meanwhile. */
+const usageInFlight = new WeakMap<Docker, Promise<unknown>>();
+
+/**
+ * The engine's disk usage. The engine runs one such call at a time and refuses the others ("a disk
+ * usage operation is already running"): callers in this process share one call, and a refusal
+ * (another process's call: a second server on the same engine) is waited out and asked again.
+ */
+async function diskUsage(docker: Docker): Promise<unknown> {
+  const running = usageInFlight.get(docker);
+  if (running) return running;
+  const call = (async () => {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return (await docker.df()) as unknown;
+      } catch (error) {
+        if (attempt >= 20 || !/already running/i.test(String(error))) throw error;
+        await new Promise((resolve) => setTimeout(resolve, 250 * Math.min(attempt, 4)));
+      }
+    }
+  })().finally(() => usageInFlight.delete(docker));
+  usageInFlight.set(docker, call);
+  return call;
 }
 
 /** One spelling per image name, so `ubuntu` and `docker.io/library/ubuntu:latest` meet. */
