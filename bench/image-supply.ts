@@ -16,10 +16,8 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Readable } from 'node:stream';
 import Docker from 'dockerode';
 import { pino } from 'pino';
-import { pack } from 'tar-stream';
 import { SweEnvClient } from '../src/client/client.js';
 import { packageRoot } from '../src/common/paths.js';
 import { startServer, type RunningServer } from '../src/server/app.js';
@@ -27,7 +25,7 @@ import { compileConfig, type ImageSupplyConfig } from '../src/server/config.js';
 import { loadTaskFiles } from '../src/tasks/loader.js';
 import type { Task } from '../src/tasks/task.js';
 import { startRegistry, stopAllRegistries, type LocalRegistry } from '../test/helpers/local-registry.js';
-import { followProgress, removeImages } from '../test/helpers/registry-images.js';
+import { buildFromFiles, removeImages } from '../test/helpers/registry-images.js';
 import { arg, describe, printRow, runMain } from './stats.js';
 
 const docker = new Docker();
@@ -37,13 +35,7 @@ const made = new Set<string>();
 /** A demo image plus one layer of `mb` random megabytes, pushed as HOST/bench/task-N and removed locally. */
 async function pushTaskImage(registry: LocalRegistry, from: string, n: number, mb: number): Promise<string> {
   const local = `swe-env-bench/task-${randomUUID().slice(0, 8)}:latest`;
-  const context = pack();
-  context.entry({ name: 'Dockerfile' }, `FROM ${from}\nCOPY blob /opt/swe-env-bench/blob\n`);
-  context.entry({ name: 'blob' }, randomBytes(mb * 1024 * 1024));
-  context.finalize();
-  const chunks: Buffer[] = [];
-  for await (const chunk of context) chunks.push(chunk as Buffer);
-  await followProgress(docker, await docker.buildImage(Readable.from([Buffer.concat(chunks)]), { t: local, rm: true, forcerm: true }));
+  await buildFromFiles(docker, local, { Dockerfile: `FROM ${from}\nCOPY blob /opt/swe-env-bench/blob\n`, blob: randomBytes(mb * 1024 * 1024) });
   made.add(local);
   const ref = await registry.push(local, 'bench/task', `n${n}-${randomUUID().slice(0, 6)}`);
   made.add(ref);

@@ -71,9 +71,13 @@ export async function imagePresent(docker: Docker, reference: string): Promise<b
  * costs a few hundred bytes instead of the 247 MB base image. Needs no network.
  */
 export async function buildTinyImage(docker: Docker, reference = `swe-env-test/tiny:${randomUUID().slice(0, 8)}`): Promise<string> {
+  return buildFromFiles(docker, reference, { Dockerfile: 'FROM scratch\nCOPY payload /payload\nLABEL swe-env.test=local-registry\n', payload: `${randomUUID()}\n` });
+}
+
+/** Builds `reference` from a context of named files (a Dockerfile among them), with no network. */
+export async function buildFromFiles(docker: Docker, reference: string, files: Record<string, string | Buffer>): Promise<string> {
   const context = pack();
-  context.entry({ name: 'Dockerfile' }, 'FROM scratch\nCOPY payload /payload\nLABEL swe-env.test=local-registry\n');
-  context.entry({ name: 'payload' }, `${randomUUID()}\n`);
+  for (const [name, content] of Object.entries(files)) context.entry({ name }, content);
   context.finalize();
   // tar-stream's pack is a streamx stream, not a Node one: hand the engine the finished archive.
   const chunks: Buffer[] = [];

@@ -1,10 +1,14 @@
 import { execFile } from 'node:child_process';
-import { mkdtemp, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { expect } from 'vitest';
+import { pino } from 'pino';
 import { packageRoot } from '../../src/common/paths.js';
+import { Semaphore } from '../../src/common/semaphore.js';
+import { Grader } from '../../src/reward/grader.js';
+import type { DockerSandboxProvider } from '../../src/sandbox/docker-sandbox.js';
 import { loadTaskFile } from '../../src/tasks/loader.js';
 import type { Task } from '../../src/tasks/task.js';
 import { commitAll, git, newRepo, writeFiles } from './git-repo.js';
@@ -63,4 +67,16 @@ export async function buildTaskFixture(
   const { tasks, problems } = await loadTaskFile(tasksFile);
   expect(problems).toEqual([]);
   return { tasksFile, tasks };
+}
+
+/** The grader the fixture tests use: a small pool, a two-minute test limit, no disk quota. */
+export function fixtureGrader(provider: DockerSandboxProvider): Grader {
+  return new Grader(provider, new Semaphore(2), { limits: { memoryBytes: 1024 ** 3, nanoCpus: 1e9, pidsLimit: 512, diskBytes: 0 }, testTimeoutS: 120, logLimitBytes: 1 << 20, maxGradings: 2 }, pino({ level: 'silent' }));
+}
+
+/** After a fixture test file: its containers and temporary folders removed, and none left. */
+export async function cleanUpFixture(provider: DockerSandboxProvider, scratch: readonly string[]): Promise<void> {
+  await provider.removeServerContainers();
+  await Promise.all(scratch.map((p) => rm(p, { recursive: true, force: true })));
+  expect(await provider.listContainers()).toEqual([]);
 }

@@ -1,15 +1,13 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { Readable } from 'node:stream';
 import type Docker from 'dockerode';
-import { pack } from 'tar-stream';
 import { expect } from 'vitest';
 import type { SweEnvClient } from '../../src/client/client.js';
 import type { PrefetchResponse__Output } from '../../src/generated/swe_env/v1/PrefetchResponse.js';
 import type { LocalRegistry } from './local-registry.js';
 import { DEMO_TASKS } from './server.js';
-import { followProgress, removeImages } from './registry-images.js';
+import { buildFromFiles, removeImages } from './registry-images.js';
 
 /**
  * Task images for the image-supply tests: a demo task's image plus one layer of its own (a few MB
@@ -24,15 +22,8 @@ export function demoImage(taskId: string): string {
 
 /** Builds `reference` FROM the task's demo image with `mb` MB of random bytes of its own. */
 export async function buildTaskImage(docker: Docker, taskId: string, mb: number, reference = `swe-env-test/supply:${randomUUID().slice(0, 8)}`): Promise<string> {
-  const context = pack();
-  context.entry({ name: 'Dockerfile' }, `FROM ${demoImage(taskId)}\nCOPY payload /opt/swe-env-test-payload\nLABEL swe-env.test=image-supply\n`);
-  context.entry({ name: 'payload' }, randomBytes(Math.round(mb * 1024 * 1024)));
-  context.finalize();
-  const chunks: Buffer[] = [];
-  for await (const chunk of context) chunks.push(chunk as Buffer);
-  const stream = await docker.buildImage(Readable.from([Buffer.concat(chunks)]), { t: reference, rm: true, forcerm: true });
-  await followProgress(docker, stream);
-  return reference;
+  const dockerfile = `FROM ${demoImage(taskId)}\nCOPY payload /opt/swe-env-test-payload\nLABEL swe-env.test=image-supply\n`;
+  return buildFromFiles(docker, reference, { Dockerfile: dockerfile, payload: randomBytes(Math.round(mb * 1024 * 1024)) });
 }
 
 /**

@@ -4,14 +4,11 @@
  * submission: the attack tests come first, a submission that makes a PASS_TO_PASS test skip with a
  * missing-module reason must stay the model's 0. Images are built by this test; real engine.
  */
-import { rm } from 'node:fs/promises';
-import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Semaphore } from '../../src/common/semaphore.js';
 import { Grader } from '../../src/reward/grader.js';
 import type { Task } from '../../src/tasks/task.js';
 import { testProvider } from '../helpers/docker.js';
-import { buildTaskFixture, cli, type TaskFixture } from '../helpers/task-fixture.js';
+import { buildTaskFixture, cli, type TaskFixture, fixtureGrader, cleanUpFixture } from '../helpers/task-fixture.js';
 
 const scratch: string[] = [];
 const provider = testProvider();
@@ -68,14 +65,10 @@ beforeAll(async () => {
     ],
     scratch,
   );
-  grader = new Grader(provider, new Semaphore(2), { limits: { memoryBytes: 1024 ** 3, nanoCpus: 1e9, pidsLimit: 512, diskBytes: 0 }, testTimeoutS: 120, logLimitBytes: 1 << 20, maxGradings: 2 }, pino({ level: 'silent' }));
+  grader = fixtureGrader(provider);
 }, 600_000);
 
-afterAll(async () => {
-  await provider.removeServerContainers();
-  await Promise.all(scratch.map((p) => rm(p, { recursive: true, force: true })));
-  expect(await provider.listContainers()).toEqual([]);
-});
+afterAll(() => cleanUpFixture(provider, scratch));
 
 function task(id: string): Task {
   return fixture.tasks.find((t) => t.id === `example__optdep-${id}`)!;
