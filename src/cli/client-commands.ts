@@ -15,7 +15,7 @@ export function registerClientCommands(program: Command): void {
       const client = new SweEnvClient(o.server, {}, clientSecurity(o));
       try {
         const info = await client.getServerInfo({ timeoutS: o.timeout });
-        process.stdout.write(`${info.serverId} ${info.version}: ${info.liveEpisodes}/${info.maxEpisodes} episodes, ${info.gradingsRunning}/${info.maxGradings} gradings${info.draining ? ', draining' : ''}\n`);
+        process.stdout.write(`${info.serverId} ${info.version}: ${info.liveEpisodes}/${info.maxEpisodes} episodes, ${info.gradingsRunning}/${info.maxGradings} gradings${info.draining ? ', draining' : ''}; ${info.engine}, runtime ${info.runtime}\n`);
         if (info.draining) process.exitCode = 1;
       } finally {
         client.dispose();

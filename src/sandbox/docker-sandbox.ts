@@ -9,6 +9,7 @@ import { sandboxCreateOptions } from './container-options.js';
 import { DockerSandbox } from './docker-container.js';
 import { engineUnreachable, statusCodeOf } from './docker-exec.js';
 import { ManagedContainers } from './managed-containers.js';
+import { EngineIdentitySource } from './engine-identity.js';
 import { LABEL_SERVER } from './labels.js';
 import { processIdentity } from '../common/process-identity.js';
 import type { Sandbox, SandboxProvider, SandboxSpec, ServerContainer } from './sandbox.js';
@@ -22,6 +23,8 @@ export class DockerSandboxProvider implements SandboxProvider {
   /** Task images: pulls (single-flight, bounded, retried) and the bounded cache. */
   readonly images: ImageSupply;
   private readonly managed: ManagedContainers;
+  /** Which engine and runtime serve the sandboxes. */
+  readonly identity: EngineIdentitySource;
   /** Whether the storage driver takes a per-container size (StorageOpt); learnt on first create. */
   private storageQuota: boolean | undefined;
 
@@ -35,6 +38,7 @@ export class DockerSandboxProvider implements SandboxProvider {
     this.events = new ContainerEvents(this.docker, `${LABEL_SERVER}=${serverId}`);
     this.disk = new DiskWatchdog(this.docker);
     this.managed = new ManagedContainers(this.docker, serverId);
+    this.identity = new EngineIdentitySource(this.docker, options.ociRuntime);
     this.images = new ImageSupply(this.docker, { ...DEFAULT_IMAGE_SUPPLY, ...options.images }, options.imageHooks);
   }
 

@@ -41,6 +41,7 @@ export class ServerInfoSource {
   async info(): Promise<ServerInfo> {
     const { config, tasks, registry, grader, starts, provider } = this.deps;
     const free = await provider.hostFreeBytes().catch(() => undefined);
+    const { engine, runtime } = await provider.identity.identity();
     return {
       serverId: config.serverId,
       version: VERSION,
@@ -58,6 +59,8 @@ export class ServerInfoSource {
       startedAt: registry.started.toISOString(),
       warmSandboxes: registry.warm.warmCount,
       imageSupply: supplyToProto(provider.images.snapshot()),
+      engine,
+      runtime,
     };
   }
 

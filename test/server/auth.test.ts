@@ -51,6 +51,8 @@ describe('token and TLS', () => {
       expect((await client.listTasks()).tasks.length).toBeGreaterThan(0);
       const info = await client.getServerInfo();
       expect(info.serverId).toBe(tls.server.config.serverId);
+      expect(info.engine).toMatch(/Engine .*\(API \d+\.\d+\)$/);
+      expect(info.runtime).toBe('runc');
     } finally {
       client.dispose();
     }
@@ -108,6 +110,8 @@ describe('token and TLS', () => {
     const args = ['health', `--server=localhost:${tls.server.port}`, `--ca=${pki.caCert}`];
     const ok = await run('node', [cli, ...args, `--token-file=${join(pki.dir, 'token')}`]);
     expect(ok.stdout).toContain(tls.server.config.serverId);
+    // Which engine and runtime serve the sandboxes, as the engine names them.
+    expect(ok.stdout).toMatch(/; \S.* \d+\.\d+[.\d]* \(API \d+\.\d+\), runtime runc\n$/);
     const env = { ...process.env };
     delete env['SWE_ENV_AUTH_TOKEN'];
     await expect(run('node', [cli, ...args], { env })).rejects.toMatchObject({ code: 1 });

@@ -20,6 +20,8 @@ export interface ServerInfo {
   'startedAt'?: (string);
   'warmSandboxes'?: (number);
   'imageSupply'?: (_swe_env_v1_ImageSupply | null);
+  'engine'?: (string);
+  'runtime'?: (string);
 }
 
 export interface ServerInfo__Output {
@@ -39,4 +41,6 @@ export interface ServerInfo__Output {
   'startedAt': (string);
   'warmSandboxes': (number);
   'imageSupply': (_swe_env_v1_ImageSupply__Output | null);
+  'engine': (string);
+  'runtime': (string);
 }
