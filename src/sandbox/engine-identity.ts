@@ -23,7 +23,9 @@ export class EngineIdentitySource {
     if (this.known) return this.known;
     try {
       const [version, info] = await Promise.all([this.docker.version(), this.docker.info() as Promise<{ DefaultRuntime?: string }>]);
-      const name = (version as { Components?: Array<{ Name?: string }> }).Components?.[0]?.Name ?? 'Docker Engine';
+      // Docker's engine calls itself "Engine", Podman's "Podman Engine".
+      const named = (version as { Components?: Array<{ Name?: string }> }).Components?.[0]?.Name ?? 'Engine';
+      const name = named === 'Engine' ? 'Docker Engine' : named;
       this.known = { engine: `${name} ${version.Version} (API ${version.ApiVersion})`, runtime: this.ociRuntime ?? info.DefaultRuntime ?? 'runc' };
       return this.known;
     } catch {

@@ -111,7 +111,7 @@ describe('token and TLS', () => {
     const ok = await run('node', [cli, ...args, `--token-file=${join(pki.dir, 'token')}`]);
     expect(ok.stdout).toContain(tls.server.config.serverId);
     // Which engine and runtime serve the sandboxes, as the engine names them.
-    expect(ok.stdout).toMatch(/; \S.* \d+\.\d+[.\d]* \(API \d+\.\d+\), runtime runc\n$/);
+    expect(ok.stdout).toMatch(/; (Docker|Podman) Engine \S+ \(API \d+\.\d+\), runtime runc\n$/);
     const env = { ...process.env };
     delete env['SWE_ENV_AUTH_TOKEN'];
     await expect(run('node', [cli, ...args], { env })).rejects.toMatchObject({ code: 1 });
