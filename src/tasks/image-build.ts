@@ -106,7 +106,8 @@ async function buildOne(options: ImageBuildOptions, task: Task, baseId: string):
     durationS: (Date.now() - started) / 1000,
   });
   if (!options.force && (await imageLabels(options.provider.docker, task.image))?.[LABEL_BUILD_HASH] === hash) return done('up-to-date');
-  const scratch = await mkdtemp(join(tmpdir(), 'swe-env-image-'));
+  // Named after this process: a build killed outright leaves it, and whoever cleans up can tell whose.
+  const scratch = await mkdtemp(join(tmpdir(), `swe-env-image-${process.pid}-`));
   try {
     const name = task.workdir.split('/').filter(Boolean).at(-1) ?? 'testbed';
     const source = await repositoryFor(options.repoDir, task.repo);

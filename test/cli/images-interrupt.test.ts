@@ -4,7 +4,7 @@
  * container named after its dead process, which the next CLI run removes.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Docker from 'dockerode';
@@ -43,6 +43,10 @@ afterAll(async () => {
   for (const c of children) if (c.exitCode === null && c.signalCode === null) c.kill('SIGKILL');
   for (const c of children) for (const b of await builds(c.pid!)) await docker.getContainer(b.Id).remove({ force: true }).catch(() => undefined);
   await Promise.all(scratch.map((d) => rm(d, { recursive: true, force: true })));
+  // The snapshot folders of the builds killed outright (named after their process).
+  const killed = new Set(children.map((c) => `swe-env-image-${c.pid}-`));
+  const left = (await readdir(tmpdir())).filter((name) => [...killed].some((prefix) => name.startsWith(prefix)));
+  await Promise.all(left.map((name) => rm(join(tmpdir(), name), { recursive: true, force: true })));
 });
 
 /** This pid's build containers (named after it). */

@@ -32,6 +32,21 @@ DEMO_TASKS = ROOT / "tasks" / "demo" / "tasks.jsonl"
 # (a restart reuses a stopped server's directory, so none can be removed when its server stops).
 SCRATCH = tempfile.mkdtemp(prefix="swe-env-pytest-")
 atexit.register(shutil.rmtree, SCRATCH, True)
+SESSION_STARTED = time.time()
+
+
+def _remove_ray_server_logs() -> None:
+    """The Ray fleets' server logs (``<tmp>/swe-env-<server id>.log``, kept for operators) that
+    this session's fleets wrote."""
+    for log in Path(tempfile.gettempdir()).glob("swe-env-ray-*.log"):
+        try:
+            if log.stat().st_mtime >= SESSION_STARTED:
+                log.unlink()
+        except OSError:
+            pass
+
+
+atexit.register(_remove_ray_server_logs)
 
 
 class Server:
