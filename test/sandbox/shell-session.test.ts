@@ -41,7 +41,12 @@ describe('ShellSession against a real container', () => {
   it('an interrupt stops the command and everything it started, keeps its output, answers 130, and the shell goes on', async () => {
     const interrupt = new AbortController();
     const running = shell.run('echo started; (sleep 778 &); sleep 778', { ...opts, timeoutMs: 60_000, interrupt: interrupt.signal });
-    await new Promise((r) => setTimeout(r, 1000));
+    // Interrupted once both sleeps run (a fixed wait can come before the command starts on a loaded machine).
+    for (let tries = 0; tries < 300; tries++) {
+      const seen = await sandbox.exec(['/bin/sh', '-c', 'ps -eo args | grep -c "^sleep 778"'], { timeoutMs: 10_000, outputLimitBytes: 1024 });
+      if (seen.output.toString('utf8').trim() === '2') break;
+      await new Promise((r) => setTimeout(r, 100));
+    }
     interrupt.abort();
     const r = await running;
     expect(r.interrupted).toBe(true);

@@ -123,14 +123,19 @@ describe('fleet client', () => {
     // An episode pinned on the victim through its group, and one elsewhere.
     // Groups are placed by task: one of the demo tasks hashes to the victim.
     const taskIds = (await other.listTasks()).tasks.map((t) => t.taskId);
+    // Probes elsewhere stay open until one lands on the victim: a task may hash there, and if none
+    // of them does, the bounded load sends the next groups there as the others fill.
+    const probes: string[] = [];
     const onVictim = await (async () => {
-      for (const taskId of taskIds) {
-        const r = await fleet.reset({ taskId, groupId: `probe-${taskId}` });
+      for (let i = 0; i < 16; i++) {
+        const taskId = taskIds[i % taskIds.length]!;
+        const r = await fleet.reset({ taskId, groupId: `probe-${i}` });
         if (r.server === victim.server.address) return r;
-        await fleet.close(r.episodeId);
+        probes.push(r.episodeId);
       }
-      throw new Error('no task hashed to the victim');
+      throw new Error('no probe was placed on the victim');
     })();
+    for (const id of probes) await fleet.close(id);
     other.dispose();
     await victim.stop();
     const lost = await fleet.bash(onVictim.episodeId, 0, 'echo hi');
