@@ -43,4 +43,7 @@ describe('closed: listed tests missing from the run took the harness parser\'s r
   // Q2, a WRONG fix: only the PASS_TO_PASS test the fix breaks is dropped from collection and a
   // "PASSED" line printed for it at exit; the rest of the file, canaries included, runs normally.
   it(`[${exploit('Q2').family}] ${exploit('Q2').name}`, run('Q2'), 240_000);
+  // Q8: the forged lines inside pytest's own summary section, which swe-env's parser reads: the log
+  // says PASSED, the recorder never saw the tests run, and the recorder decides.
+  it(`[${exploit('Q8').family}] ${exploit('Q8').name}`, run('Q8'), 240_000);
 });
