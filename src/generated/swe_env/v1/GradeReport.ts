@@ -37,6 +37,7 @@ export interface GradeReport {
   'auditFlags'?: (string)[];
   'canaries'?: (number);
   'afterTestPatch'?: (_swe_env_v1_InstallRun | null);
+  'gradingNetwork'?: (string);
 }
 
 export interface GradeReport__Output {
@@ -69,4 +70,5 @@ export interface GradeReport__Output {
   'auditFlags': (string)[];
   'canaries': (number);
   'afterTestPatch': (_swe_env_v1_InstallRun__Output | null);
+  'gradingNetwork': (string);
 }
