@@ -3,6 +3,7 @@ import { createLogger } from '../common/logger.js';
 import { Semaphore } from '../common/semaphore.js';
 import { Grader } from '../reward/grader.js';
 import type { InstallRerun } from '../reward/eval-plan/install-policy.js';
+import { GRADING_NETWORK_HELP, type GradingNetwork } from '../reward/grading/grader-options.js';
 import { validateTask, validationTable } from '../reward/validate-task.js';
 import { runEvaluation } from '../reward/eval-run/eval-run.js';
 import { GOLD, goldPredictions, loadPredictions, refuseUnknown } from '../reward/eval-run/predictions.js';
@@ -26,6 +27,7 @@ interface EvalOptions {
   imageTemplate?: string;
   rewardRule: RewardRule;
   installRerun: InstallRerun;
+  gradingNetwork: GradingNetwork;
 }
 
 export function registerGradingCommands(program: Command): void {
@@ -47,6 +49,7 @@ export function registerGradingCommands(program: Command): void {
       "re-run the plan's install after the patch: when-needed (when the patch touches what the install reads, or the install holds a copy of the code), always (the harness's way, for exact reproduction), never",
       'when-needed',
     )
+    .option('--grading-network <mode>', GRADING_NETWORK_HELP, 'offline')
     .action(async (o: EvalOptions) => {
       const tasks = selectInstances(await loadAll(o.tasks, o.imageTemplate), o.instance);
       const byId = new Map(tasks.map((t) => [t.id, t]));
@@ -54,7 +57,7 @@ export function registerGradingCommands(program: Command): void {
       // An instance filter narrows the run; without one, a prediction for no task is a mistake.
       if (!o.instance?.length) refuseUnknown(all, byId);
       const predictions = all.filter((p) => byId.has(p.instanceId));
-      const { grader, provider } = offlineGrader(o.concurrency, o.testTimeout, { rewardRule: o.rewardRule, installRerun: o.installRerun });
+      const { grader, provider } = offlineGrader(o.concurrency, o.testTimeout, { rewardRule: o.rewardRule, installRerun: o.installRerun, gradingNetwork: o.gradingNetwork });
       await provider.removeExpired(); // what an earlier, killed CLI run left behind
       const interrupt = new Interrupt('cancelling the gradings that run, removing their containers and writing the report of what finished');
       const progress = new Progress(predictions.length, 'graded');
@@ -143,7 +146,7 @@ export function registerGradingCommands(program: Command): void {
  * A grader for a one-shot command: its containers carry this process as their owner, so once it
  * is gone (even killed) the next CLI run or any server's sweep removes them.
  */
-function offlineGrader(concurrency: number, testTimeoutS: number, rules: { rewardRule?: RewardRule; installRerun?: InstallRerun } = {}): { grader: Grader; provider: DockerSandboxProvider } {
+function offlineGrader(concurrency: number, testTimeoutS: number, rules: { rewardRule?: RewardRule; installRerun?: InstallRerun; gradingNetwork?: GradingNetwork } = {}): { grader: Grader; provider: DockerSandboxProvider } {
   const logger = createLogger('warn');
   const provider = new DockerSandboxProvider(`offline-${process.pid}`, { ownedByThisProcess: true });
   // compileConfig checks the rule names as the server does.
@@ -159,6 +162,7 @@ function offlineGrader(concurrency: number, testTimeoutS: number, rules: { rewar
       installRerun: config.installRerun,
       rewardRule: config.rewardRule,
       harnessGeneration: config.harnessGeneration,
+      gradingNetwork: config.gradingNetwork,
     },
     logger,
   );

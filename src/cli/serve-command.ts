@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import type { InstallRerun } from '../reward/eval-plan/install-policy.js';
+import { GRADING_NETWORK_HELP, type GradingNetwork } from '../reward/grading/grader-options.js';
 import type { HarnessGeneration } from '../reward/harness/log-parsers.js';
 import type { RewardRule } from '../reward/report.js';
 import { startServer } from '../server/app.js';
@@ -51,6 +52,7 @@ export function registerServeCommand(program: Command): void {
     .option('--install-rerun <when>', "re-run the plan's install after the patch: when-needed (default), always (the harness's way), never")
     .option('--reward-rule <rule>', "the verdict the reward follows: swe-env (default, strict) or harness (the official harness's)")
     .option('--harness-generation <g>', 'the swebench grading the harness verdict reproduces: 5 (default) or 4.1')
+    .option('--grading-network <mode>', GRADING_NETWORK_HELP)
     .option('--image-template <t>', 'image name per task, e.g. sweb.eval.x86_64.{id_lower}:latest')
     .option('--auth-token-file <file>', 'every call must carry this bearer token (or set SWE_ENV_AUTH_TOKEN); required beyond loopback')
     .option('--tls-cert <file>', 'TLS server certificate (PEM); required beyond loopback')
@@ -93,6 +95,7 @@ export function registerServeCommand(program: Command): void {
         installRerun: o['installRerun'] as InstallRerun | undefined,
         rewardRule: o['rewardRule'] as RewardRule | undefined,
         harnessGeneration: o['harnessGeneration'] as HarnessGeneration | undefined,
+        gradingNetwork: o['gradingNetwork'] as GradingNetwork | undefined,
         logLevel: o['logLevel'] as string,
         images: imageSupplyInput(o),
         limits: {

@@ -55,9 +55,14 @@ export class Grader {
    * A container from the task's pristine image, for work that must not trust the agent's own
    * container (reading its change). The caller removes it.
    */
-  async openScratch(task: Task, episodeId: string): Promise<Sandbox> {
-    const spec = { image: task.image, workdir: task.workdir, maxLifetimeS: 900, role: 'grader' as const, episodeId, limits: this.config.limits };
+  async openScratch(task: Task, episodeId: string, runsTests = false): Promise<Sandbox> {
+    const spec = { image: task.image, workdir: task.workdir, maxLifetimeS: 900, role: 'grader' as const, episodeId, limits: this.config.limits, ...(runsTests ? { network: this.network } : {}) };
     return this.starts.with(() => this.provider.create(spec));
+  }
+
+  /** The network of containers that run tests (graders and their controls). */
+  private get network(): 'offline' | 'none' {
+    return this.config.gradingNetwork ?? 'offline';
   }
 
   /** Gradings holding a place in the pool now. */
@@ -122,8 +127,10 @@ export class Grader {
         role: 'grader' as const,
         episodeId: options.episodeId ?? `eval-${randomUUID()}`,
         limits: this.config.limits,
+        network: this.network,
       };
       sandbox = await this.starts.with(() => this.provider.create(spec, options.signal), options.signal);
+      report.gradingNetwork = describeNetwork(sandbox);
       report.durations.containerStartS = seconds(startedContainer);
       const running = sandbox;
       statuses = await this.run(running, task, plan, patch, report, options).catch(async (error: unknown) => {
@@ -159,7 +166,7 @@ export class Grader {
   /** The pipeline: task steps, apply, agent steps, tests, evidence, verdict (each in src/reward/grading/). */
   private async run(sandbox: Sandbox, task: Task, plan: EvalPlan, patch: Buffer, report: GradeReport, options: GradeOptions): Promise<ReadonlyMap<string, TestStatus>> {
     const signal = options.signal;
-    const openControl = (): Promise<Sandbox> => this.openScratch(task, `control-${randomUUID()}`);
+    const openControl = (): Promise<Sandbox> => this.openScratch(task, `control-${randomUUID()}`, true);
     // Looked at first: nothing of the submission is on disk or has run yet.
     const repositoryFiles = await repositoryTestFiles(sandbox, task);
     const steps = await taskSteps(sandbox, task, plan, report, { timeoutS: this.config.testTimeoutS, installRerun: this.config.installRerun ?? 'when-needed' }, signal);
@@ -223,4 +230,12 @@ export class Grader {
     await judgeEnvironmentSkips(report, reference, signal);
     return evidence.logResults;
   }
+}
+
+/** What the grading container's network came to, for the report. */
+function describeNetwork(sandbox: Sandbox): string {
+  const route = sandbox.offlineRoute;
+  if (sandbox.spec.network !== 'offline') return 'none';
+  if (!route) return 'none: the engine set no route';
+  return route.applied ? `offline (route set with ${route.via ?? '?'})` : `none: ${route.why ?? 'no route'}`;
 }

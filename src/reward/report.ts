@@ -66,6 +66,8 @@ export interface GradeReport {
   /** Listed names no test of the run has, read from the log the harness's way ([100%], an inner pytest's). */
   harnessRead: string[];
   rewardRule: RewardRule;
+  /** The grading container's network: 'offline' (every address routed into loopback) or 'none: why'. */
+  gradingNetwork: string;
 }
 
 export function emptyDurations(): Durations {
@@ -99,5 +101,6 @@ export function baseReport(taskId: string): GradeReport {
     durations: emptyDurations(),
     rewardRule: 'swe-env',
     harnessRead: [],
+    gradingNetwork: '',
   };
 }

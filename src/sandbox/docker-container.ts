@@ -6,8 +6,9 @@ import type { DiskWatchdog } from './disk-watchdog.js';
 import { InfraError } from '../common/errors.js';
 import { CappedOutput } from './output-buffer.js';
 import { capturingWritable, demux, envList, exitCodeOf, removeContainer, statusCodeOf, waitForEnd } from './docker-exec.js';
-import { runBeside } from './helper-container.js';
-import type { AttachedProcess, BesideOptions, BesideResult, ExecOptions, ExecResult, Sandbox, SandboxFate, SandboxSpec } from './sandbox.js';
+import { runBeside, type HelperShare } from './helper-container.js';
+import { setOfflineRoute } from './offline-network/offline-route.js';
+import type { AttachedProcess, BesideOptions, BesideResult, ExecOptions, ExecResult, OfflineRoute, Sandbox, SandboxFate, SandboxSpec } from './sandbox.js';
 
 const DEFAULT_EXEC_OUTPUT_LIMIT = 16 * 1024 * 1024;
 
@@ -34,8 +35,15 @@ export class DockerSandbox implements Sandbox {
     return { ownOutOfMemory: false, exitCode: fate?.exitCode ?? 137, diskOverrun };
   }
 
-  runBeside(argv: readonly string[], options: BesideOptions): Promise<BesideResult> {
-    return runBeside(this.owner.docker, { id: this.container.id, spec: this.spec, serverId: this.owner.serverId, ociRuntime: this.owner.ociRuntime, owner: this.owner.process }, argv, options);
+  runBeside(argv: readonly string[], options: BesideOptions, share: HelperShare = 'pid'): Promise<BesideResult> {
+    return runBeside(this.owner.docker, { id: this.container.id, spec: this.spec, serverId: this.owner.serverId, ociRuntime: this.owner.ociRuntime, owner: this.owner.process }, argv, options, share);
+  }
+
+  offlineRoute: OfflineRoute | undefined;
+
+  /** Gives an 'offline' sandbox its route into loopback (once, right after its start). */
+  async routeOffline(): Promise<void> {
+    this.offlineRoute = await setOfflineRoute((argv, options) => this.runBeside(argv, options, 'network'));
   }
 
   async terminate(reason: string): Promise<void> {

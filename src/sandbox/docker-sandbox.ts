@@ -157,11 +157,22 @@ export class DockerSandboxProvider implements SandboxProvider {
       await sandbox.remove();
       throw new InfraError(`cannot start a container from ${spec.image}: ${String(error)}`, { cause: error });
     }
+    if (spec.network === 'offline') await this.routeOffline(sandbox);
     if (signal?.aborted) {
       await sandbox.remove();
       throw abortReason(signal);
     }
     return sandbox;
+  }
+
+  /** An 'offline' sandbox's route, set before anyone uses it; a sandbox that cannot have it is removed. */
+  private async routeOffline(sandbox: DockerSandbox): Promise<void> {
+    try {
+      await sandbox.routeOffline();
+    } catch (error) {
+      await sandbox.remove();
+      throw error;
+    }
   }
 
   removeServerContainers(keep: ReadonlySet<string> = new Set()): Promise<number> {

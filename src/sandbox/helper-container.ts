@@ -5,8 +5,22 @@ import { demux, removeContainer } from './docker-exec.js';
 import { sandboxLabels } from './labels.js';
 import type { BesideOptions, BesideResult, SandboxSpec } from './sandbox.js';
 
+/**
+ * Which of the sandbox's namespaces the helper joins: its process table (to watch and signal its
+ * processes), or its network namespace (to configure it; see offline-network/).
+ */
+export type HelperShare = 'pid' | 'network';
+
 /** Where the helper finds its programs: never the agent's PATH, never the agent's files. */
 const HELPER_ENV = ['PATH=/usr/sbin:/usr/bin:/sbin:/bin', 'LANG=C.UTF-8'];
+
+/**
+ * The attach request with its options in the query only: dockerode also sends them as the POST's
+ * body, which Docker's engine ignores but Podman's hands to the container's stdin (the helper's
+ * first line read `{"stream":true,...}` before the server's answer). An empty `_body` sends none.
+ */
+const ATTACH_QUERY = { stream: true, stdin: true, stdout: true, stderr: true };
+const ATTACH_OPTIONS = { ...ATTACH_QUERY, hijack: true, _query: ATTACH_QUERY, _body: {} } as Docker.ContainerAttachOptions;
 
 /**
  * Runs `argv` in a fresh container beside a sandbox: from the sandbox's own image as the engine
@@ -21,6 +35,7 @@ export async function runBeside(
   target: { id: string; spec: SandboxSpec; serverId: string; ociRuntime: string | undefined; owner?: string | undefined },
   argv: readonly string[],
   options: BesideOptions,
+  share: HelperShare = 'pid',
 ): Promise<BesideResult> {
   let container: Docker.Container;
   try {
@@ -31,7 +46,7 @@ export async function runBeside(
       Env: HELPER_ENV,
       WorkingDir: '/',
       Labels: sandboxLabels({ serverId: target.serverId, episodeId: target.spec.episodeId, role: 'helper', expiresAt: new Date(Date.now() + 600_000), owner: target.owner }),
-      NetworkDisabled: true,
+      NetworkDisabled: share !== 'network',
       OpenStdin: true,
       StdinOnce: true,
       AttachStdin: true,
@@ -39,8 +54,7 @@ export async function runBeside(
       AttachStderr: true,
       Tty: false,
       HostConfig: {
-        PidMode: `container:${target.id}`,
-        NetworkMode: 'none',
+        ...(share === 'pid' ? { PidMode: `container:${target.id}`, NetworkMode: 'none' } : { NetworkMode: `container:${target.id}` }),
         ReadonlyRootfs: true,
         Memory: 128 * 1024 ** 2,
         MemorySwap: 128 * 1024 ** 2,
@@ -50,7 +64,8 @@ export async function runBeside(
         // capabilities are then never a subset of the agent's, so the agent's processes cannot open
         // the helper's /proc/<pid>/mem or /proc/<pid>/root (the kernel's ptrace access check; with
         // only KILL, a sandbox process could open the killer's memory read-write).
-        CapAdd: ['SYS_PTRACE'],
+        // 'network': NET_ADMIN in the sandbox's network namespace alone, to set its routes.
+        CapAdd: share === 'pid' ? ['SYS_PTRACE'] : ['NET_ADMIN'],
         SecurityOpt: ['no-new-privileges'],
         LogConfig: { Type: 'none', Config: {} },
         ...(target.ociRuntime ? { Runtime: target.ociRuntime } : {}),
@@ -60,7 +75,7 @@ export async function runBeside(
     throw new InfraError(`cannot create a helper beside sandbox ${target.id.slice(0, 12)}: ${String(error)}`, { cause: error });
   }
   try {
-    const stream = (await container.attach({ stream: true, stdin: true, stdout: true, stderr: true, hijack: true })) as unknown as Duplex;
+    const stream = (await container.attach(ATTACH_OPTIONS)) as unknown as Duplex;
     const output = new PassThrough();
     demux(container, stream, output, output);
     let pending = '';

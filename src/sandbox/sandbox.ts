@@ -28,9 +28,18 @@ export interface SandboxSpec {
   readonly limits: SandboxLimits;
   /**
    * 'host' only for an image build that was asked to download (a base variant's apt packages,
-   * `images build --network-install`); every other container has no network.
+   * `images build --network-install`); every other container has no network. 'offline' (graders):
+   * no network either, but a default route into loopback, where packets die, so a connect to any
+   * address waits out its timeout as on a host whose packets are lost (see offline-network/).
    */
-  readonly network?: 'none' | 'host';
+  readonly network?: 'none' | 'host' | 'offline';
+}
+
+/** What an 'offline' sandbox's route came to: set (by which program), or not (why: the sandbox has loopback only). */
+export interface OfflineRoute {
+  readonly applied: boolean;
+  readonly via?: 'ip' | 'python';
+  readonly why?: string;
 }
 
 export interface ExecOptions {
@@ -90,6 +99,8 @@ export interface AttachedProcess {
 export interface Sandbox {
   readonly id: string;
   readonly spec: SandboxSpec;
+  /** Set for a sandbox created with network 'offline'. */
+  readonly offlineRoute?: OfflineRoute;
   /** Runs a command to completion and collects its output. */
   exec(argv: readonly string[], options?: ExecOptions): Promise<ExecResult>;
   /** Starts a long-lived process with stdin attached (the agent's shell). */

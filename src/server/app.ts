@@ -151,6 +151,7 @@ export async function startServer(
       installRerun: config.installRerun,
       rewardRule: config.rewardRule,
       harnessGeneration: config.harnessGeneration,
+      gradingNetwork: config.gradingNetwork,
       onGraded: (report) => metrics.graded(report),
     }, logger);
   const trajectories = config.trajectoryDir

@@ -1,4 +1,5 @@
 import { InvalidArgumentError } from '../common/errors.js';
+import { GRADING_NETWORKS, type GradingNetwork } from '../reward/grading/grader-options.js';
 import type { SandboxLimits } from '../sandbox/sandbox.js';
 import { INSTALL_RERUNS, type InstallRerun } from '../reward/eval-plan/install-policy.js';
 import type { HarnessGeneration } from '../reward/harness/log-parsers.js';
@@ -66,6 +67,8 @@ export interface ServerConfig {
   readonly rewardRule: RewardRule;
   /** Which swebench grading the harness verdict in each report reproduces. */
   readonly harnessGeneration: HarnessGeneration;
+  /** The network of containers that run tests: 'offline' (every address routed into loopback) or 'none'. */
+  readonly gradingNetwork: GradingNetwork;
   readonly sweepIntervalS: number;
   /** How long a closed or expired episode is remembered (Close stays idempotent, NOT_FOUND says why). */
   readonly tombstoneTtlS: number;
@@ -159,6 +162,7 @@ export const DEFAULTS: Omit<ServerConfig, 'taskFiles' | 'dockerSocket' | 'securi
   installRerun: 'when-needed',
   rewardRule: 'swe-env',
   harnessGeneration: '5',
+  gradingNetwork: 'offline',
   sweepIntervalS: 10,
   tombstoneTtlS: 3600,
   shutdownGraceS: 10,
@@ -229,6 +233,7 @@ export function compileConfig(input: ServerConfigInput = {}): Readonly<ServerCon
   oneOf('installRerun', config.installRerun, INSTALL_RERUNS);
   oneOf('rewardRule', config.rewardRule, REWARD_RULES);
   oneOf('harnessGeneration', config.harnessGeneration, ['5', '4.1']);
+  oneOf('gradingNetwork', config.gradingNetwork, GRADING_NETWORKS);
   oneOf('onShutdown', config.onShutdown, SHUTDOWN_MODES);
   positive('trajectoryMaxBytes', config.trajectoryMaxBytes);
   positive('trajectoryMaxEpisodeBytes', config.trajectoryMaxEpisodeBytes);

@@ -75,9 +75,12 @@ export async function buildTinyImage(docker: Docker, reference = `swe-env-test/t
 }
 
 /** Builds `reference` from a context of named files (a Dockerfile among them), with no network. */
-export async function buildFromFiles(docker: Docker, reference: string, files: Record<string, string | Buffer>): Promise<string> {
+export async function buildFromFiles(docker: Docker, reference: string, files: Record<string, string | Buffer | { content: Buffer; mode: number }>): Promise<string> {
   const context = pack();
-  for (const [name, content] of Object.entries(files)) context.entry({ name }, content);
+  for (const [name, file] of Object.entries(files)) {
+    if (typeof file === 'string' || Buffer.isBuffer(file)) context.entry({ name }, file);
+    else context.entry({ name, mode: file.mode }, file.content);
+  }
   context.finalize();
   // tar-stream's pack is a streamx stream, not a Node one: hand the engine the finished archive.
   const chunks: Buffer[] = [];

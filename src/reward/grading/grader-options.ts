@@ -15,6 +15,11 @@ export interface GradeOptions {
   readonly onTestLog?: (log: string) => void;
 }
 
+export type GradingNetwork = 'offline' | 'none';
+export const GRADING_NETWORKS: readonly GradingNetwork[] = ['offline', 'none'];
+export const GRADING_NETWORK_HELP =
+  "grading containers' network, never a way out: offline (default: every address routed into loopback, where packets die, so a connect times out as to an unreachable host, as the harness's tests expect) or none (loopback only: connects fail at once)";
+
 export interface GraderConfig {
   readonly limits: SandboxLimits;
   /** Hard limit on the test command inside the container. */
@@ -29,6 +34,12 @@ export interface GraderConfig {
   readonly rewardRule?: RewardRule;
   /** Which swebench grading the harness verdict reproduces (default 5). */
   readonly harnessGeneration?: HarnessGeneration;
+  /**
+   * The grading containers' network (default 'offline'): none either way, but 'offline' routes every
+   * address into loopback, where packets die, so tests waiting on an unreachable host time out as
+   * under the harness instead of failing at once with "Network is unreachable".
+   */
+  readonly gradingNetwork?: GradingNetwork;
   /** Told of every finished grading (metrics). */
   readonly onGraded?: (report: GradeReport) => void;
 }
