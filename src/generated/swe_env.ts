@@ -15,6 +15,8 @@ import type { EpisodeSummary as _swe_env_v1_EpisodeSummary, EpisodeSummary__Outp
 import type { EvalPlan as _swe_env_v1_EvalPlan, EvalPlan__Output as _swe_env_v1_EvalPlan__Output } from './swe_env/v1/EvalPlan';
 import type { EvaluateRequest as _swe_env_v1_EvaluateRequest, EvaluateRequest__Output as _swe_env_v1_EvaluateRequest__Output } from './swe_env/v1/EvaluateRequest';
 import type { EvaluateResponse as _swe_env_v1_EvaluateResponse, EvaluateResponse__Output as _swe_env_v1_EvaluateResponse__Output } from './swe_env/v1/EvaluateResponse';
+import type { ForkRequest as _swe_env_v1_ForkRequest, ForkRequest__Output as _swe_env_v1_ForkRequest__Output } from './swe_env/v1/ForkRequest';
+import type { ForkResponse as _swe_env_v1_ForkResponse, ForkResponse__Output as _swe_env_v1_ForkResponse__Output } from './swe_env/v1/ForkResponse';
 import type { GetServerInfoRequest as _swe_env_v1_GetServerInfoRequest, GetServerInfoRequest__Output as _swe_env_v1_GetServerInfoRequest__Output } from './swe_env/v1/GetServerInfoRequest';
 import type { GetTaskRequest as _swe_env_v1_GetTaskRequest, GetTaskRequest__Output as _swe_env_v1_GetTaskRequest__Output } from './swe_env/v1/GetTaskRequest';
 import type { GradeReport as _swe_env_v1_GradeReport, GradeReport__Output as _swe_env_v1_GradeReport__Output } from './swe_env/v1/GradeReport';
@@ -30,6 +32,9 @@ import type { PrefetchRequest as _swe_env_v1_PrefetchRequest, PrefetchRequest__O
 import type { PrefetchResponse as _swe_env_v1_PrefetchResponse, PrefetchResponse__Output as _swe_env_v1_PrefetchResponse__Output } from './swe_env/v1/PrefetchResponse';
 import type { PrewarmRequest as _swe_env_v1_PrewarmRequest, PrewarmRequest__Output as _swe_env_v1_PrewarmRequest__Output } from './swe_env/v1/PrewarmRequest';
 import type { PrewarmResponse as _swe_env_v1_PrewarmResponse, PrewarmResponse__Output as _swe_env_v1_PrewarmResponse__Output } from './swe_env/v1/PrewarmResponse';
+import type { ReplayDivergence as _swe_env_v1_ReplayDivergence, ReplayDivergence__Output as _swe_env_v1_ReplayDivergence__Output } from './swe_env/v1/ReplayDivergence';
+import type { ReplayRequest as _swe_env_v1_ReplayRequest, ReplayRequest__Output as _swe_env_v1_ReplayRequest__Output } from './swe_env/v1/ReplayRequest';
+import type { ReplayResponse as _swe_env_v1_ReplayResponse, ReplayResponse__Output as _swe_env_v1_ReplayResponse__Output } from './swe_env/v1/ReplayResponse';
 import type { ResetRequest as _swe_env_v1_ResetRequest, ResetRequest__Output as _swe_env_v1_ResetRequest__Output } from './swe_env/v1/ResetRequest';
 import type { ResetResponse as _swe_env_v1_ResetResponse, ResetResponse__Output as _swe_env_v1_ResetResponse__Output } from './swe_env/v1/ResetResponse';
 import type { ServerInfo as _swe_env_v1_ServerInfo, ServerInfo__Output as _swe_env_v1_ServerInfo__Output } from './swe_env/v1/ServerInfo';
@@ -67,6 +72,8 @@ export interface ProtoGrpcType {
       EvalPlan: MessageTypeDefinition<_swe_env_v1_EvalPlan, _swe_env_v1_EvalPlan__Output>
       EvaluateRequest: MessageTypeDefinition<_swe_env_v1_EvaluateRequest, _swe_env_v1_EvaluateRequest__Output>
       EvaluateResponse: MessageTypeDefinition<_swe_env_v1_EvaluateResponse, _swe_env_v1_EvaluateResponse__Output>
+      ForkRequest: MessageTypeDefinition<_swe_env_v1_ForkRequest, _swe_env_v1_ForkRequest__Output>
+      ForkResponse: MessageTypeDefinition<_swe_env_v1_ForkResponse, _swe_env_v1_ForkResponse__Output>
       GetServerInfoRequest: MessageTypeDefinition<_swe_env_v1_GetServerInfoRequest, _swe_env_v1_GetServerInfoRequest__Output>
       GetTaskRequest: MessageTypeDefinition<_swe_env_v1_GetTaskRequest, _swe_env_v1_GetTaskRequest__Output>
       GradeReport: MessageTypeDefinition<_swe_env_v1_GradeReport, _swe_env_v1_GradeReport__Output>
@@ -83,6 +90,9 @@ export interface ProtoGrpcType {
       PrefetchResponse: MessageTypeDefinition<_swe_env_v1_PrefetchResponse, _swe_env_v1_PrefetchResponse__Output>
       PrewarmRequest: MessageTypeDefinition<_swe_env_v1_PrewarmRequest, _swe_env_v1_PrewarmRequest__Output>
       PrewarmResponse: MessageTypeDefinition<_swe_env_v1_PrewarmResponse, _swe_env_v1_PrewarmResponse__Output>
+      ReplayDivergence: MessageTypeDefinition<_swe_env_v1_ReplayDivergence, _swe_env_v1_ReplayDivergence__Output>
+      ReplayRequest: MessageTypeDefinition<_swe_env_v1_ReplayRequest, _swe_env_v1_ReplayRequest__Output>
+      ReplayResponse: MessageTypeDefinition<_swe_env_v1_ReplayResponse, _swe_env_v1_ReplayResponse__Output>
       ResetRequest: MessageTypeDefinition<_swe_env_v1_ResetRequest, _swe_env_v1_ResetRequest__Output>
       ResetResponse: MessageTypeDefinition<_swe_env_v1_ResetResponse, _swe_env_v1_ResetResponse__Output>
       Resolution: EnumTypeDefinition

@@ -30,6 +30,11 @@ export interface ResetInput {
   readonly seed: number;
   readonly groupId: string;
   readonly options: Partial<EpisodeDefaults>;
+  /**
+   * A fork's child: its options as they are (already the parent's), and how its episode is made on
+   * the sandbox this Reset made in the usual way (same admission, limits, warm pool).
+   */
+  readonly derive?: { readonly options: EpisodeDefaults; readonly make: (ready: ReadySandbox, deps: EpisodeDeps) => Promise<Episode> };
 }
 
 interface Tombstone {
@@ -134,7 +139,7 @@ export class EpisodeRegistry {
     const tomb = this.tombstones.get(id);
     if (tomb) throw new FailedPreconditionError(`episode ${id} already ran and was ${tomb.reason}; use a new episode_id`);
 
-    const options = effectiveOptions(this.config, input.options);
+    const options = input.derive?.options ?? effectiveOptions(this.config, input.options);
     const ready = this.start(id, input, options, signal);
     const entry = { taskId: input.task.id, ready };
     this.live.set(id, entry);
@@ -187,11 +192,24 @@ export class EpisodeRegistry {
       throw error;
     }
     if (ready.removedRefs.length > 0) this.logger.warn({ episode: id, task: input.task.id, removed: ready.removedRefs }, 'removed refs past the base commit');
-    const episode = new Episode(id, input.task, options, input.seed, input.groupId, ready.sandbox, ready.shell, ready.head, this.episodeDeps());
+    const episode = await this.episodeOn(ready, id, input, options);
     episode.attachTrajectory(this.trajectories?.begin(trajectoryHeader(episode, this.config.serverId), episode.createdAt));
     // On disk before Reset answers: a restart right after it still knows the episode.
     await episode.persist();
     return episode;
+  }
+
+  /** The new episode on its ready sandbox; the sandbox is removed (and the slot freed) when that fails. */
+  private async episodeOn(ready: ReadySandbox, id: string, input: ResetInput, options: EpisodeDefaults): Promise<Episode> {
+    if (!input.derive) return new Episode(id, input.task, options, input.seed, input.groupId, ready.sandbox, ready.shell, ready.head, this.episodeDeps());
+    try {
+      return await input.derive.make(ready, this.episodeDeps());
+    } catch (error) {
+      this.slots.release();
+      await ready.shell.close();
+      await ready.sandbox.remove().catch(() => undefined);
+      throw error;
+    }
   }
 
   /** What every episode of this server is given (a restored one too). */

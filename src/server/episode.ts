@@ -11,11 +11,11 @@ import { executeStep } from './episode/execute-step.js';
 import { infraFailure, lostOutcome } from './episode/failures.js';
 import { resumedStep } from './episode/resume-inflight.js';
 import { SandboxControl } from './episode/sandbox-control.js';
-import type { Action, EpisodeDeps, EpisodeSummary, RestoredState, StepOutcome } from './episode/types.js';
+import type { Action, EpisodeDeps, EpisodeSummary, Lineage, RestoredState, StepOutcome } from './episode/types.js';
 import type { EpisodeRecord, InflightStep } from './persistence/episode-record.js';
 
 export { RETAINED_OUTCOMES } from './episode/episode-state.js';
-export type { Action, EndReason, EpisodeDeps, EpisodeSummary, RestoredState, StepOutcome, StepStatus } from './episode/types.js';
+export type { Action, EndReason, EpisodeDeps, EpisodeSummary, Lineage, RestoredState, StepOutcome, StepStatus } from './episode/types.js';
 
 /** The step under way; `turn` is the model's message for the trajectory (a retry may bring it). */
 interface Inflight {
@@ -39,6 +39,8 @@ export class Episode {
   private lostMessage: string | undefined;
   /** Left for the next start with a step running (detach): the step's outcome is that start's to give. */
   private left = false;
+  /** A fork is copying this episode's state: no step may start until it is done. */
+  private held = false;
 
   constructor(
     readonly id: string,
@@ -117,6 +119,7 @@ export class Episode {
         `step ${index} of episode ${this.id} already ran; only the results of the last ${RETAINED_OUTCOMES} steps are kept (next is ${state.stepCount})`,
       );
     }
+    if (this.held) throw new FailedPreconditionError(`episode ${this.id} is being forked; send step ${index} once the Fork has answered`);
     if (this.inflight) {
       if (this.inflight.index === index) {
         // A step a restart resumed has no model message (the record does not keep it): the
@@ -134,6 +137,30 @@ export class Episode {
       throw new FailedPreconditionError(`episode ${this.id} has ended (${state.end.reason}) after ${state.stepCount} steps; Close it`);
     }
     return this.begin(index, action, () => executeStep(this.core, index, action), assistant);
+  }
+
+  /**
+   * Runs `copy` between steps, with no step allowed to start meanwhile (a Fork reading the state
+   * its children start from). Refused while a step runs, during another fork, or after the end.
+   */
+  async hold<T>(copy: (core: EpisodeCore) => Promise<T>): Promise<T> {
+    this.touch();
+    if (this.inflight || this.held) throw new FailedPreconditionError(`episode ${this.id} is running a step or being forked; fork it between steps`);
+    if (this.core.state.end || this.lostMessage || this.core.disposed) {
+      throw new FailedPreconditionError(`episode ${this.id} has ended; only a live episode can be forked`);
+    }
+    this.held = true;
+    try {
+      return await copy(this.core);
+    } finally {
+      this.held = false;
+      this.touch();
+    }
+  }
+
+  /** The parent episode and branch step of a fork's child; undefined for an episode a Reset started. */
+  get lineage(): Lineage | undefined {
+    return this.core.lineage;
   }
 
   /**

@@ -27,6 +27,12 @@ import type { PrefetchRequest__Output } from '../generated/swe_env/v1/PrefetchRe
 import type { PrefetchResponse } from '../generated/swe_env/v1/PrefetchResponse.js';
 import type { ImageSupply } from '../sandbox/images/image-supply.js';
 import { prefetchTasks } from './prefetch.js';
+import type { ForkRequest__Output } from '../generated/swe_env/v1/ForkRequest.js';
+import type { ForkResponse } from '../generated/swe_env/v1/ForkResponse.js';
+import type { ReplayRequest__Output } from '../generated/swe_env/v1/ReplayRequest.js';
+import type { ReplayResponse } from '../generated/swe_env/v1/ReplayResponse.js';
+import { forkEpisode } from './fork/fork-episodes.js';
+import { replayEpisode } from './replay/replay-episode.js';
 import { optionsFromProto, optionsToProto, reportToProto, stepToProto, summaryToProto, taskSummaryToProto, taskToProto } from './convert.js';
 import type { EpisodeRegistry } from './episode-registry.js';
 import { unary, type CallContext } from './handler.js';
@@ -140,6 +146,20 @@ export class SweEnvService {
     return prefetchTasks(this.deps.tasks, this.deps.images, request.taskIds);
   }
 
+  async fork(request: ForkRequest__Output, context: CallContext): Promise<ForkResponse> {
+    if (!request.episodeId) throw new InvalidArgumentError('episode_id is required');
+    const fork = { count: request.count, freshBudgets: request.freshBudgets, childIds: request.childEpisodeIds };
+    const { childIds, ...rest } = await forkEpisode(this.deps.registry, request.episodeId, fork, context.signal);
+    return { episodeIds: [...childIds], ...rest };
+  }
+
+  async replay(request: ReplayRequest__Output, context: CallContext): Promise<ReplayResponse> {
+    const { registry, tasks } = this.deps;
+    const input = { ...request, options: optionsFromProto(request.options) };
+    const result = await replayEpisode({ registry, tasks, trajectories: registry.trajectories }, input, context.signal);
+    return { ...result, divergences: [...result.divergences] };
+  }
+
   handlers(): SweEnvHandlers {
     const { logger, shutdown, metrics } = this.deps;
     const observe = metrics ? (method: string, code: string, seconds: number) => metrics.rpc(method, code, seconds) : undefined;
@@ -153,6 +173,8 @@ export class SweEnvService {
       Prewarm: unary('Prewarm', logger, shutdown, (r: PrewarmRequest__Output) => this.prewarm(r), observe),
       Interrupt: unary('Interrupt', logger, shutdown, (r: InterruptRequest__Output) => this.interrupt(r), observe),
       Prefetch: unary('Prefetch', logger, shutdown, (r: PrefetchRequest__Output) => this.prefetch(r), observe),
+      Fork: unary('Fork', logger, shutdown, (r: ForkRequest__Output, c) => this.fork(r, c), observe),
+      Replay: unary('Replay', logger, shutdown, (r: ReplayRequest__Output, c) => this.replay(r, c), observe),
       GetServerInfo: unary('GetServerInfo', logger, shutdown, () => this.deps.info.info(), observe),
     };
   }

@@ -5,7 +5,7 @@ import { toolSchemas } from './tools.js';
 
 /** The first line of an episode's trajectory: what it is, and what the agent was given. */
 export function trajectoryHeader(episode: Episode, serverId: string): TrajectoryHeader {
-  const { task } = episode;
+  const { task, lineage } = episode;
   return {
     type: 'episode',
     format: TRAJECTORY_FORMAT,
@@ -21,5 +21,6 @@ export function trajectoryHeader(episode: Episode, serverId: string): Trajectory
     started_at: new Date(episode.createdAt).toISOString(),
     prompt: renderPrompt(task),
     tools: toolSchemas().map((tool) => JSON.parse(tool.openaiJson ?? '{}') as unknown),
+    ...(lineage ? { parent_episode_id: lineage.parentEpisodeId, branch_step: lineage.branchStep } : {}),
   };
 }

@@ -35,6 +35,9 @@ export interface TrajectoryHeader {
   readonly collect?: Readonly<Record<string, unknown>>;
   /** A system prompt the driver put before the task prompt, if any. */
   readonly system_prompt?: string;
+  /** A fork's child: the episode it branched from, and that episode's step count then (its own steps start there). */
+  readonly parent_episode_id?: string;
+  readonly branch_step?: number;
 }
 
 export interface TrajectoryStep {
@@ -87,7 +90,11 @@ export interface Trajectory {
 
 /** Reads one trajectory file; undefined when it has no header (not a trajectory). */
 export async function readTrajectory(file: string): Promise<Trajectory | undefined> {
-  const text = await readFile(file, 'utf8');
+  return parseTrajectory(await readFile(file, 'utf8'), file);
+}
+
+/** A trajectory from its JSONL text; undefined when it has no header. */
+export function parseTrajectory(text: string, file: string): Trajectory | undefined {
   let header: TrajectoryHeader | undefined;
   const steps = new Map<number, TrajectoryStep>();
   let end: TrajectoryEnd | undefined;

@@ -49,6 +49,18 @@ export class TrajectoryRecorder {
     return join(this.options.dir, this.options.serverId, day, `${encodeURIComponent(episodeId)}.jsonl`);
   }
 
+  /** The file this server recorded for an episode (newest day first); undefined when there is none. */
+  async find(episodeId: string): Promise<string | undefined> {
+    const root = join(this.options.dir, this.options.serverId);
+    const days = (await readdir(root).catch(() => [] as string[])).sort().reverse();
+    const name = `${encodeURIComponent(episodeId)}.jsonl`;
+    for (const day of days) {
+      const file = join(root, day, name);
+      if (await stat(file).then((s) => s.isFile(), () => false)) return file;
+    }
+    return undefined;
+  }
+
   /** A new episode's trajectory, its header written first. */
   begin(header: TrajectoryHeader, createdAt: number): EpisodeTrajectory {
     const trajectory = new EpisodeTrajectory(this, this.fileOf(header.episode_id, createdAt));

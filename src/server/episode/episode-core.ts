@@ -7,7 +7,7 @@ import type { EpisodeRecord } from '../persistence/episode-record.js';
 import { endState, initialState, recordOf, summaryOf, type EpisodeIdentity, type EpisodeState } from './episode-state.js';
 import type { SandboxControl } from './sandbox-control.js';
 import { endLine, stepLine } from './trajectory-lines.js';
-import type { Action, EndReason, EpisodeDeps, EpisodeSummary, RestoredState, StepOutcome } from './types.js';
+import type { Action, EndReason, EpisodeDeps, EpisodeSummary, Lineage, RestoredState, StepOutcome } from './types.js';
 
 /** Who the episode is, as given at reset (or read back from its record). */
 export interface EpisodeSpec {
@@ -35,6 +35,9 @@ export class EpisodeCore {
   /** Where the episode's trajectory is recorded (absent when recording is off). */
   trajectory: EpisodeTrajectory | undefined;
 
+  /** Set for a fork's child (kept in its record, so it survives a restart). */
+  readonly lineage: Lineage | undefined;
+
   constructor(
     readonly spec: EpisodeSpec,
     readonly box: SandboxControl,
@@ -42,6 +45,7 @@ export class EpisodeCore {
     restored?: RestoredState,
   ) {
     this.state = initialState(spec.task.workdir, restored);
+    this.lineage = restored?.lineage;
   }
 
   get id(): string {
@@ -98,6 +102,7 @@ export class EpisodeCore {
 
   private identity(): EpisodeIdentity {
     const { id, task, options, seed, groupId, pristineHead } = this.spec;
-    return { id, taskId: task.id, serverId: this.deps.serverId, options, seed, groupId, containerId: this.box.id, pristineHead };
+    const lineage = this.lineage ? { lineage: this.lineage } : {};
+    return { id, taskId: task.id, serverId: this.deps.serverId, options, seed, groupId, containerId: this.box.id, pristineHead, ...lineage };
   }
 }

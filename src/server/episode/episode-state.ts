@@ -1,7 +1,7 @@
 import type { GradeReport } from '../../reward/report.js';
 import type { EpisodeDefaults } from '../config.js';
 import { RECORD_VERSION, type EpisodeRecord, type InflightStep } from '../persistence/episode-record.js';
-import type { EndReason, EpisodeSummary, RestoredState, StepOutcome } from './types.js';
+import type { EndReason, EpisodeSummary, Lineage, RestoredState, StepOutcome } from './types.js';
 
 /** Outcomes kept for retries: a client retries the step it has no answer for, the latest. */
 export const RETAINED_OUTCOMES = 2;
@@ -43,6 +43,8 @@ export interface EpisodeIdentity {
   readonly groupId: string;
   readonly containerId: string;
   readonly pristineHead: string;
+  /** Set for a fork's child: the parent episode and the step it branched at. */
+  readonly lineage?: Lineage;
 }
 
 /** A new episode's state, or the one a restarted server read back from the record. */
@@ -56,6 +58,17 @@ export function initialState(workdir: string, restored?: RestoredState): Episode
     inflight: undefined,
     captured: undefined,
     end: end ? { reason: end.reason, reward: end.reward, report: end.report, endedAt: end.endedAt } : undefined,
+  };
+}
+
+/** What a fork's child starts from: its parent's state between steps, with the parent as lineage. */
+export function forkedState(parent: EpisodeState, parentId: string, freshClock: boolean): RestoredState {
+  return {
+    createdAt: freshClock ? Date.now() : parent.createdAt,
+    lineage: { parentEpisodeId: parentId, branchStep: parent.stepCount },
+    stepCount: parent.stepCount,
+    recent: [...parent.recent],
+    cwd: parent.cwd,
   };
 }
 
@@ -93,6 +106,7 @@ export function recordOf(identity: EpisodeIdentity, state: EpisodeState, retired
     groupId: identity.groupId,
     containerId: identity.containerId,
     pristineHead: identity.pristineHead,
+    ...(identity.lineage ? { lineage: identity.lineage } : {}),
     createdAt: state.createdAt,
     stepCount: state.stepCount,
     recent: [...state.recent],

@@ -60,9 +60,16 @@ export interface EpisodeDeps {
   readonly persist?: (record: EpisodeRecord) => Promise<unknown>;
 }
 
-/** An episode's state as a restarted server read it back from its record. */
+/** Where a forked episode came from: its parent and how many steps the parent had run then. */
+export interface Lineage {
+  readonly parentEpisodeId: string;
+  readonly branchStep: number;
+}
+
+/** An episode's state as a restarted server read it back from its record (or a fork copied from its parent). */
 export interface RestoredState {
   readonly createdAt: number;
+  readonly lineage?: Lineage;
   readonly stepCount: number;
   readonly recent: readonly StepOutcome[];
   readonly cwd: string;

@@ -119,7 +119,7 @@ async function restore(deps: RecoveryDeps, record: EpisodeRecord, task: Task, co
     episodeId: record.id,
     limits: config.limits,
   });
-  const state = { createdAt: record.createdAt, stepCount: record.stepCount, recent: record.recent, cwd: record.cwd, ...(record.end ? { end: record.end } : {}) };
+  const state = { createdAt: record.createdAt, ...(record.lineage ? { lineage: record.lineage } : {}), stepCount: record.stepCount, recent: record.recent, cwd: record.cwd, ...(record.end ? { end: record.end } : {}) };
   const make = (shell: ShellSession | undefined): Episode => {
     const episode = new Episode(record.id, task, record.options, record.seed, record.groupId, sandbox, shell, record.pristineHead, registry.episodeDeps(), state);
     // The trajectory goes on in the same file (an ended one is complete already).

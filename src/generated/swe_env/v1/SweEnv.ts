@@ -6,6 +6,8 @@ import type { CloseRequest as _swe_env_v1_CloseRequest, CloseRequest__Output as 
 import type { CloseResponse as _swe_env_v1_CloseResponse, CloseResponse__Output as _swe_env_v1_CloseResponse__Output } from '../../swe_env/v1/CloseResponse';
 import type { EvaluateRequest as _swe_env_v1_EvaluateRequest, EvaluateRequest__Output as _swe_env_v1_EvaluateRequest__Output } from '../../swe_env/v1/EvaluateRequest';
 import type { EvaluateResponse as _swe_env_v1_EvaluateResponse, EvaluateResponse__Output as _swe_env_v1_EvaluateResponse__Output } from '../../swe_env/v1/EvaluateResponse';
+import type { ForkRequest as _swe_env_v1_ForkRequest, ForkRequest__Output as _swe_env_v1_ForkRequest__Output } from '../../swe_env/v1/ForkRequest';
+import type { ForkResponse as _swe_env_v1_ForkResponse, ForkResponse__Output as _swe_env_v1_ForkResponse__Output } from '../../swe_env/v1/ForkResponse';
 import type { GetServerInfoRequest as _swe_env_v1_GetServerInfoRequest, GetServerInfoRequest__Output as _swe_env_v1_GetServerInfoRequest__Output } from '../../swe_env/v1/GetServerInfoRequest';
 import type { GetTaskRequest as _swe_env_v1_GetTaskRequest, GetTaskRequest__Output as _swe_env_v1_GetTaskRequest__Output } from '../../swe_env/v1/GetTaskRequest';
 import type { InterruptRequest as _swe_env_v1_InterruptRequest, InterruptRequest__Output as _swe_env_v1_InterruptRequest__Output } from '../../swe_env/v1/InterruptRequest';
@@ -16,6 +18,8 @@ import type { PrefetchRequest as _swe_env_v1_PrefetchRequest, PrefetchRequest__O
 import type { PrefetchResponse as _swe_env_v1_PrefetchResponse, PrefetchResponse__Output as _swe_env_v1_PrefetchResponse__Output } from '../../swe_env/v1/PrefetchResponse';
 import type { PrewarmRequest as _swe_env_v1_PrewarmRequest, PrewarmRequest__Output as _swe_env_v1_PrewarmRequest__Output } from '../../swe_env/v1/PrewarmRequest';
 import type { PrewarmResponse as _swe_env_v1_PrewarmResponse, PrewarmResponse__Output as _swe_env_v1_PrewarmResponse__Output } from '../../swe_env/v1/PrewarmResponse';
+import type { ReplayRequest as _swe_env_v1_ReplayRequest, ReplayRequest__Output as _swe_env_v1_ReplayRequest__Output } from '../../swe_env/v1/ReplayRequest';
+import type { ReplayResponse as _swe_env_v1_ReplayResponse, ReplayResponse__Output as _swe_env_v1_ReplayResponse__Output } from '../../swe_env/v1/ReplayResponse';
 import type { ResetRequest as _swe_env_v1_ResetRequest, ResetRequest__Output as _swe_env_v1_ResetRequest__Output } from '../../swe_env/v1/ResetRequest';
 import type { ResetResponse as _swe_env_v1_ResetResponse, ResetResponse__Output as _swe_env_v1_ResetResponse__Output } from '../../swe_env/v1/ResetResponse';
 import type { ServerInfo as _swe_env_v1_ServerInfo, ServerInfo__Output as _swe_env_v1_ServerInfo__Output } from '../../swe_env/v1/ServerInfo';
@@ -37,6 +41,15 @@ export interface SweEnvClient extends grpc.Client {
   evaluate(argument: _swe_env_v1_EvaluateRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_swe_env_v1_EvaluateResponse__Output>): grpc.ClientUnaryCall;
   evaluate(argument: _swe_env_v1_EvaluateRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_swe_env_v1_EvaluateResponse__Output>): grpc.ClientUnaryCall;
   evaluate(argument: _swe_env_v1_EvaluateRequest, callback: grpc.requestCallback<_swe_env_v1_EvaluateResponse__Output>): grpc.ClientUnaryCall;
+  
+  Fork(argument: _swe_env_v1_ForkRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_swe_env_v1_ForkResponse__Output>): grpc.ClientUnaryCall;
+  Fork(argument: _swe_env_v1_ForkRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_swe_env_v1_ForkResponse__Output>): grpc.ClientUnaryCall;
+  Fork(argument: _swe_env_v1_ForkRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_swe_env_v1_ForkResponse__Output>): grpc.ClientUnaryCall;
+  Fork(argument: _swe_env_v1_ForkRequest, callback: grpc.requestCallback<_swe_env_v1_ForkResponse__Output>): grpc.ClientUnaryCall;
+  fork(argument: _swe_env_v1_ForkRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_swe_env_v1_ForkResponse__Output>): grpc.ClientUnaryCall;
+  fork(argument: _swe_env_v1_ForkRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_swe_env_v1_ForkResponse__Output>): grpc.ClientUnaryCall;
+  fork(argument: _swe_env_v1_ForkRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_swe_env_v1_ForkResponse__Output>): grpc.ClientUnaryCall;
+  fork(argument: _swe_env_v1_ForkRequest, callback: grpc.requestCallback<_swe_env_v1_ForkResponse__Output>): grpc.ClientUnaryCall;
   
   GetServerInfo(argument: _swe_env_v1_GetServerInfoRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_swe_env_v1_ServerInfo__Output>): grpc.ClientUnaryCall;
   GetServerInfo(argument: _swe_env_v1_GetServerInfoRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_swe_env_v1_ServerInfo__Output>): grpc.ClientUnaryCall;
@@ -92,6 +105,15 @@ export interface SweEnvClient extends grpc.Client {
   prewarm(argument: _swe_env_v1_PrewarmRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_swe_env_v1_PrewarmResponse__Output>): grpc.ClientUnaryCall;
   prewarm(argument: _swe_env_v1_PrewarmRequest, callback: grpc.requestCallback<_swe_env_v1_PrewarmResponse__Output>): grpc.ClientUnaryCall;
   
+  Replay(argument: _swe_env_v1_ReplayRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_swe_env_v1_ReplayResponse__Output>): grpc.ClientUnaryCall;
+  Replay(argument: _swe_env_v1_ReplayRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_swe_env_v1_ReplayResponse__Output>): grpc.ClientUnaryCall;
+  Replay(argument: _swe_env_v1_ReplayRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_swe_env_v1_ReplayResponse__Output>): grpc.ClientUnaryCall;
+  Replay(argument: _swe_env_v1_ReplayRequest, callback: grpc.requestCallback<_swe_env_v1_ReplayResponse__Output>): grpc.ClientUnaryCall;
+  replay(argument: _swe_env_v1_ReplayRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_swe_env_v1_ReplayResponse__Output>): grpc.ClientUnaryCall;
+  replay(argument: _swe_env_v1_ReplayRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_swe_env_v1_ReplayResponse__Output>): grpc.ClientUnaryCall;
+  replay(argument: _swe_env_v1_ReplayRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_swe_env_v1_ReplayResponse__Output>): grpc.ClientUnaryCall;
+  replay(argument: _swe_env_v1_ReplayRequest, callback: grpc.requestCallback<_swe_env_v1_ReplayResponse__Output>): grpc.ClientUnaryCall;
+  
   Reset(argument: _swe_env_v1_ResetRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_swe_env_v1_ResetResponse__Output>): grpc.ClientUnaryCall;
   Reset(argument: _swe_env_v1_ResetRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_swe_env_v1_ResetResponse__Output>): grpc.ClientUnaryCall;
   Reset(argument: _swe_env_v1_ResetRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_swe_env_v1_ResetResponse__Output>): grpc.ClientUnaryCall;
@@ -117,6 +139,8 @@ export interface SweEnvHandlers extends grpc.UntypedServiceImplementation {
   
   Evaluate: grpc.handleUnaryCall<_swe_env_v1_EvaluateRequest__Output, _swe_env_v1_EvaluateResponse>;
   
+  Fork: grpc.handleUnaryCall<_swe_env_v1_ForkRequest__Output, _swe_env_v1_ForkResponse>;
+  
   GetServerInfo: grpc.handleUnaryCall<_swe_env_v1_GetServerInfoRequest__Output, _swe_env_v1_ServerInfo>;
   
   GetTask: grpc.handleUnaryCall<_swe_env_v1_GetTaskRequest__Output, _swe_env_v1_Task>;
@@ -129,6 +153,8 @@ export interface SweEnvHandlers extends grpc.UntypedServiceImplementation {
   
   Prewarm: grpc.handleUnaryCall<_swe_env_v1_PrewarmRequest__Output, _swe_env_v1_PrewarmResponse>;
   
+  Replay: grpc.handleUnaryCall<_swe_env_v1_ReplayRequest__Output, _swe_env_v1_ReplayResponse>;
+  
   Reset: grpc.handleUnaryCall<_swe_env_v1_ResetRequest__Output, _swe_env_v1_ResetResponse>;
   
   Step: grpc.handleUnaryCall<_swe_env_v1_StepRequest__Output, _swe_env_v1_StepResponse>;
@@ -138,12 +164,14 @@ export interface SweEnvHandlers extends grpc.UntypedServiceImplementation {
 export interface SweEnvDefinition extends grpc.ServiceDefinition {
   Close: MethodDefinition<_swe_env_v1_CloseRequest, _swe_env_v1_CloseResponse, _swe_env_v1_CloseRequest__Output, _swe_env_v1_CloseResponse__Output>
   Evaluate: MethodDefinition<_swe_env_v1_EvaluateRequest, _swe_env_v1_EvaluateResponse, _swe_env_v1_EvaluateRequest__Output, _swe_env_v1_EvaluateResponse__Output>
+  Fork: MethodDefinition<_swe_env_v1_ForkRequest, _swe_env_v1_ForkResponse, _swe_env_v1_ForkRequest__Output, _swe_env_v1_ForkResponse__Output>
   GetServerInfo: MethodDefinition<_swe_env_v1_GetServerInfoRequest, _swe_env_v1_ServerInfo, _swe_env_v1_GetServerInfoRequest__Output, _swe_env_v1_ServerInfo__Output>
   GetTask: MethodDefinition<_swe_env_v1_GetTaskRequest, _swe_env_v1_Task, _swe_env_v1_GetTaskRequest__Output, _swe_env_v1_Task__Output>
   Interrupt: MethodDefinition<_swe_env_v1_InterruptRequest, _swe_env_v1_InterruptResponse, _swe_env_v1_InterruptRequest__Output, _swe_env_v1_InterruptResponse__Output>
   ListTasks: MethodDefinition<_swe_env_v1_ListTasksRequest, _swe_env_v1_ListTasksResponse, _swe_env_v1_ListTasksRequest__Output, _swe_env_v1_ListTasksResponse__Output>
   Prefetch: MethodDefinition<_swe_env_v1_PrefetchRequest, _swe_env_v1_PrefetchResponse, _swe_env_v1_PrefetchRequest__Output, _swe_env_v1_PrefetchResponse__Output>
   Prewarm: MethodDefinition<_swe_env_v1_PrewarmRequest, _swe_env_v1_PrewarmResponse, _swe_env_v1_PrewarmRequest__Output, _swe_env_v1_PrewarmResponse__Output>
+  Replay: MethodDefinition<_swe_env_v1_ReplayRequest, _swe_env_v1_ReplayResponse, _swe_env_v1_ReplayRequest__Output, _swe_env_v1_ReplayResponse__Output>
   Reset: MethodDefinition<_swe_env_v1_ResetRequest, _swe_env_v1_ResetResponse, _swe_env_v1_ResetRequest__Output, _swe_env_v1_ResetResponse__Output>
   Step: MethodDefinition<_swe_env_v1_StepRequest, _swe_env_v1_StepResponse, _swe_env_v1_StepRequest__Output, _swe_env_v1_StepResponse__Output>
 }

@@ -84,6 +84,16 @@ class SweEnvStub:
                 request_serializer=swe__env_dot_v1_dot_swe__env__pb2.PrefetchRequest.SerializeToString,
                 response_deserializer=swe__env_dot_v1_dot_swe__env__pb2.PrefetchResponse.FromString,
                 _registered_method=True)
+        self.Fork = channel.unary_unary(
+                '/swe_env.v1.SweEnv/Fork',
+                request_serializer=swe__env_dot_v1_dot_swe__env__pb2.ForkRequest.SerializeToString,
+                response_deserializer=swe__env_dot_v1_dot_swe__env__pb2.ForkResponse.FromString,
+                _registered_method=True)
+        self.Replay = channel.unary_unary(
+                '/swe_env.v1.SweEnv/Replay',
+                request_serializer=swe__env_dot_v1_dot_swe__env__pb2.ReplayRequest.SerializeToString,
+                response_deserializer=swe__env_dot_v1_dot_swe__env__pb2.ReplayResponse.FromString,
+                _registered_method=True)
 
 
 class SweEnvServicer:
@@ -165,6 +175,28 @@ class SweEnvServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def Fork(self, request, context):
+        """Branches a live episode between steps into `count` children on this server. Each child's state
+        is the parent's at its last completed step: the whole writable filesystem (the repository with
+        its uncommitted edits, files outside it), the shell's working directory and exported variables,
+        the step count (a child's next step_index continues the parent's) and the remaining budgets (or
+        fresh ones). Children are ordinary episodes: independent, graded, closed and restored after a
+        restart like any other. FAILED_PRECONDITION while the parent runs a step or after its end.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def Replay(self, request, context):
+        """Starts an episode from a recorded trajectory: a Reset of its task, then its first `steps` bash
+        commands run again in the fresh sandbox, each observation and exit code compared with the
+        recording. The episode goes on from there (next step_index = steps); where the rerun diverged
+        is reported (non-determinism is a finding, never hidden).
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
 
 def add_SweEnvServicer_to_server(servicer, server):
     rpc_method_handlers = {
@@ -217,6 +249,16 @@ def add_SweEnvServicer_to_server(servicer, server):
                     servicer.Prefetch,
                     request_deserializer=swe__env_dot_v1_dot_swe__env__pb2.PrefetchRequest.FromString,
                     response_serializer=swe__env_dot_v1_dot_swe__env__pb2.PrefetchResponse.SerializeToString,
+            ),
+            'Fork': grpc.unary_unary_rpc_method_handler(
+                    servicer.Fork,
+                    request_deserializer=swe__env_dot_v1_dot_swe__env__pb2.ForkRequest.FromString,
+                    response_serializer=swe__env_dot_v1_dot_swe__env__pb2.ForkResponse.SerializeToString,
+            ),
+            'Replay': grpc.unary_unary_rpc_method_handler(
+                    servicer.Replay,
+                    request_deserializer=swe__env_dot_v1_dot_swe__env__pb2.ReplayRequest.FromString,
+                    response_serializer=swe__env_dot_v1_dot_swe__env__pb2.ReplayResponse.SerializeToString,
             ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
@@ -489,6 +531,60 @@ class SweEnv:
             '/swe_env.v1.SweEnv/Prefetch',
             swe__env_dot_v1_dot_swe__env__pb2.PrefetchRequest.SerializeToString,
             swe__env_dot_v1_dot_swe__env__pb2.PrefetchResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def Fork(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/swe_env.v1.SweEnv/Fork',
+            swe__env_dot_v1_dot_swe__env__pb2.ForkRequest.SerializeToString,
+            swe__env_dot_v1_dot_swe__env__pb2.ForkResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def Replay(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/swe_env.v1.SweEnv/Replay',
+            swe__env_dot_v1_dot_swe__env__pb2.ReplayRequest.SerializeToString,
+            swe__env_dot_v1_dot_swe__env__pb2.ReplayResponse.FromString,
             options,
             channel_credentials,
             insecure,

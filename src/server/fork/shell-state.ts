@@ -1,0 +1,45 @@
+import { FailedPreconditionError, InfraError } from '../../common/errors.js';
+import type { ShellSession } from '../../sandbox/shell-session.js';
+import type { SandboxControl } from '../episode/sandbox-control.js';
+
+/** The shell state a fork carries over: its exported variables (as `declare -x` lines) and cwd. */
+export interface ShellState {
+  readonly exports: string;
+  readonly cwd: string;
+}
+
+const CAPTURE_TIMEOUT_MS = 15_000;
+const MAX_EXPORTS_BYTES = 4 * 1024 * 1024;
+
+/**
+ * Asks the parent's own shell for its exported variables (they live only in that bash's memory).
+ * What it prints is the agent's to shape (its shell, its functions): it is only ever run again in
+ * the agent's own forked sandboxes, so a lie there changes nothing but the agent's own children.
+ */
+export async function captureShell(box: SandboxControl, cwd: string): Promise<ShellState> {
+  const result = await box.run('builtin export -p', { timeoutMs: CAPTURE_TIMEOUT_MS, outputLimitBytes: MAX_EXPORTS_BYTES });
+  if (result.timedOut || result.shellRestarted) {
+    throw new FailedPreconditionError(`the episode's shell did not list its exported variables (${result.shellRestarted ?? 'timed out'}); it cannot be forked now`);
+  }
+  if (result.omittedBytes > 0) throw new FailedPreconditionError(`the episode's exported variables exceed ${MAX_EXPORTS_BYTES} bytes; it cannot be forked`);
+  return { exports: result.output, cwd: result.cwd || cwd };
+}
+
+/**
+ * Puts a captured shell state into a child's fresh shell: every exported variable the new shell
+ * has goes (the parent may have unset one), the parent's come back, and the shell goes to the
+ * parent's directory. Run through the shell itself, as one command the agent never sees.
+ */
+export async function restoreShell(shell: ShellSession, state: ShellState): Promise<void> {
+  const script = [
+    'for __swe_env_v in $(builtin compgen -e); do builtin unset -v "$__swe_env_v" 2>/dev/null; done; builtin unset -v __swe_env_v',
+    state.exports,
+    `builtin cd -- ${quote(state.cwd)}`,
+  ].join('\n');
+  const result = await shell.run(script, { timeoutMs: CAPTURE_TIMEOUT_MS, outputLimitBytes: 64 * 1024 });
+  if (result.timedOut || result.shellRestarted) throw new InfraError(`the forked shell did not take the parent's state (${result.shellRestarted ?? 'timed out'})`);
+}
+
+function quote(text: string): string {
+  return `'${text.replaceAll("'", "'\\''")}'`;
+}
