@@ -12,6 +12,9 @@ import type { ResetResponse__Output } from '../generated/swe_env/v1/ResetRespons
 import type { StepResponse__Output } from '../generated/swe_env/v1/StepResponse.js';
 import type { SweEnvClient as GeneratedClient } from '../generated/swe_env/v1/SweEnv.js';
 import type { Task__Output } from '../generated/swe_env/v1/Task.js';
+import type { ForkResponse__Output } from '../generated/swe_env/v1/ForkResponse.js';
+import type { ReplayRequest } from '../generated/swe_env/v1/ReplayRequest.js';
+import type { ReplayResponse__Output } from '../generated/swe_env/v1/ReplayResponse.js';
 import { loadProto } from '../server/proto.js';
 
 export interface CallOptions {
@@ -134,6 +137,16 @@ export class SweEnvClient {
 
   close(episodeId: string, options?: CallOptions): Promise<CloseResponse__Output> {
     return this.call((o, cb) => this.raw.Close({ episodeId }, o.metadata, o, cb), options);
+  }
+
+  /** Forks a live episode between steps into `count` children; the response lists their episode ids. */
+  fork(episodeId: string, count: number, fork: { freshBudgets?: boolean; childEpisodeIds?: string[] } = {}, options?: CallOptions): Promise<ForkResponse__Output> {
+    return this.call((o, cb) => this.raw.fork({ episodeId, count, ...fork }, o.metadata, o, cb), { timeoutS: 600, ...options });
+  }
+
+  /** Starts an episode from a recorded trajectory's first steps, run again; the response says where they diverged. */
+  replay(request: ReplayRequest, options?: CallOptions): Promise<ReplayResponse__Output> {
+    return this.call((o, cb) => this.raw.replay(request, o.metadata, o, cb), { timeoutS: 3600, ...options });
   }
 
   evaluate(taskId: string, patch: string, options?: CallOptions): Promise<EvaluateResponse__Output> {

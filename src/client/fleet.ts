@@ -1,6 +1,7 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { lookup } from 'node:dns/promises';
 import * as grpc from '@grpc/grpc-js';
+import type { ForkResponse__Output } from '../generated/swe_env/v1/ForkResponse.js';
 import type { CloseResponse__Output } from '../generated/swe_env/v1/CloseResponse.js';
 import type { PrefetchResponse__Output } from '../generated/swe_env/v1/PrefetchResponse.js';
 import type { ResetRequest } from '../generated/swe_env/v1/ResetRequest.js';
@@ -300,6 +301,15 @@ export class FleetClient {
 
   submit(episodeId: string, stepIndex: number, options?: CallOptions): Promise<StepResponse__Output> {
     return this.step(episodeId, stepIndex, { name: 'submit_solution', arguments: {} }, { timeoutS: 3600, ...options });
+  }
+
+  /** Forks an episode on its own server (its state lives there): the children stay on that server. */
+  async fork(episodeId: string, count: number, fork: { freshBudgets?: boolean; childEpisodeIds?: string[] } = {}, options?: CallOptions): Promise<ForkResponse__Output> {
+    const m = this.member(episodeId);
+    const response = await m.client.fork(episodeId, count, fork, options);
+    for (const child of response.episodeIds) this.episodes.set(child, m.address);
+    m.placed += response.episodeIds.length;
+    return response;
   }
 
   async close(episodeId: string, options?: CallOptions): Promise<CloseResponse__Output | undefined> {

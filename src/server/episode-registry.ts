@@ -23,30 +23,9 @@ import type { TrajectoryRecorder } from '../trajectories/trajectory-recorder.js'
 import { trajectoryHeader } from './trajectory-header.js';
 import { AdoptionGrace } from './persistence/adoption-grace.js';
 import { acquireOrExhausted, assertDiskRoom, effectiveOptions } from './admission.js';
+import { assertEpisodeId, type ResetInput, type Tombstone } from './reset-input.js';
 
-export interface ResetInput {
-  readonly task: Task;
-  readonly episodeId: string;
-  readonly seed: number;
-  readonly groupId: string;
-  readonly options: Partial<EpisodeDefaults>;
-  /**
-   * A fork's child: its options as they are (already the parent's), and how its episode is made on
-   * the sandbox this Reset made in the usual way (same admission, limits, warm pool).
-   */
-  readonly derive?: { readonly options: EpisodeDefaults; readonly make: (ready: ReadySandbox, deps: EpisodeDeps) => Promise<Episode> };
-}
-
-interface Tombstone {
-  readonly reason: 'closed' | 'expired';
-  readonly detail: string;
-  readonly at: number;
-  readonly taskId: string;
-  /** Updated once: when a container removal that failed at retirement succeeds later. */
-  summary: EpisodeSummary;
-}
-
-const EPISODE_ID = /^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$/;
+export type { ResetInput } from './reset-input.js';
 
 /**
  * The live episodes, the admission bounds (live episodes, concurrent container starts), idle
@@ -125,9 +104,7 @@ export class EpisodeRegistry {
   async reset(input: ResetInput, signal?: AbortSignal): Promise<{ episode: Episode; created: boolean }> {
     if (this.shuttingDown) throw new UnavailableError('the server is shutting down');
     const id = input.episodeId || randomUUID();
-    if (!EPISODE_ID.test(id)) {
-      throw new InvalidArgumentError(`episode_id must be 1-128 letters, digits, '_', '.', ':' or '-', starting with a letter or digit`);
-    }
+    assertEpisodeId(id);
     const existing = this.live.get(id);
     if (existing) {
       if (existing.taskId !== input.task.id) {

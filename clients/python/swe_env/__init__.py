@@ -13,6 +13,7 @@ from .errors import (
     UnavailableError,
 )
 from .parsing import ToolCall, parse_tool_call, parse_tool_calls
+from .branching import Divergence, ForkResult, ReplayResult
 from .prefetch import BatchPrefetcher, ImageState, PrefetchResult, task_ids_of
 
 __version__ = "0.1.0"
@@ -23,12 +24,15 @@ __all__ = [
     "AsyncSweEnvClient",
     "BatchPrefetcher",
     "DeadlineExceededError",
+    "Divergence",
     "FailedPreconditionError",
+    "ForkResult",
     "ImageState",
     "InternalError",
     "InvalidArgumentError",
     "NotFoundError",
     "PrefetchResult",
+    "ReplayResult",
     "ResetResult",
     "ResourceExhaustedError",
     "StepResult",

@@ -4,7 +4,6 @@ from __future__ import annotations
 import asyncio
 import json
 import os
-import threading
 import time
 import uuid
 from pathlib import Path
@@ -17,6 +16,8 @@ from ._proto.swe_env.v1 import swe_env_pb2 as pb
 from ._proto.swe_env.v1 import swe_env_pb2_grpc as pb_grpc
 from .errors import SweEnvError, from_rpc_error
 from .placement import Placement, _score, resolve_all  # noqa: F401  (_score, resolve_all: imported from here before)
+from ._loop import _LoopThread
+from .branching import AsyncBranching, SyncBranching
 from .prefetch import PrefetchResult, prefetch_tasks
 from .results import ResetResult, StepResult, _episode_options, _step_result, _to_dict
 from .relocation import Resolver, ServerDirectory, fleet_resolver
@@ -46,7 +47,7 @@ RETRYABLE = frozenset({grpc.StatusCode.UNAVAILABLE, grpc.StatusCode.DEADLINE_EXC
 MOVE_ON = frozenset({grpc.StatusCode.RESOURCE_EXHAUSTED, grpc.StatusCode.UNAVAILABLE, grpc.StatusCode.DEADLINE_EXCEEDED})
 
 
-class AsyncSweEnvClient(Placement):
+class AsyncSweEnvClient(Placement, AsyncBranching):
     """asyncio client for one server or a fleet of them. Channels are created lazily, one per event
     loop and server address.
 
@@ -365,25 +366,7 @@ class AsyncSweEnvClient(Placement):
             self._stubs.pop(key, None)
 
 
-class _LoopThread:
-    """An event loop in a daemon thread, for the synchronous facade."""
-
-    def __init__(self) -> None:
-        self.loop = asyncio.new_event_loop()
-        self.thread = threading.Thread(target=self.loop.run_forever, name="swe-env-client", daemon=True)
-        self.thread.start()
-
-    def run(self, coro: Awaitable[T]) -> T:
-        return asyncio.run_coroutine_threadsafe(coro, self.loop).result()  # type: ignore[arg-type]
-
-    def stop(self) -> None:
-        self.loop.call_soon_threadsafe(self.loop.stop)
-        self.thread.join(timeout=5)
-        if not self.thread.is_alive():
-            self.loop.close()
-
-
-class SweEnvClient:
+class SweEnvClient(SyncBranching):
     """Synchronous facade: the same calls as AsyncSweEnvClient, run on a private event loop."""
 
     def __init__(self, addresses: Union[str, Sequence[str]] = "127.0.0.1:50051", **kwargs: Any) -> None:
