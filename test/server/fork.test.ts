@@ -41,7 +41,7 @@ afterAll(async () => {
  */
 const STATE = [
   'here=$PWD',
-  'cd /testbed && export GIT_INDEX_FILE=$(mktemp) && git add -A . && echo "tree $(git write-tree)"; rm -f "$GIT_INDEX_FILE"; unset GIT_INDEX_FILE',
+  'cd /testbed && export GIT_INDEX_FILE=/tmp/fork-test-index && rm -f $GIT_INDEX_FILE && git add -A . && echo "tree $(git write-tree)"; rm -f $GIT_INDEX_FILE; unset GIT_INDEX_FILE',
   'stat -c "%n %a %U" /opt/outside /opt/outside/secret; readlink /opt/outside/link; ls /testbed/textkit/gone 2>&1 | wc -l',
   'cd "$here" && echo "cwd $PWD"',
   'export -p | grep -v -e "declare -x OLDPWD" -e "declare -x _="',
