@@ -10,6 +10,7 @@ import { DockerSandbox } from './docker-container.js';
 import { engineUnreachable, statusCodeOf } from './docker-exec.js';
 import { ManagedContainers } from './managed-containers.js';
 import { EngineIdentitySource } from './engine-identity.js';
+import { EngineDialect } from './engine-dialect.js';
 import { LABEL_SERVER } from './labels.js';
 import { processIdentity } from '../common/process-identity.js';
 import type { Sandbox, SandboxProvider, SandboxSpec, ServerContainer } from './sandbox.js';
@@ -25,8 +26,8 @@ export class DockerSandboxProvider implements SandboxProvider {
   private readonly managed: ManagedContainers;
   /** Which engine and runtime serve the sandboxes. */
   readonly identity: EngineIdentitySource;
-  /** Whether the storage driver takes a per-container size (StorageOpt); learnt on first create. */
-  private storageQuota: boolean | undefined;
+  /** What differs between Docker's engine and Podman's behind the one API (seccomp, disk quota). */
+  readonly dialect: EngineDialect;
 
   constructor(
     readonly serverId: string,
@@ -38,6 +39,7 @@ export class DockerSandboxProvider implements SandboxProvider {
     this.events = new ContainerEvents(this.docker, `${LABEL_SERVER}=${serverId}`);
     this.disk = new DiskWatchdog(this.docker);
     this.managed = new ManagedContainers(this.docker, serverId);
+    this.dialect = new EngineDialect(this.docker);
     this.identity = new EngineIdentitySource(this.docker, options.ociRuntime);
     this.images = new ImageSupply(this.docker, { ...DEFAULT_IMAGE_SUPPLY, ...options.images }, options.imageHooks);
   }
@@ -49,20 +51,6 @@ export class DockerSandboxProvider implements SandboxProvider {
 
   hostFreeBytes(): Promise<number | undefined> {
     return this.disk.hostFreeBytes();
-  }
-
-  /**
-   * Drivers with a per-container size option enforce the disk limit inside the container (a write
-   * past it fails with ENOSPC); overlay2 only on xfs mounted with pquota, which create reports.
-   */
-  private async storageQuotaSupported(): Promise<boolean> {
-    if (this.storageQuota === undefined) {
-      const info = (await this.docker.info().catch(() => ({}))) as { Driver?: string; DriverStatus?: Array<[string, string]> };
-      const backing = (info.DriverStatus ?? []).find(([key]) => key === 'Backing Filesystem')?.[1] ?? '';
-      const driver = info.Driver ?? '';
-      this.storageQuota = ['btrfs', 'zfs', 'devicemapper', 'windowsfilter'].includes(driver) || (driver === 'overlay2' && backing === 'xfs');
-    }
-    return this.storageQuota;
   }
 
   /** Every `repo:tag` the engine holds (one listing; nothing is pulled). */
@@ -124,30 +112,36 @@ export class DockerSandboxProvider implements SandboxProvider {
 
   private async createOnce(spec: SandboxSpec, signal?: AbortSignal): Promise<Sandbox> {
     if (signal?.aborted) throw abortReason(signal);
-    const options = sandboxCreateOptions(spec, this.serverId, this.ociRuntime, this.ownerProcess);
-    if (spec.limits.diskBytes > 0 && (await this.storageQuotaSupported())) {
-      options.HostConfig = { ...options.HostConfig, StorageOpt: { size: String(spec.limits.diskBytes) } };
+    const requested = sandboxCreateOptions(spec, this.serverId, this.ociRuntime, this.ownerProcess);
+    if (spec.limits.diskBytes > 0 && (await this.dialect.storageQuotaSupported())) {
+      requested.HostConfig = { ...requested.HostConfig, StorageOpt: { size: String(spec.limits.diskBytes) } };
     }
+    const { options, cleanup } = await this.dialect.adaptCreate(requested).catch((error: unknown) => {
+      throw new InfraError(`cannot prepare a container from ${spec.image} for the engine: ${String(error)}`, { cause: error });
+    });
     let container: Docker.Container;
     try {
-      container = await this.docker.createContainer(options);
-    } catch (error) {
-      if (options.HostConfig?.StorageOpt && /storage-?opt/i.test(String(error))) {
-        // xfs without pquota, for one: the watchdog alone keeps the limit.
-        this.storageQuota = false;
-        return this.createOnce(spec, signal);
-      }
-      if (engineUnreachable(error)) throw new UnavailableError(`the container engine does not answer (${String(error)}); try again later`);
-      if (statusCodeOf(error) !== 404) {
-        throw new InfraError(`cannot create a container from ${spec.image}: ${String(error)}`, { cause: error });
-      }
-      // Only a missing image costs a look-up: the usual Reset path stays one create and one start.
-      await this.ensureImage(spec.image, signal);
       try {
         container = await this.docker.createContainer(options);
-      } catch (retryError) {
-        throw new InfraError(`cannot create a container from ${spec.image}: ${String(retryError)}`, { cause: retryError });
+      } catch (error) {
+        if (options.HostConfig?.StorageOpt && /storage-?opt/i.test(String(error))) {
+          this.dialect.storageQuotaRefused();
+          return this.createOnce(spec, signal);
+        }
+        if (engineUnreachable(error)) throw new UnavailableError(`the container engine does not answer (${String(error)}); try again later`);
+        if (statusCodeOf(error) !== 404) {
+          throw new InfraError(`cannot create a container from ${spec.image}: ${String(error)}`, { cause: error });
+        }
+        // Only a missing image costs a look-up: the usual Reset path stays one create and one start.
+        await this.ensureImage(spec.image, signal);
+        try {
+          container = await this.docker.createContainer(options);
+        } catch (retryError) {
+          throw new InfraError(`cannot create a container from ${spec.image}: ${String(retryError)}`, { cause: retryError });
+        }
       }
+    } finally {
+      await cleanup();
     }
     const sandbox = new DockerSandbox(container, spec, this.events, this.disk, { docker: this.docker, serverId: this.serverId, ociRuntime: this.ociRuntime, process: this.ownerProcess });
     this.disk.watch(container, spec.role === 'build' ? 0 : spec.limits.diskBytes);

@@ -15,14 +15,6 @@ export type HelperShare = 'pid' | 'network';
 const HELPER_ENV = ['PATH=/usr/sbin:/usr/bin:/sbin:/bin', 'LANG=C.UTF-8'];
 
 /**
- * The attach request with its options in the query only: dockerode also sends them as the POST's
- * body, which Docker's engine ignores but Podman's hands to the container's stdin (the helper's
- * first line read `{"stream":true,...}` before the server's answer). An empty `_body` sends none.
- */
-const ATTACH_QUERY = { stream: true, stdin: true, stdout: true, stderr: true };
-const ATTACH_OPTIONS = { ...ATTACH_QUERY, hijack: true, _query: ATTACH_QUERY, _body: {} } as Docker.ContainerAttachOptions;
-
-/**
  * Runs `argv` in a fresh container beside a sandbox: from the sandbox's own image as the engine
  * holds it (pristine: nothing the agent wrote to its filesystem, no binary, library, preload or
  * shim it planted, is in it), sharing the sandbox's process table so it can see and signal the
@@ -75,7 +67,7 @@ export async function runBeside(
     throw new InfraError(`cannot create a helper beside sandbox ${target.id.slice(0, 12)}: ${String(error)}`, { cause: error });
   }
   try {
-    const stream = (await container.attach(ATTACH_OPTIONS)) as unknown as Duplex;
+    const stream = (await container.attach({ stream: true, stdin: true, stdout: true, stderr: true, hijack: true })) as unknown as Duplex;
     const output = new PassThrough();
     demux(container, stream, output, output);
     let pending = '';

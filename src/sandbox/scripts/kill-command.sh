@@ -12,6 +12,9 @@ keep="$1"
 { read -r up _ < /proc/uptime; } 2>/dev/null || exit 2
 printf 'uptime %s\n' "$up"
 IFS= read -r t0 || exit 2
+# The answer is the line's trailing number: Podman's engine hands its attach request's body (the
+# client's options, a JSON object without a newline) to the helper's stdin ahead of the answer.
+t0=${t0##*[!0-9.]}
 [[ "$t0" =~ ^[0-9]+\.[0-9][0-9]$ ]] || exit 2
 t0=$(( 10#${t0%.*} * 100 + 10#${t0#*.} ))
 for (( round = 0; round < 300; round++ )); do

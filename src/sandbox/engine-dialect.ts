@@ -1,0 +1,74 @@
+import { randomUUID } from 'node:crypto';
+import { chmod, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type Docker from 'dockerode';
+
+/** The engines whose Docker-compatible API this provider speaks. */
+export type EngineKind = 'docker' | 'podman';
+
+/** A create request as the engine is to receive it, and what to undo once the engine has it. */
+export interface AdaptedCreate {
+  readonly options: Docker.ContainerCreateOptions;
+  /** Removes what the adaptation left on the host (a profile file); never throws. */
+  readonly cleanup: () => Promise<void>;
+}
+
+/**
+ * What differs between the engines behind the one Docker API, learnt from the engine once (its
+ * version call names it) and applied here, so nothing above the sandbox contract knows which
+ * engine runs the sandboxes:
+ * - Podman's compatible API reads `seccomp=` as a path on the engine's host, never as the profile
+ *   itself (Docker's API takes the JSON): the profile is written to a file readable by the engine's
+ *   user (a rootless engine runs as another user), the create is sent, and the file is removed; the
+ *   engine copied the profile into the container's OCI spec at create, which its execs use too.
+ * - The disk quota: only Docker's drivers with a per-container size option take StorageOpt.size;
+ *   Podman's overlay takes it only on xfs with project quota, which it does not report in its
+ *   info, so it is not asked and the disk watchdog alone keeps the limit.
+ */
+export class EngineDialect {
+  private kindKnown: EngineKind | undefined;
+  private storageQuota: boolean | undefined;
+
+  constructor(private readonly docker: Docker) {}
+
+  async kind(): Promise<EngineKind> {
+    if (this.kindKnown === undefined) {
+      const version = (await this.docker.version()) as { Components?: Array<{ Name?: string }> };
+      this.kindKnown = /podman/i.test(version.Components?.[0]?.Name ?? '') ? 'podman' : 'docker';
+    }
+    return this.kindKnown;
+  }
+
+  /**
+   * Drivers with a per-container size option enforce the disk limit inside the container (a write
+   * past it fails with ENOSPC); overlay2 only on xfs mounted with pquota, which create reports.
+   */
+  async storageQuotaSupported(): Promise<boolean> {
+    if (this.storageQuota === undefined) {
+      if ((await this.kind().catch(() => 'docker')) === 'podman') return (this.storageQuota = false);
+      const info = (await this.docker.info().catch(() => ({}))) as { Driver?: string; DriverStatus?: Array<[string, string]> };
+      const backing = (info.DriverStatus ?? []).find(([key]) => key === 'Backing Filesystem')?.[1] ?? '';
+      const driver = info.Driver ?? '';
+      this.storageQuota = ['btrfs', 'zfs', 'devicemapper', 'windowsfilter'].includes(driver) || (driver === 'overlay2' && backing === 'xfs');
+    }
+    return this.storageQuota;
+  }
+
+  /** Set after a create refused StorageOpt (xfs without pquota, for one): the watchdog alone keeps the limit. */
+  storageQuotaRefused(): void {
+    this.storageQuota = false;
+  }
+
+  /** The create request in this engine's dialect. */
+  async adaptCreate(options: Docker.ContainerCreateOptions): Promise<AdaptedCreate> {
+    const security = (options.HostConfig?.SecurityOpt as string[] | undefined) ?? [];
+    const inline = security.find((entry) => entry.startsWith('seccomp={'));
+    if (inline === undefined || (await this.kind()) !== 'podman') return { options, cleanup: async () => undefined };
+    const path = join(tmpdir(), `swe-env-seccomp-${randomUUID()}.json`);
+    await writeFile(path, inline.slice('seccomp='.length));
+    await chmod(path, 0o644); // whatever the umask: a rootless engine reads it as its own user
+    const SecurityOpt = security.map((entry) => (entry === inline ? `seccomp=${path}` : entry));
+    return { options: { ...options, HostConfig: { ...options.HostConfig, SecurityOpt } }, cleanup: () => rm(path, { force: true }) };
+  }
+}
