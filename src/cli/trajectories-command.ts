@@ -1,5 +1,6 @@
 import { InvalidArgumentError, type Command } from 'commander';
 import { EXPORT_FORMATS, exportRows, loadTrajectories, selectTrajectories, writeRows, type ExportFormat } from '../trajectories/export.js';
+import { withFullConversations } from '../trajectories/lineage.js';
 import { serveViewer, writeStaticReport } from '../trajectories/viewer/viewer-server.js';
 
 function positiveInt(value: string): number {
@@ -23,10 +24,13 @@ export function registerTrajectoryCommands(program: Command): void {
     .option('--model-name <name>', 'model_name_or_path / model to write (default: the one recorded)')
     .option('--unflagged-only', "leave out episodes whose grading raised any integrity or audit flag (the report's integrity_flags, audit_flags)")
     .option('--flag <kind>', 'only episodes with a flag of this kind: integrity, network, git, subprocess, runner-internals')
-    .action(async (dirs: string[], o: { format: string; out: string; resolvedOnly?: boolean; dataset?: string; maxTurns?: number; perTask?: number; modelName?: string; unflaggedOnly?: boolean; flag?: string }) => {
+    .option('--lineage <mode>', "a fork child as its 'full' conversation (its ancestors' steps before the branch, then its own) or its own steps only, as a 'tree' node naming its parent", 'full')
+    .action(async (dirs: string[], o: { format: string; out: string; resolvedOnly?: boolean; dataset?: string; maxTurns?: number; perTask?: number; modelName?: string; unflaggedOnly?: boolean; flag?: string; lineage: string }) => {
       if (!(EXPORT_FORMATS as readonly string[]).includes(o.format)) throw new InvalidArgumentError(`--format must be one of ${EXPORT_FORMATS.join(', ')}`);
+      if (o.lineage !== 'full' && o.lineage !== 'tree') throw new InvalidArgumentError("--lineage must be 'full' or 'tree'");
       const format = o.format as ExportFormat;
-      const all = await loadTrajectories(dirs);
+      const loaded = await loadTrajectories(dirs);
+      const all = o.lineage === 'full' ? await withFullConversations(loaded) : loaded;
       const chosen = selectTrajectories(all, {
         ...(o.resolvedOnly ? { resolvedOnly: true } : {}),
         ...(o.dataset ? { dataset: o.dataset } : {}),

@@ -139,6 +139,7 @@ export function exportRows(trajectories: readonly Trajectory[], format: ExportFo
       end_reason: end.end_reason,
       turns: t.steps.length,
       model: model(t, modelName),
+      ...(t.header.parent_episode_id ? { parent_episode_id: t.header.parent_episode_id, branch_step: t.header.branch_step ?? 0 } : {}),
     };
     switch (format) {
       case 'sft':

@@ -32,3 +32,21 @@ export async function fullSteps(trajectory: Trajectory, find: FindTrajectory): P
   }
   return steps;
 }
+
+/**
+ * Every fork child of `all` with its full conversation (see fullSteps), its parents found among
+ * `all`; a child whose ancestor is not among them is left out, since its prefix cannot be rebuilt.
+ */
+export async function withFullConversations(all: readonly Trajectory[]): Promise<Trajectory[]> {
+  const byId = new Map(all.map((t) => [t.header.episode_id, t]));
+  const find: FindTrajectory = (id) => Promise.resolve(byId.get(id));
+  const out: Trajectory[] = [];
+  for (const t of all) {
+    if (!t.header.parent_episode_id) out.push(t);
+    else {
+      const steps = await fullSteps(t, find).catch(() => undefined);
+      if (steps) out.push({ ...t, steps });
+    }
+  }
+  return out;
+}
