@@ -80,6 +80,7 @@ async function main(): Promise<void> {
       trajectoryDir: dir,
       maxEpisodes: 40,
       maxConcurrentStarts: 16,
+      maxWarm: 16,
       limits: { memoryBytes: 256 * 1024 ** 2 },
     }),
     { logger: pino({ level: 'warn' }) },
@@ -113,6 +114,21 @@ async function main(): Promise<void> {
       printRow(c);
       const mib = (xs: number[]): string => (xs.reduce((a, b) => a + b, 0) / xs.length / 1024 ** 2).toFixed(2);
       process.stdout.write(`  fork/commit: p50 ${(f.p50 / c.p50).toFixed(3)}x, p95 ${(f.p95 / c.p95).toFixed(3)}x; copied ${copied}; per child: disk ${mib(disk)} MiB, memory ${mib(memory)} MiB\n`);
+    }
+    // With the task prewarmed (Prewarm(task, n) before the Fork): children take ready sandboxes.
+    for (const n of [8, 16]) {
+      const warm: number[] = [];
+      for (let r = 0; r < Math.max(2, Math.ceil(rounds / 2)); r++) {
+        await client.prewarm(TASK, n);
+        const until = Date.now() + 120_000;
+        while ((await client.getServerInfo()).warmSandboxes < n && Date.now() < until) await new Promise((resolve) => setTimeout(resolve, 100));
+        const started = performance.now();
+        const answer = await client.fork(parent, n);
+        warm.push(performance.now() - started);
+        await client.prewarm(TASK, 0);
+        await Promise.all(answer.episodeIds.map((id) => client.close(id)));
+      }
+      printRow(describe(`Fork n=${n}, task prewarmed`, warm));
     }
     await client.close(parent);
 
