@@ -18,8 +18,9 @@ const MAX_EXPORTS_BYTES = 4 * 1024 * 1024;
  */
 export async function captureShell(box: SandboxControl, cwd: string): Promise<ShellState> {
   const result = await box.run('builtin export -p', { timeoutMs: CAPTURE_TIMEOUT_MS, outputLimitBytes: MAX_EXPORTS_BYTES });
-  if (result.timedOut || result.shellRestarted) {
-    throw new FailedPreconditionError(`the episode's shell did not list its exported variables (${result.shellRestarted ?? 'timed out'}); it cannot be forked now`);
+  if (result.timedOut || result.interrupted || result.shellRestarted) {
+    const why = result.shellRestarted ?? (result.interrupted ? 'interrupted' : 'timed out');
+    throw new FailedPreconditionError(`the episode's shell did not list its exported variables (${why}); it cannot be forked now`);
   }
   if (result.omittedBytes > 0) throw new FailedPreconditionError(`the episode's exported variables exceed ${MAX_EXPORTS_BYTES} bytes; it cannot be forked`);
   return { exports: result.output, cwd: result.cwd || cwd };
