@@ -75,7 +75,12 @@ export function waitForEnd(stream: Duplex, timeoutMs: number | undefined, signal
 /** The exec's exit code; the stream can end a moment before Docker marks the exec finished. */
 export async function exitCodeOf(exec: Docker.Exec): Promise<number> {
   for (let attempt = 0; attempt < 50; attempt++) {
-    const info = await exec.inspect();
+    // Podman forgets an exec with its container (Docker keeps it until the container is removed):
+    // the exec of a container that died is not found, and its code is as unknown as on Docker.
+    const info = await exec.inspect().catch((error: unknown) => {
+      if (statusCodeOf(error) === 404) return { Running: false, ExitCode: null };
+      throw error;
+    });
     if (!info.Running) return info.ExitCode ?? -1;
     await new Promise((r) => setTimeout(r, 10));
   }

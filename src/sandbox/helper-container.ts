@@ -45,6 +45,8 @@ export async function runBeside(
       AttachStdout: true,
       AttachStderr: true,
       Tty: false,
+      // A removal kills at once on every engine (Podman's waits out the stop timeout first).
+      StopTimeout: 0,
       HostConfig: {
         ...(share === 'pid' ? { PidMode: `container:${target.id}`, NetworkMode: 'none' } : { NetworkMode: `container:${target.id}` }),
         ReadonlyRootfs: true,

@@ -64,6 +64,7 @@ export async function buildImageFromFiles(provider: DockerSandboxProvider, spec:
       `WORKDIR ${spec.workdir}`,
       'CMD ["/bin/bash"]',
       ...Object.entries(spec.labels).map(([k, v]) => `LABEL ${k}=${JSON.stringify(v)}`),
+      ...(await provider.dialect.commitChanges()),
     ];
     const committed = (await container.commit({ repo, tag, changes, pause: true })) as { Id?: string; id?: string };
     return committed.Id ?? committed.id ?? spec.tag;

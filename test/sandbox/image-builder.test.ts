@@ -20,7 +20,8 @@ describe('task images', () => {
       });
       const config = (await provider.docker.getImage(tag).inspect()).Config;
       expect(config.Labels).toEqual({ 'swe-env.source-hash': 'abc' });
-      expect(config.Entrypoint ?? null).toBeNull();
+      // No entrypoint: Docker's commit says null, Podman's (told `ENTRYPOINT []`) an empty list.
+      expect(config.Entrypoint ?? []).toEqual([]);
       expect(config.Cmd).toEqual(['/bin/bash']);
       expect(config.WorkingDir).toBe('/testbed');
 
