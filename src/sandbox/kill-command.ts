@@ -23,8 +23,12 @@ export async function killShellCommand(sandbox: Sandbox, shellPid: number, sentA
     const match = /^uptime (\d+(?:\.\d+)?)$/.exec(line);
     if (!match) return undefined;
     // The helper's uptime was read before this line arrived: subtracting all the time since the
-    // command was sent can only place its start earlier than it was, never later.
-    return Math.max(0, Number(match[1]) - (Date.now() - sentAtMs) / 1000).toFixed(2);
+    // command was sent can only place its start earlier than it was, never later. Rounded down to
+    // the kernel's 10 ms ticks, less one: a process's start time is its tick rounded down, so a
+    // command that started within the tick of its sending (rounded up here, it read as later than
+    // its own processes) must still count as started after it.
+    const ticks = Math.floor((Number(match[1]) - (Date.now() - sentAtMs) / 1000) * 100) - 1;
+    return (Math.max(0, ticks) / 100).toFixed(2);
   };
   if (await helperSucceeds(sandbox, argv, answer)) return;
   await sandbox.terminate(UNSTOPPABLE_COMMAND);

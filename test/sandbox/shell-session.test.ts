@@ -57,6 +57,19 @@ describe('ShellSession against a real container', () => {
     expect((await shell.run('echo after', opts)).output).toBe('after\n');
   });
 
+  it('an interrupt that comes as the command is sent, or in its first ticks, still leaves none of its processes', async () => {
+    // Interrupts at once and a few milliseconds in: the kill's start time must not come out later
+    // than the command's own processes (ticks of 10 ms, rounding), nor miss what starts after its scan.
+    for (const delayMs of [0, 2, 5, 10, 20, 40]) {
+      const interrupt = new AbortController();
+      const running = shell.run('(sleep 779 &); sleep 779', { ...opts, timeoutMs: 60_000, interrupt: interrupt.signal });
+      setTimeout(() => interrupt.abort(), delayMs);
+      const r = await running;
+      expect(r.exitCode, `interrupt after ${delayMs} ms`).toBe(130);
+      expect((await shell.run('ps -eo args', opts)).output, `interrupt after ${delayMs} ms`).not.toMatch(/sleep 779/);
+    }
+  });
+
   it('keeps cwd and exported variables between commands', async () => {
     await shell.run('mkdir -p /tmp/a/b && cd /tmp/a/b && export FOO=bar42', opts);
     const r = await shell.run('pwd; echo $FOO', opts);
