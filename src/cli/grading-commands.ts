@@ -11,8 +11,9 @@ import type { RewardRule } from '../reward/report.js';
 import { DockerSandboxProvider } from '../sandbox/docker-sandbox.js';
 import { compileConfig } from '../server/config.js';
 import { makeDemoDataset } from '../tasks/demo/make-dataset.js';
+import { makeLanguageDemoDataset } from '../tasks/demo/language-demo.js';
 import { Interrupt } from './interrupt.js';
-import { DEFAULT_BASE_IMAGE, DEMO_DIR, DEMO_TASKS, collect, loadAll, number, selectInstances } from './options.js';
+import { DEFAULT_BASE_IMAGE, DEMO_DIR, DEMO_TASKS, LANGUAGE_DEMO_DIR, LANGUAGE_DEMO_TASKS, collect, loadAll, number, selectInstances } from './options.js';
 import { mapPool, Progress } from './progress.js';
 
 interface EvalOptions {
@@ -133,12 +134,15 @@ export function registerGradingCommands(program: Command): void {
     .command('make-demo-dataset')
     .description('(developers) regenerate tasks/demo/tasks.jsonl from tasks/demo sources')
     .option('--base <image>', 'base image', DEFAULT_BASE_IMAGE)
-    .action(async (o: { base: string }) => {
+    .option('--languages', 'regenerate tasks/demo-languages/tasks.jsonl (the tasks beyond Python) instead')
+    .action(async (o: { base: string; languages?: boolean }) => {
       const logger = createLogger();
       const provider = new DockerSandboxProvider('make-demo-dataset');
       const grader = new Grader(provider, new Semaphore(2), { limits: compileConfig().limits, testTimeoutS: 300, logLimitBytes: 4 * 1024 * 1024, maxGradings: 2 }, logger);
-      const n = await makeDemoDataset({ demoDir: DEMO_DIR, outFile: DEMO_TASKS, baseImage: o.base, provider, grader, logger });
-      process.stdout.write(`wrote ${n} tasks to ${DEMO_TASKS}\n`);
+      const n = o.languages
+        ? await makeLanguageDemoDataset({ dir: LANGUAGE_DEMO_DIR, baseImage: o.base, provider, grader, logger })
+        : await makeDemoDataset({ demoDir: DEMO_DIR, outFile: DEMO_TASKS, baseImage: o.base, provider, grader, logger });
+      process.stdout.write(`wrote ${n} tasks to ${o.languages ? LANGUAGE_DEMO_TASKS : DEMO_TASKS}\n`);
     });
 }
 

@@ -7,8 +7,10 @@ import { DockerSandboxProvider } from '../sandbox/docker-sandbox.js';
 import { buildDemoImages } from '../tasks/demo/demo-images.js';
 import { readDemoSources } from '../tasks/demo/demo-sources.js';
 import { buildBaseVariant } from '../tasks/base-variant.js';
+import { buildLanguageDemoImages, readLanguageDemo } from '../tasks/demo/language-demo.js';
+import { LANGUAGE_FAMILIES, familyPackages } from '../tasks/language-families.js';
 import { buildTaskImages } from '../tasks/image-build.js';
-import { DEFAULT_BASE_IMAGE, DEMO_DIR, collect, loadAll, number, selectInstances } from './options.js';
+import { DEFAULT_BASE_IMAGE, DEMO_DIR, LANGUAGE_DEMO_DIR, collect, loadAll, number, selectInstances } from './options.js';
 import { Progress } from './progress.js';
 import { Interrupt } from './interrupt.js';
 import { registerImagePull } from './images-pull-command.js';
@@ -20,11 +22,14 @@ export function registerImageCommands(program: Command): void {
     .command('build-demo')
     .description('build the demo tasks\' images on the base image (offline)')
     .option('--base <image>', 'base image', DEFAULT_BASE_IMAGE)
-    .action(async (o: { base: string }) => {
+    .option('--languages', 'the demo tasks beyond Python instead (tasks/demo-languages/), each on its toolchain family\'s base variant')
+    .action(async (o: { base: string; languages?: boolean }) => {
       const logger = createLogger();
       const provider = new DockerSandboxProvider('image-build');
-      const built = await buildDemoImages(provider, await readDemoSources(DEMO_DIR), o.base, logger);
-      process.stdout.write(`${built.length} demo task images ready\n`);
+      const built = o.languages
+        ? await buildLanguageDemoImages(provider, await readLanguageDemo(LANGUAGE_DEMO_DIR), o.base, logger)
+        : await buildDemoImages(provider, await readDemoSources(DEMO_DIR), o.base, logger);
+      process.stdout.write(`${built.length} ${o.languages ? 'language ' : ''}demo task images ready\n`);
     });
 
   images
@@ -33,10 +38,12 @@ export function registerImageCommands(program: Command): void {
       'build the base image (debootstrap, offline, from the machine\'s apt sources); with --packages or --wheels, a variant: one layer on the base image, tagged after it',
     )
     .option('--packages <list>', 'more Debian packages, comma-separated (apt, with the network at build time only)')
+    .option('--family <list>', `language toolchain families' packages, comma-separated (${Object.keys(LANGUAGE_FAMILIES).join(', ')}); with --packages, both`)
     .option('--wheels <dir>', 'a directory of .whl files to install into the image\'s python (no index)')
     .option('--base <image>', 'the image a variant is layered on (built first when it is the default and missing)', DEFAULT_BASE_IMAGE)
-    .action(async (o: { packages?: string; wheels?: string; base: string }) => {
-      const packages = (o.packages ?? '').split(',').map((p) => p.trim()).filter(Boolean);
+    .action(async (o: { packages?: string; family?: string; wheels?: string; base: string }) => {
+      const split = (list: string | undefined): string[] => (list ?? '').split(',').map((p) => p.trim()).filter(Boolean);
+      const packages = [...new Set([...familyPackages(split(o.family)), ...split(o.packages)])];
       if (packages.length === 0 && !o.wheels) {
         const image = (await runScript('bash', [join(packageRoot(), 'scripts', 'build-base-image.sh')])).trim();
         process.stdout.write(`${image}\n`);

@@ -13,6 +13,9 @@ import { didYouMean } from '../tasks/did-you-mean.js';
 
 export const DEMO_DIR = join(packageRoot(), 'tasks', 'demo');
 export const DEMO_TASKS = join(DEMO_DIR, 'tasks.jsonl');
+/** The demo tasks beyond Python: their own dataset, on toolchain images (see src/tasks/demo/language-demo.ts). */
+export const LANGUAGE_DEMO_DIR = join(packageRoot(), 'tasks', 'demo-languages');
+export const LANGUAGE_DEMO_TASKS = join(LANGUAGE_DEMO_DIR, 'tasks.jsonl');
 export const DEFAULT_BASE_IMAGE = 'swe-env/base:latest';
 
 export function number(value: string): number {

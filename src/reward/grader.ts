@@ -9,7 +9,7 @@ import { diffFiles } from './diff-files.js';
 import { environmentLines, evalPlan, type EvalPlan } from './eval-plan/plan.js';
 import { prepareReport } from './grading/prepare-report.js';
 import { repositoryTestFiles } from './grading/listed-files.js';
-import { ownParser, parseTestLog } from './log-parsers/index.js';
+import { ownParser } from './log-parsers/index.js';
 import type { TestStatus } from './test-status.js';
 import type { GradeReport } from './report.js';
 import { agentSteps, taskSteps } from './grading/agent-steps.js';
@@ -19,6 +19,7 @@ import { judgeEnvironmentSkips } from './grading/environment-skips.js';
 import { gatherEvidence } from './grading/evidence.js';
 import { testRunStage } from './grading/test-run.js';
 import { decideReport } from './grading/verdict-stage.js';
+import { runResults } from './grading/language-results.js';
 
 export type { GradeOptions, GraderConfig } from './grading/grader-options.js';
 
@@ -206,7 +207,7 @@ export class Grader {
     report.resultsSource = run.pytest ? 'recorder' : 'log';
     const root = task.workdir.replace(/\/+$/, '');
     const evidence = gatherEvidence({
-      logResults: parseTestLog(parser, run.log),
+      logResults: runResults(plan.harnessParser, parser, run.log, task),
       channel: run.channel,
       pytest: run.pytest,
       canaries: run.canaries,

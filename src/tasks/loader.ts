@@ -145,7 +145,7 @@ function commonFields(r: Record<string, unknown>, options: LoadOptions & { datas
   const evalScript = nonEmpty(r, 'eval_script');
   const logParser = nonEmpty(r, 'log_parser');
   if (logParser !== undefined && !isHarnessParser(logParser)) {
-    return { problem: { field: 'log_parser', message: `${logParser} is not a log parser swe-env has (the harness's Python ones, swesmith's for its other languages)` } };
+    return { problem: { field: 'log_parser', message: `${logParser} is not a log parser swe-env has (the harness's, for every language of 5.x, and swesmith's for its other languages)` } };
   }
   return {
     id,

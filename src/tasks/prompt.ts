@@ -1,9 +1,11 @@
+import { evalPlan } from '../reward/eval-plan/plan.js';
+import { taskLanguage } from './language-families.js';
 import type { Task } from './task.js';
 
 /** The first observation of an episode: the issue and how to work on it. */
 export function renderPrompt(task: Task): string {
   return [
-    `You are working in the repository ${task.repo}, checked out at ${task.workdir} (commit ${task.baseCommit.slice(0, 12)}).`,
+    `You are working in the ${taskLanguage(planParser(task))} repository ${task.repo}, checked out at ${task.workdir} (commit ${task.baseCommit.slice(0, 12)}).`,
     '',
     'Resolve the following issue by editing the source code:',
     '',
@@ -17,4 +19,13 @@ export function renderPrompt(task: Task): string {
     '',
     'Make the smallest change that fixes the issue; do not modify the existing tests. Call submit_solution when you are done.',
   ].join('\n');
+}
+
+/** The task's parser as its grading plan chooses it (the row's log_parser, a profile's, the harness's map). */
+function planParser(task: Task): string | undefined {
+  try {
+    return evalPlan(task).harnessParser;
+  } catch {
+    return task.logParser;
+  }
 }

@@ -16,7 +16,8 @@ import type { TestStatus } from '../test-status.js';
  * exactly as the real test does. Canaries never enter either verdict.
  */
 
-export type RunnerFamily = 'pytest' | 'unittest' | 'sympy';
+/** 'go' and 'cargo': see language-canaries.ts (the runners beyond Python that take canaries). */
+export type RunnerFamily = 'pytest' | 'unittest' | 'sympy' | 'go' | 'cargo';
 
 export interface Canary {
   readonly file: string;
@@ -221,6 +222,8 @@ export function planCanaries(input: CanaryInput): CanaryPlan {
 export function canaryKeyMatches(canary: Canary, key: string, family: RunnerFamily): boolean {
   if (family === 'pytest') return key === `${canary.file}::${canary.name}` || key.endsWith(`/${canary.file}::${canary.name}`);
   if (family === 'sympy') return key === canary.name || key.endsWith(`.py:${canary.name}`);
+  if (family === 'go') return key === canary.name || key.startsWith(`${canary.name}/`);
+  if (family === 'cargo') return key === canary.name || key.endsWith(`::${canary.name}`);
   return key.startsWith(`${canary.name} (`) && key.includes(`.${canary.className ?? ''}`);
 }
 
@@ -231,7 +234,8 @@ function fileRan(canary: Canary, results: ReadonlyMap<string, TestStatus>, famil
     if (isCanary(key)) continue;
     if (family === 'pytest' && (key.startsWith(`${canary.file}::`) || key.includes(`/${canary.file}::`))) return true;
     if (family === 'unittest' && key.includes(`(${module}.`)) return true;
-    if (family === 'sympy') return true;
+    // Go's and libtest's names do not say their file: any other result means the run got to the tests.
+    if (family === 'sympy' || family === 'go' || family === 'cargo') return true;
   }
   return false;
 }

@@ -9,6 +9,7 @@ import { PREPARE_TESTS_SCRIPT, RUN_TESTS_SCRIPT, bashArgv } from '../scripts.js'
 import { GRADING_DIR, readRepoFiles } from './apply-stage.js';
 import { planCanaries, stopsAtFirstFailure, type Canary, type RunnerFamily } from './canaries.js';
 import { afterTestPatchStage } from './after-test-patch.js';
+import { canaryFile, commandRunsAll, languageRunner, planLanguageCanaries, stopsEarly, type LanguageRunner } from './language-canaries.js';
 import { readContainerFile } from './container-file.js';
 import { ModelFault, assertAlive, seconds, watchingPause } from './container-watch.js';
 
@@ -52,8 +53,9 @@ export async function testRunStage(sandbox: Sandbox, input: TestRunInput, report
   const { task, plan } = input;
   await prepareTests(sandbox, input, signal);
   await afterTestPatchStage(sandbox, { task, plan, timeoutS: input.testTimeoutS }, report, signal);
-  const family = runnerFamily(input.parser);
-  const canaries = await writeCanaries(sandbox, input, family);
+  const runner = languageRunner(plan.harnessParser);
+  const family = runner ?? runnerFamily(input.parser);
+  const canaries = runner ? await writeLanguageCanaries(sandbox, input, runner) : await writeCanaries(sandbox, input, family);
   const pytest = recorderApplies(input.parser, plan.testCommand);
   const channel = newRecorderChannel(GRADING_DIR, pytest);
   const testFiles = diffFiles(task.testPatch)
@@ -146,6 +148,25 @@ async function writeCanaries(sandbox: Sandbox, input: TestRunInput, family: Runn
     return content === undefined ? [] : [{ path, content }];
   });
   const plan = planCanaries({ targets, family, passToPass: input.task.passToPass, mustFail: !stopsAtFirstFailure(testCommand) });
+  const root = input.task.workdir.replace(/\/+$/, '');
+  await sandbox.putFiles([...plan.files].map(([path, content]) => ({ path: `${root}/${path}`, content })));
+  return plan.canaries;
+}
+
+/** Canaries in the hidden test files of a Go or cargo run (see language-canaries.ts). */
+async function writeLanguageCanaries(sandbox: Sandbox, input: TestRunInput, runner: LanguageRunner): Promise<readonly Canary[]> {
+  const testCommand = input.plan.testCommand;
+  const paths = diffFiles(input.task.testPatch)
+    .filter((f) => !f.isDeleted && commandRunsAll(runner, testCommand, f.path))
+    .map((f) => f.path);
+  if (paths.length === 0) return [];
+  const read = await readRepoFiles(sandbox, input.task.workdir, paths);
+  const targets = paths.flatMap((path) => {
+    const content = read.get(path)?.work;
+    return canaryFile(runner, path, content) ? [{ path, content: content! }] : [];
+  });
+  if (targets.length === 0) return [];
+  const plan = planLanguageCanaries({ runner, targets, mustFail: !stopsEarly(runner, testCommand) });
   const root = input.task.workdir.replace(/\/+$/, '');
   await sandbox.putFiles([...plan.files].map(([path, content]) => ({ path: `${root}/${path}`, content })));
   return plan.canaries;

@@ -6,6 +6,7 @@ import { disagreements } from '../result-recorder.js';
 import { runFailure } from '../run-failure.js';
 import { decideVerdict, type Verdict } from '../verdict.js';
 import type { Evidence } from './evidence.js';
+import { contradictedResults } from './language-results.js';
 
 /**
  * The verdict stage: the reward from the evidence. swe-env's verdict reads the recorder's results
@@ -28,12 +29,15 @@ export function decideReport(
   },
 ): void {
   const { task, evidence } = input;
-  const harnessMap = harnessParse(input.harnessParser, input.log, input.generation);
+  const harnessMap = harnessParse(input.harnessParser, input.log, input.generation, { instanceId: task.id, version: task.version });
   const lists = { failToPass: task.failToPass, passToPass: task.passToPass, exitCode: input.exitCode, harnessMap, failureElsewhere: evidence.canaryFailed };
   const repositoryFiles = input.repositoryFiles ?? new Set<string>();
   const logVerdict = decideVerdict({ results: evidence.logResults, ...lists, repositoryFiles });
   let verdict: Verdict = logVerdict;
   const flags = [...evidence.integrityFlags];
+  for (const name of contradictedResults(input.harnessParser, input.log, [...task.failToPass, ...task.passToPass])) {
+    flags.push(`${name} is reported both passing and failing in the log: something printed a result the runner did not make`);
+  }
   if (evidence.recorded) {
     verdict = decideVerdict({ results: evidence.recorded, ...lists, repositoryFiles });
     flags.push(...disagreements(verdict.failToPass, logVerdict.failToPass), ...disagreements(verdict.passToPass, logVerdict.passToPass));

@@ -273,9 +273,12 @@ export function isSmithParser(name: string): boolean {
   return name.startsWith('swesmith_');
 }
 
-/** A parser a record may name: the harness's Python ones, and swesmith's for its other languages (a SWE-smith record of such a repository loads). */
+/**
+ * A parser a record may name: the harness's Python ones, 5.x's for the other languages (a SWE-bench
+ * Multilingual row loads, plans and grades with it), and swesmith's for its other languages.
+ */
 export function isHarnessParser(name: string): boolean {
-  return Object.hasOwn(HARNESS_PARSERS, name) || isSmithLanguageParser(name);
+  return Object.hasOwn(HARNESS_PARSERS, name) || isLanguageParser(name) || isSmithLanguageParser(name);
 }
 
 /**

@@ -1,0 +1,121 @@
+import { randomInt } from 'node:crypto';
+import type { Canary, CanaryPlan } from './canaries.js';
+
+/**
+ * Canaries for the runners beyond Python whose test files swe-env can add a test to safely: `go
+ * test` (a `func TestX(t *testing.T)` appended to a hidden `_test.go` file, same package, same
+ * imports) and cargo (a `#[test] fn` appended to a hidden integration test file under tests/, a
+ * crate of its own whose tests libtest names bare). As for pytest, a must-pass one and (when the
+ * run does not stop at the first failure) a must-fail one per file, named from the file's own test
+ * names, written after every agent-driven step. What they catch is code under test that decides
+ * the printed results wholesale: an init() or TestMain that prints PASS lines and exits 0, a
+ * replaced test binary, a runner told to run nothing but printing success.
+ */
+
+export type LanguageRunner = 'go' | 'cargo';
+
+/** The runner a harness parser reads, when swe-env can plant canaries for it. */
+export function languageRunner(harnessParser: string): LanguageRunner | undefined {
+  if (harnessParser === 'parse_log_gotest' || harnessParser === 'swesmith_go') return 'go';
+  if (harnessParser === 'parse_log_cargo' || harnessParser === 'swesmith_cargo') return 'cargo';
+  return undefined;
+}
+
+/** Whether a hidden test file can hold the runner's canaries and the command runs them all. */
+export function canaryFile(runner: LanguageRunner, path: string, content: string | undefined): boolean {
+  if (content === undefined) return false;
+  if (runner === 'go') return path.endsWith('_test.go') && /^import\s*(\(\s*[^)]*"testing"[^)]*\)|"testing")/m.test(content) && /\*testing\.T\b/.test(content);
+  return /^tests\/[^/]+\.rs$/.test(path) && /#\[test\]/.test(content);
+}
+
+/**
+ * Whether the test command runs every test of the file unfiltered: a name filter (`go test -run`,
+ * cargo's positional filter or `--test` target) would leave a canary out of the run, which must not
+ * read as a missing result.
+ */
+export function commandRunsAll(runner: LanguageRunner, testCommand: string, path: string): boolean {
+  if (runner === 'go') {
+    if (/\s-(test\.)?run[=\s]/.test(testCommand)) return false;
+    const dir = path.includes('/') ? path.slice(0, path.lastIndexOf('/')) : '.';
+    return testCommand.includes('./...') || new RegExp(`(^|\\s)\\./${dir === '.' ? '' : dir.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}/?(\\s|$)`).test(testCommand);
+  }
+  const args = /cargo\s+test(.*)$/m.exec(testCommand)?.[1] ?? '';
+  const beforeDashes = args.split(/\s--(\s|$)/)[0] ?? '';
+  const positional = beforeDashes.split(/\s+/).filter((a, i, all) => a !== '' && !a.startsWith('-') && !/^--(features|package|manifest-path|target|jobs|test|bin|example)$/.test(all[i - 1] ?? ''));
+  return positional.length === 0 && !/\s--test[=\s]/.test(beforeDashes);
+}
+
+/** Whether a failing test stops the rest of the run: go test's -failfast; cargo stops after a failing test target unless told not to. */
+export function stopsEarly(runner: LanguageRunner, testCommand: string): boolean {
+  return runner === 'go' ? /\s-failfast\b/.test(testCommand) : !/--no-fail-fast\b/.test(testCommand);
+}
+
+const FALLBACK_WORDS = ['value', 'result', 'default', 'empty', 'single', 'order', 'repeat', 'boundary', 'mixed', 'nested', 'basic', 'input'];
+
+function words(runner: LanguageRunner, content: string): string[] {
+  const found = new Set<string>();
+  const pattern = runner === 'go' ? /func Test(\w+)\s*\(/g : /fn (\w+)\s*\(/g;
+  for (const m of content.matchAll(pattern)) {
+    const parts = runner === 'go' ? m[1]!.split(/(?=[A-Z])|_/) : m[1]!.split('_');
+    for (const w of parts) if (/^[A-Za-z][a-z0-9]{2,}$/.test(w)) found.add(w.toLowerCase());
+  }
+  return found.size >= 4 ? [...found] : [...found, ...FALLBACK_WORDS];
+}
+
+function name(runner: LanguageRunner, content: string, vocabulary: readonly string[], taken: Set<string>, random: (n: number) => number): string {
+  for (let attempt = 0; ; attempt++) {
+    const parts = Array.from({ length: 2 + random(2) }, () => vocabulary[random(vocabulary.length)]!);
+    const base = runner === 'go' ? `Test${parts.map((w) => w[0]!.toUpperCase() + w.slice(1)).join('')}` : parts.join('_');
+    const candidate = attempt >= 50 ? `${base}${runner === 'go' ? '' : '_'}${attempt}` : base;
+    if (!taken.has(candidate) && !new RegExp(`\\b${candidate}\\b`).test(content)) {
+      taken.add(candidate);
+      return candidate;
+    }
+  }
+}
+
+/** A test that sums a few numbers and checks the sum, right or wrong as asked. */
+function body(runner: LanguageRunner, testName: string, holds: boolean, random: (n: number) => number): string {
+  const values = Array.from({ length: 3 + random(3) }, () => 1 + random(40));
+  const sum = values.reduce((a, b) => a + b, 0);
+  const expected = holds ? sum : sum + 1 + random(5);
+  if (runner === 'go') {
+    return [
+      `func ${testName}(t *testing.T) {`,
+      `\tvalues := []int{${values.join(', ')}}`,
+      '\ttotal := 0',
+      '\tfor _, v := range values {',
+      '\t\ttotal += v',
+      '\t}',
+      `\tif total != ${expected} {`,
+      `\t\tt.Fatalf("total = %d, want ${expected}", total)`,
+      '\t}',
+      '}',
+    ].join('\n');
+  }
+  return ['#[test]', `fn ${testName}() {`, `    let values = [${values.join(', ')}];`, `    assert_eq!(values.iter().sum::<i64>(), ${expected});`, '}'].join('\n');
+}
+
+/** Canaries for each target file, appended at its end. */
+export function planLanguageCanaries(input: {
+  runner: LanguageRunner;
+  targets: ReadonlyArray<{ readonly path: string; readonly content: string }>;
+  mustFail: boolean;
+  random?: (n: number) => number;
+}): CanaryPlan {
+  const random = input.random ?? ((n: number) => randomInt(n));
+  const files = new Map<string, string>();
+  const canaries: Canary[] = [];
+  for (const target of input.targets) {
+    const vocabulary = words(input.runner, target.content);
+    const taken = new Set<string>();
+    const blocks: string[] = [];
+    for (const expect of input.mustFail ? (['PASSED', 'FAILED'] as const) : (['PASSED'] as const)) {
+      const testName = name(input.runner, target.content, vocabulary, taken, random);
+      canaries.push({ file: target.path, name: testName, expect });
+      blocks.push(body(input.runner, testName, expect === 'PASSED', random));
+    }
+    files.set(target.path, `${target.content.replace(/\s*$/, '')}\n\n${blocks.join('\n\n')}\n`);
+  }
+  return { files, canaries };
+}

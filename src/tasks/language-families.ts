@@ -1,0 +1,72 @@
+import { languageOf, type ParserLanguage } from '../reward/harness/parsers/index.js';
+
+/**
+ * Language toolchain families: the Debian packages a base variant adds for each (`swe-env images
+ * base --family go`, one layer on the sandbox base image, from the machine's own apt sources), and
+ * the language a task's harness parser names (for the prompt and the tool schemas). Every package is
+ * Debian bookworm's: nothing comes from a language's own registry, so an image builds with only the
+ * Debian mirror reachable.
+ */
+export type LanguageFamily = 'go' | 'rust' | 'node' | 'java' | 'ruby' | 'php' | 'cpp';
+
+export interface FamilySpec {
+  readonly packages: readonly string[];
+  /** How the prompt names the language. */
+  readonly language: string;
+}
+
+export const LANGUAGE_FAMILIES: Readonly<Record<LanguageFamily, FamilySpec>> = Object.freeze({
+  go: { packages: ['golang-go'], language: 'Go' },
+  rust: { packages: ['rustc', 'cargo'], language: 'Rust' },
+  node: { packages: ['nodejs', 'npm'], language: 'JavaScript' },
+  // Debian's Maven repository (/usr/share/maven-repo) holds surefire and JUnit 4: an offline build
+  // points Maven at it instead of a remote repository.
+  java: { packages: ['openjdk-17-jdk-headless', 'maven', 'maven-repo-helper', 'libsurefire-java', 'junit4'], language: 'Java' },
+  ruby: { packages: ['ruby', 'ruby-rspec', 'ruby-minitest'], language: 'Ruby' },
+  php: { packages: ['php-cli', 'phpunit'], language: 'PHP' },
+  cpp: { packages: ['gcc', 'g++', 'cmake', 'make', 'libgtest-dev'], language: 'C/C++' },
+});
+
+export function isLanguageFamily(name: string): name is LanguageFamily {
+  return Object.hasOwn(LANGUAGE_FAMILIES, name);
+}
+
+/** The packages of the named families, in order, without repeats; an unknown name is an error. */
+export function familyPackages(names: readonly string[]): string[] {
+  const unknown = names.filter((n) => !isLanguageFamily(n));
+  if (unknown.length > 0) throw new Error(`unknown language families: ${unknown.join(', ')} (known: ${Object.keys(LANGUAGE_FAMILIES).join(', ')})`);
+  return [...new Set(names.flatMap((n) => LANGUAGE_FAMILIES[n as LanguageFamily].packages))];
+}
+
+const PARSER_LANGUAGE: Readonly<Record<ParserLanguage, string>> = Object.freeze({
+  'c-cpp': 'C/C++',
+  go: 'Go',
+  java: 'Java',
+  javascript: 'JavaScript/TypeScript',
+  php: 'PHP',
+  ruby: 'Ruby',
+  rust: 'Rust',
+});
+
+/** SWE-smith's non-Python parsers by the language of the profiles that use them. */
+const SMITH_LANGUAGE: ReadonlyArray<readonly [RegExp, string]> = [
+  [/^swesmith_go$/, 'Go'],
+  [/^swesmith_cargo$/, 'Rust'],
+  [/^swesmith_(jest|mocha|mocha_counts|vitest|karma|jasmine|qunit|react_pdf|marked|turbo)$/, 'JavaScript/TypeScript'],
+  [/^swesmith_(maven_surefire|gradle_junit_xml)$/, 'Java'],
+  [/^swesmith_(ctest|gtest|catch2|boost_test|cppunit|airsim|valkey|jq)$/, 'C/C++'],
+  [/^swesmith_dotnet$/, 'C#'],
+  [/^swesmith_phpunit_testdox$/, 'PHP'],
+];
+
+/**
+ * The task's programming language as its parser tells it: a non-Python parser of the harness's
+ * registry or of SWE-smith's other profiles names one; every other parser is a Python runner's
+ * (pytest, django, sympy, SWE-smith's Python profiles).
+ */
+export function taskLanguage(logParser: string | undefined): string {
+  if (logParser === undefined) return 'Python';
+  const language = languageOf(logParser);
+  if (language) return PARSER_LANGUAGE[language];
+  return SMITH_LANGUAGE.find(([pattern]) => pattern.test(logParser))?.[1] ?? 'Python';
+}

@@ -1,0 +1,78 @@
+/**
+ * Issue 20 end to end, real Docker and real gRPC: the demo tasks beyond Python
+ * (tasks/demo-languages/, a Go module graded with `go test` and a Rust crate with cargo, on images
+ * built offline from Debian's toolchain packages) load as SWE-bench 5.x rows, plan with their own
+ * eval_script and log_parser, and are graded through Evaluate: the gold patch scores 1 under both
+ * verdicts, the empty patch 0, with canaries planted in the hidden test files. The images are the
+ * demo's, built once (`swe-env images build-demo --languages`) and kept, like tasks/demo's.
+ */
+import { execFile } from 'node:child_process';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { packageRoot } from '../../src/common/paths.js';
+import { loadTaskFile } from '../../src/tasks/loader.js';
+import { renderPrompt } from '../../src/tasks/prompt.js';
+import type { Task } from '../../src/tasks/task.js';
+import { expectNoContainers, startTestServer, type TestServer } from '../helpers/server.js';
+
+const run = promisify(execFile);
+const CLI = join(packageRoot(), 'dist', 'src', 'cli', 'main.js');
+const LANGUAGE_TASKS = join(packageRoot(), 'tasks', 'demo-languages', 'tasks.jsonl');
+let server: TestServer | undefined;
+let tasks: Task[] = [];
+
+beforeAll(async () => {
+  await run('node', [CLI, 'images', 'build-demo', '--languages'], { maxBuffer: 16 * 1024 * 1024 });
+  const loaded = await loadTaskFile(LANGUAGE_TASKS);
+  expect(loaded.problems).toEqual([]);
+  tasks = loaded.tasks;
+  // Graded with no network at all: what is under test is the runners' grading; the 'offline'
+  // route the default adds is test/reward/grading-network.test.ts's.
+  server = await startTestServer({ taskFiles: [LANGUAGE_TASKS], gradingNetwork: 'none' });
+}, 900_000);
+
+afterAll(async () => {
+  if (!server) return;
+  await server.stop();
+  await expectNoContainers(server.server.provider);
+});
+
+const CASES = [
+  { id: 'swe-env-demo__semver-1', language: 'Go', parser: 'parse_log_gotest', f2p: 'TestCompareMultiDigitComponents' },
+  { id: 'swe-env-demo__wordcount-1', language: 'Rust', parser: 'parse_log_cargo', f2p: 'repeated_spaces_do_not_make_words' },
+] as const;
+
+describe('the demo tasks beyond Python', () => {
+  it('load as 5.x rows naming their runner\'s parser, and the prompt says the language', () => {
+    expect(tasks.map((t) => t.id).sort()).toEqual(CASES.map((c) => c.id).sort());
+    for (const c of CASES) {
+      const task = tasks.find((t) => t.id === c.id)!;
+      expect(task.logParser).toBe(c.parser);
+      expect(task.failToPass).toContain(c.f2p);
+      expect(renderPrompt(task)).toContain(`You are working in the ${c.language} repository`);
+    }
+  });
+
+  for (const c of CASES) {
+    it(`${c.id}: gold scores 1 under both verdicts with canaries in place, the empty patch 0`, async () => {
+      const task = tasks.find((t) => t.id === c.id)!;
+      const gold = (await server!.client.evaluate(task.id, task.goldPatch)).report!;
+      expect(gold.plan).toMatchObject({ source: 'record-eval-script', harnessParser: c.parser, notes: [] });
+      expect(gold.reward, `${gold.error}\n${gold.logTail}`).toBe(1);
+      expect(gold.harness!.resolved).toBe(true);
+      expect(gold.integrityFlags).toEqual([]);
+      // A must-pass and a must-fail canary in the hidden test file, neither in the verdict's lists.
+      expect(gold.canaries).toBe(2);
+      expect(gold.failToPass.map((r) => r.status)).toEqual(task.failToPass.map(() => 'TEST_STATUS_PASSED'));
+      expect(gold.passToPass.map((r) => r.status)).toEqual(task.passToPass.map(() => 'TEST_STATUS_PASSED'));
+
+      const empty = (await server!.client.evaluate(task.id, '')).report!;
+      expect(empty.infraError).toBe(false);
+      expect(empty.reward).toBe(0);
+      expect(empty.harness!.resolved).toBe(false);
+      expect(empty.failToPass.find((r) => r.name === c.f2p)!.status).toBe('TEST_STATUS_FAILED');
+      expect(empty.passToPass.map((r) => r.status)).toEqual(task.passToPass.map(() => 'TEST_STATUS_PASSED'));
+    }, 600_000);
+  }
+});
