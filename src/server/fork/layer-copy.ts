@@ -38,18 +38,57 @@ interface Entry {
 export async function captureLayer(sandbox: Sandbox, maxBytes: number): Promise<LayerCopy> {
   const changes = (await sandbox.changes()).filter((c) => !NOT_LAYER.test(c.path)).sort((a, b) => (a.path < b.path ? -1 : 1));
   const deleted = topmost(changes.filter((c) => c.kind === 'deleted').map((c) => c.path));
-  const readWhole = new Set<string>();
-  const entries: Entry[] = [];
-  const budget = { left: maxBytes };
+  const present = changes.filter((c) => c.kind !== 'deleted' && c.path !== '/').map((c) => c.path);
+  const packed = await tarInSource(sandbox, present, maxBytes);
+  if (packed) return { deleted, archive: packed, entries: present.length, bytes: packed.length };
+  const whole = new Set<string>();
+  const roots: Array<{ path: string; kind: 'added' | 'modified' }> = [];
   for (const change of changes) {
-    if (change.kind === 'deleted' || change.path === '/' || underAny(change.path, readWhole)) continue;
-    const read = await readPath(sandbox, change.path, change.kind === 'modified', budget);
-    if (read.length === 0) continue;
-    if (change.kind === 'added') readWhole.add(change.path);
-    entries.push(...read);
+    if (change.kind === 'deleted' || change.path === '/' || underAny(change.path, whole)) continue;
+    roots.push({ path: change.path, kind: change.kind });
+    if (change.kind === 'added') whole.add(change.path);
   }
+  const budget = { left: maxBytes };
+  // Each engine read is a round trip and a mount in the engine (tens of milliseconds): a few at once.
+  const reads = await mapConcurrently(roots, READ_CONCURRENCY, (root) => readPath(sandbox, root.path, root.kind === 'modified', budget));
+  const entries = reads.flat();
   const archive = entries.length > 0 ? await packEntries(entries) : Buffer.alloc(0);
   return { deleted, archive, entries: entries.length, bytes: maxBytes - budget.left };
+}
+
+const READ_CONCURRENCY = 8;
+
+/**
+ * The listed paths (the engine's diff names every one, a new directory's contents too) as one tar
+ * made by the source's own `tar`: one exec instead of an engine read per path, which the engine
+ * serialises per container (tens of milliseconds each). The source's `tar` is the agent's to
+ * replace, and that is harmless here: what it writes only ever becomes the starting files of the
+ * agent's own children, which the agent could write in their first step anyway; a child's reward
+ * is graded from its own container like any episode's. Undefined when it fails (no GNU tar, a
+ * broken one): the engine reads then do the copy.
+ */
+async function tarInSource(sandbox: Sandbox, paths: readonly string[], maxBytes: number): Promise<Buffer | undefined> {
+  if (paths.length === 0) return Buffer.alloc(0);
+  const argv = ['tar', '-C', '/', '-c', '-f', '-', '--no-recursion', '--ignore-failed-read', '--null', '-T', '-'];
+  const stdin = paths.map((p) => p.slice(1)).join('\0');
+  const result = await sandbox.exec(argv, { stdin, separateStderr: true, outputLimitBytes: maxBytes, timeoutMs: 120_000 }).catch(() => undefined);
+  if (!result || result.exitCode !== 0 || result.timedOut) return undefined;
+  if (result.omittedBytes > 0) throw new FailedPreconditionError(`the episode's writable layer holds more than ${Math.floor(maxBytes / 2 ** 20)} MiB; it cannot be forked`);
+  return result.output;
+}
+
+/** `fn` over every item, at most `limit` at a time; the results in the items' order. */
+async function mapConcurrently<T, R>(items: readonly T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
+  const results: R[] = new Array<R>(items.length);
+  let next = 0;
+  const worker = async (): Promise<void> => {
+    while (next < items.length) {
+      const at = next++;
+      results[at] = await fn(items[at]!);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+  return results;
 }
 
 /**
