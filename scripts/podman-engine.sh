@@ -24,9 +24,7 @@ command -v fuse-overlayfs >/dev/null 2>&1 || apt_install fuse-overlayfs
 # Runs podman as the service's user (root, or the rootless user in its own runtime directory).
 as_engine() {
   if [ "$mode" = rootless ]; then
-    local uid
-    uid=$(id -u "$user")
-    setpriv --reuid="$uid" --regid="$uid" --init-groups --reset-env \
+    setpriv --reuid="$(id -u "$user")" --regid="$(id -g "$user")" --init-groups --reset-env \
       env HOME="/var/lib/$user" XDG_RUNTIME_DIR="$dir/xdg" CONTAINERS_CONF="$dir/containers.conf" PATH=/usr/sbin:/usr/bin:/sbin:/bin "$@"
   else
     CONTAINERS_CONF="$dir/containers.conf" "$@"

@@ -50,6 +50,12 @@ if [ "$mode" != "--demo" ]; then
   if ! command -v htpasswd >/dev/null 2>&1; then
     apt_install apache2-utils
   fi
+  # Other engines and runtimes (issue 21): Podman (its service is started by the tests' Podman leg,
+  # scripts/podman-engine.sh) and gVisor's runsc, registered with the Docker engine.
+  for tool in podman:podman newuidmap:uidmap slirp4netns:slirp4netns fuse-overlayfs:fuse-overlayfs; do
+    command -v "${tool%%:*}" >/dev/null 2>&1 || apt_install "${tool#*:}"
+  done
+  bash scripts/register-runsc.sh
   python_env=$(bash scripts/setup-python.sh)
   log "python test environment $python_env"
 fi

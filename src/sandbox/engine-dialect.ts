@@ -3,6 +3,7 @@ import { chmod, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type Docker from 'dockerode';
+import { InfraError } from '../common/errors.js';
 
 /** The engines whose Docker-compatible API this provider speaks. */
 export type EngineKind = 'docker' | 'podman';
@@ -30,9 +31,14 @@ export interface AdaptedCreate {
  *   get a StopTimeout of 0, so a removal is as quick as on Docker (1.1 s measured, then 0.1 s).
  * - A committed image keeps the build container's `[""]` entrypoint on Podman (Docker drops it):
  *   the commit resets it explicitly there.
+ * - Rootless Podman on cgroup v1 ignores every resource limit (memory, CPU, pids: its log says
+ *   "Resource limits are not supported and ignored on cgroups V1 rootless systems"); a sandbox
+ *   there would hold no limit at all, so none is created (InfraError, the operator's to fix:
+ *   rootful Podman, or cgroup v2 with delegation).
  */
 export class EngineDialect {
   private kindKnown: EngineKind | undefined;
+  private limitless: string | undefined | null = null;
   private storageQuota: boolean | undefined;
 
   constructor(private readonly docker: Docker) {}
@@ -69,6 +75,8 @@ export class EngineDialect {
   async adaptCreate(options: Docker.ContainerCreateOptions): Promise<AdaptedCreate> {
     // An engine that does not answer is not told apart here: the create that follows fails as unreachable.
     if ((await this.kind().catch(() => undefined)) !== 'podman') return { options, cleanup: async () => undefined };
+    const unlimited = await this.limitsIgnored();
+    if (unlimited) throw new InfraError(`this engine cannot hold a sandbox's limits: ${unlimited}`);
     const security = (options.HostConfig?.SecurityOpt as string[] | undefined) ?? [];
     const inline = security.find((entry) => entry.startsWith('seccomp={'));
     if (inline === undefined) return { options: { ...options, StopTimeout: 0 }, cleanup: async () => undefined };
@@ -77,6 +85,19 @@ export class EngineDialect {
     await chmod(path, 0o644); // whatever the umask: a rootless engine reads it as its own user
     const SecurityOpt = security.map((entry) => (entry === inline ? `seccomp=${path}` : entry));
     return { options: { ...options, StopTimeout: 0, HostConfig: { ...options.HostConfig, SecurityOpt } }, cleanup: () => rm(path, { force: true }) };
+  }
+
+  /** Why Podman would ignore the sandbox's limits, or undefined when it holds them (its own info, asked once). */
+  private async limitsIgnored(): Promise<string | undefined> {
+    if (this.limitless === null) {
+      const info = await new Promise<{ host?: { cgroupVersion?: string; security?: { rootless?: boolean } } }>((resolve, reject) => {
+        const modem = this.docker.modem as { dial(options: object, callback: (error: unknown, data: unknown) => void): void };
+        modem.dial({ path: '/v4.0.0/libpod/info', method: 'GET', statusCodes: { 200: true } }, (error, data) => (error ? reject(error instanceof Error ? error : new Error("the engine did not say what it is")) : resolve(data as never)));
+      });
+      const rootlessV1 = info.host?.security?.rootless === true && info.host.cgroupVersion === 'v1';
+      this.limitless = rootlessV1 ? 'rootless Podman on cgroup v1 ignores memory, CPU and pid limits' : undefined;
+    }
+    return this.limitless;
   }
 
   /** Dockerfile instructions a commit adds so the image is the same on either engine. */

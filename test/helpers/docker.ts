@@ -4,9 +4,15 @@ import type { Sandbox, SandboxSpec } from '../../src/sandbox/sandbox.js';
 
 export const BASE_IMAGE = process.env['SWE_ENV_BASE_IMAGE'] ?? 'swe-env/base:latest';
 
+/**
+ * The OCI runtime the tests' sandboxes run under: the engine's default, or the one a leg of
+ * scripts/test-all.sh names (runsc, for gVisor). The engine itself is DOCKER_HOST's.
+ */
+export const TEST_OCI_RUNTIME = process.env['SWE_ENV_TEST_OCI_RUNTIME'] || undefined;
+
 /** A provider with a server id of its own, so parallel test files never touch each other's containers. */
 export function testProvider(): DockerSandboxProvider {
-  return new DockerSandboxProvider(`test-${randomUUID().slice(0, 8)}`);
+  return new DockerSandboxProvider(`test-${randomUUID().slice(0, 8)}`, TEST_OCI_RUNTIME ? { ociRuntime: TEST_OCI_RUNTIME } : {});
 }
 
 export function testSpec(overrides: Partial<SandboxSpec> = {}): SandboxSpec {

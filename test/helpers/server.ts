@@ -6,6 +6,7 @@ import { SweEnvClient } from '../../src/client/client.js';
 import { packageRoot } from '../../src/common/paths.js';
 import { startServer, type RunningServer } from '../../src/server/app.js';
 import { compileConfig, type ServerConfigInput } from '../../src/server/config.js';
+import { TEST_OCI_RUNTIME } from './docker.js';
 
 export const DEMO_TASKS = join(packageRoot(), 'tasks', 'demo', 'tasks.jsonl');
 
@@ -26,6 +27,7 @@ export async function startTestServer(overrides: ServerConfigInput = {}): Promis
     sweepIntervalS: 1,
     shutdownGraceS: 2,
     testTimeoutS: 300,
+    ...(TEST_OCI_RUNTIME ? { ociRuntime: TEST_OCI_RUNTIME } : {}),
     ...overrides,
   });
   const server = await startServer(config, { logger: pino({ level: process.env['SWE_ENV_TEST_LOG'] ?? 'silent' }) });
