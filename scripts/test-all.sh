@@ -13,6 +13,20 @@ echo "== lint"
 npx eslint .
 echo "== vitest"
 npx vitest run
+echo "== vitest against Podman (rootful: sandbox, grading, restart; rootful and rootless: the engine's specifics)"
+# Podman's Docker-compatible API service on its own sockets (scripts/podman-engine.sh), the base
+# and demo images copied from Docker; every test below reaches it through DOCKER_HOST.
+demo_images=$(docker images --format '{{.Repository}}:{{.Tag}}' | grep -E '^sweb\.eval\.x86_64\.swe-env-demo__' || true)
+podman_rootful=$(bash scripts/podman-engine.sh rootful swe-env/base:latest $demo_images)
+podman_rootless=$(bash scripts/podman-engine.sh rootless swe-env/base:latest)
+SWE_ENV_PODMAN_ROOTFUL_SOCKET=$podman_rootful SWE_ENV_PODMAN_ROOTLESS_SOCKET=$podman_rootless \
+  npx vitest run -c vitest.engines.config.ts
+DOCKER_HOST=unix://$podman_rootful npx vitest run test/sandbox/shell-session.test.ts test/sandbox/timeout-killer.test.ts \
+  test/sandbox/host-bounds.test.ts test/sandbox/command-journal.test.ts test/sandbox/image-builder.test.ts \
+  test/server/sandbox-fate.test.ts test/server/disk-quota.test.ts test/server/restart-survival.test.ts \
+  test/server/crash-recovery.test.ts
+DOCKER_HOST=unix://$podman_rootful npx vitest run test/server/evaluate.test.ts \
+  -t 'gold patch scores 1|does not apply|a grading container that dies'
 if [ -d clients/python/tests ]; then
   echo "== python client"
   . scripts/lib.sh
