@@ -6,23 +6,17 @@
  * `harness.resolved` is true) and to score 0 under swe-env's (the canaries planted in the hidden
  * test files, the runner's exit status, a listed test reported both ways).
  */
-import { execFile } from 'node:child_process';
-import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { packageRoot } from '../../src/common/paths.js';
 import { loadTaskFile } from '../../src/tasks/loader.js';
 import type { Task } from '../../src/tasks/task.js';
+import { buildLanguageDemoImages, LANGUAGE_TASKS } from '../helpers/language-demo.js';
 import { expectNoContainers, startTestServer, type TestServer } from '../helpers/server.js';
 
-const run = promisify(execFile);
-const CLI = join(packageRoot(), 'dist', 'src', 'cli', 'main.js');
-const LANGUAGE_TASKS = join(packageRoot(), 'tasks', 'demo-languages', 'tasks.jsonl');
 let server: TestServer | undefined;
 let tasks: Task[] = [];
 
 beforeAll(async () => {
-  await run('node', [CLI, 'images', 'build-demo', '--languages'], { maxBuffer: 16 * 1024 * 1024 });
+  await buildLanguageDemoImages();
   tasks = (await loadTaskFile(LANGUAGE_TASKS)).tasks;
   // Graded with no network at all: what is under test is the runners' grading; the 'offline'
   // route the default adds is test/reward/grading-network.test.ts's.

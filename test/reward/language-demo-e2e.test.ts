@@ -6,24 +6,18 @@
  * verdicts, the empty patch 0, with canaries planted in the hidden test files. The images are the
  * demo's, built once (`swe-env images build-demo --languages`) and kept, like tasks/demo's.
  */
-import { execFile } from 'node:child_process';
-import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { packageRoot } from '../../src/common/paths.js';
 import { loadTaskFile } from '../../src/tasks/loader.js';
 import { renderPrompt } from '../../src/tasks/prompt.js';
 import type { Task } from '../../src/tasks/task.js';
+import { buildLanguageDemoImages, LANGUAGE_TASKS } from '../helpers/language-demo.js';
 import { expectNoContainers, startTestServer, type TestServer } from '../helpers/server.js';
 
-const run = promisify(execFile);
-const CLI = join(packageRoot(), 'dist', 'src', 'cli', 'main.js');
-const LANGUAGE_TASKS = join(packageRoot(), 'tasks', 'demo-languages', 'tasks.jsonl');
 let server: TestServer | undefined;
 let tasks: Task[] = [];
 
 beforeAll(async () => {
-  await run('node', [CLI, 'images', 'build-demo', '--languages'], { maxBuffer: 16 * 1024 * 1024 });
+  await buildLanguageDemoImages();
   const loaded = await loadTaskFile(LANGUAGE_TASKS);
   expect(loaded.problems).toEqual([]);
   tasks = loaded.tasks;

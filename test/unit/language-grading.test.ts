@@ -68,7 +68,7 @@ describe('canaries for go test and cargo', () => {
 
   it('are found in the results by the runner\'s names and flag a forged outcome or a missing one', () => {
     const plan = planLanguageCanaries({ runner: 'go', targets: [{ path: 'semver_test.go', content: GO_TEST }], mustFail: true, random });
-    const [pass, fail] = plan.canaries as [{ name: string }, { name: string }];
+    const [pass, fail] = [plan.canaries[0]!, plan.canaries[1]!];
     const honest = new Map([['TestCompareEqual', 'PASSED' as const], [pass.name, 'PASSED' as const], [fail.name, 'FAILED' as const]]);
     const checked = checkCanaries(plan.canaries, honest, 'go', 'printed log');
     expect(checked.flags).toEqual([]);
