@@ -5,7 +5,7 @@ import { Episode, type RestoredState } from '../episode.js';
 import { forkedState } from '../episode/episode-state.js';
 import type { EpisodeRegistry } from '../episode-registry.js';
 import { applyLayer, captureLayer, type LayerCopy } from './layer-copy.js';
-import { captureShell, restoreShell, type ShellState } from './shell-state.js';
+import { captureShell, removeThroughShell, restoreShell, type ShellState } from './shell-state.js';
 
 export const MAX_FORK_COUNT = 64;
 /** Content of the parent's writable layer a fork copies at most (it is held in memory once). */
@@ -96,7 +96,7 @@ async function startChild(registry: EpisodeRegistry, parent: Episode, id: string
       derive: {
         options: source.options,
         make: async (ready, deps) => {
-          await applyLayer(ready.sandbox, source.layer);
+          await applyLayer(ready.sandbox, source.layer, (paths) => removeThroughShell(ready.shell, paths));
           await restoreShell(ready.shell, source.shell);
           return new Episode(id, parent.task, source.options, parent.seed, parent.groupId, ready.sandbox, ready.shell, source.pristineHead, deps, source.state);
         },

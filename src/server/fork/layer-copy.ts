@@ -1,7 +1,7 @@
 import { dirname } from 'node:path/posix';
 import { Readable } from 'node:stream';
 import { extract, pack } from 'tar-stream';
-import { FailedPreconditionError, InfraError } from '../../common/errors.js';
+import { FailedPreconditionError } from '../../common/errors.js';
 import type { Sandbox } from '../../sandbox/sandbox.js';
 
 /**
@@ -93,16 +93,12 @@ async function mapConcurrently<T, R>(items: readonly T[], limit: number, fn: (it
 
 /**
  * Lays a captured layer over `sandbox` (a fresh container of the source's image): the deletions
- * first, with the image's own `rm` (nothing of the copied layer has landed yet), then the tar.
+ * first, by `remove` (the caller runs them with the image's own `rm`, before anything of the
+ * copied layer has landed), then the tar.
  */
-export async function applyLayer(sandbox: Sandbox, copy: LayerCopy): Promise<void> {
-  if (copy.deleted.length > 0) {
-    const removed = await sandbox.exec(['xargs', '-0', 'rm', '-rf', '--'], { stdin: copy.deleted.join('\0'), timeoutMs: 120_000, outputLimitBytes: 8192 });
-    if (removed.exitCode !== 0) {
-      throw new InfraError(`cannot delete the parent's deleted paths in the forked sandbox (exit ${removed.exitCode}): ${removed.output.toString('utf8').slice(0, 500)}`);
-    }
-  }
-  if (copy.entries > 0) await sandbox.putArchive(copy.archive, '/');
+export async function applyLayer(sandbox: Sandbox, copy: LayerCopy, remove: (paths: readonly string[]) => Promise<void>): Promise<void> {
+  if (copy.deleted.length > 0) await remove(copy.deleted);
+  if (copy.archive.length > 0) await sandbox.putArchive(copy.archive, '/');
 }
 
 /** The entries of one path, named from `/`; a changed directory gives its own entry only. */

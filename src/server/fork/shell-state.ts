@@ -41,6 +41,19 @@ export async function restoreShell(shell: ShellSession, state: ShellState): Prom
   if (result.timedOut || result.shellRestarted) throw new InfraError(`the forked shell did not take the parent's state (${result.shellRestarted ?? 'timed out'})`);
 }
 
+/**
+ * Deletes paths through a child's fresh shell (a command of the image's own `rm`, no exec round
+ * trip), a few hundred per `rm` so no argument list is too long.
+ */
+export async function removeThroughShell(shell: ShellSession, paths: readonly string[]): Promise<void> {
+  const commands: string[] = [];
+  for (let at = 0; at < paths.length; at += 500) commands.push(`rm -rf -- ${paths.slice(at, at + 500).map(quote).join(' ')}`);
+  const result = await shell.run(commands.join(' && '), { timeoutMs: 120_000, outputLimitBytes: 8192 });
+  if (result.exitCode !== 0 || result.timedOut || result.shellRestarted) {
+    throw new InfraError(`cannot delete the parent's deleted paths in the forked sandbox (exit ${result.exitCode}): ${result.output.slice(0, 500)}`);
+  }
+}
+
 function quote(text: string): string {
   return `'${text.replaceAll("'", "'\\''")}'`;
 }
