@@ -47,7 +47,7 @@ async function start(engine: Engine): Promise<void> {
       ...(engine.socket ? { dockerSocket: engine.socket } : {}),
       ...(engine.ociRuntime ? { ociRuntime: engine.ociRuntime } : {}),
     }),
-    { logger: pino({ level: 'warn' }) },
+    { logger: pino({ level: 'fatal' }) },
   );
   engine.client = new SweEnvClient(engine.server.address);
 }
@@ -65,9 +65,9 @@ async function round(engine: Engine, goldPatch: string, record: boolean): Promis
   const s = (name: string): number[] | undefined => (record ? engine.samples.get(name) : undefined);
   const reset = await timed(s('Reset'), () => client.reset({ taskId: TASK_ID }));
   try {
-    const one = await timed(s('step `true`'), () => client.bash(reset.episodeId, 1, 'true'));
+    const one = await timed(s('step `true`'), () => client.bash(reset.episodeId, 0, 'true'));
     if (one.observation === undefined) throw new Error(`${engine.name}: the step answered nothing`);
-    await timed(s('step printing 32 KB'), () => client.bash(reset.episodeId, 2, 'head -c 32768 /dev/zero | tr "\\0" a'));
+    await timed(s('step printing 32 KB'), () => client.bash(reset.episodeId, 1, 'head -c 32768 /dev/zero | tr "\\0" a'));
   } finally {
     await client.close(reset.episodeId);
   }

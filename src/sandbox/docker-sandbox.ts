@@ -112,36 +112,24 @@ export class DockerSandboxProvider implements SandboxProvider {
 
   private async createOnce(spec: SandboxSpec, signal?: AbortSignal): Promise<Sandbox> {
     if (signal?.aborted) throw abortReason(signal);
-    const requested = sandboxCreateOptions(spec, this.serverId, this.ociRuntime, this.ownerProcess);
-    if (spec.limits.diskBytes > 0 && (await this.dialect.storageQuotaSupported())) {
-      requested.HostConfig = { ...requested.HostConfig, StorageOpt: { size: String(spec.limits.diskBytes) } };
-    }
-    const { options, cleanup } = await this.dialect.adaptCreate(requested).catch((error: unknown) => {
-      throw new InfraError(`cannot prepare a container from ${spec.image} for the engine: ${String(error)}`, { cause: error });
-    });
+    const options = sandboxCreateOptions(spec, this.serverId, this.ociRuntime, this.ownerProcess);
+    const create = (): Promise<Docker.Container> => this.dialect.createContainer(options, spec.limits.diskBytes);
     let container: Docker.Container;
     try {
-      try {
-        container = await this.docker.createContainer(options);
-      } catch (error) {
-        if (options.HostConfig?.StorageOpt && /storage-?opt/i.test(String(error))) {
-          this.dialect.storageQuotaRefused();
-          return this.createOnce(spec, signal);
-        }
-        if (engineUnreachable(error)) throw new UnavailableError(`the container engine does not answer (${String(error)}); try again later`);
-        if (statusCodeOf(error) !== 404) {
-          throw new InfraError(`cannot create a container from ${spec.image}: ${String(error)}`, { cause: error });
-        }
-        // Only a missing image costs a look-up: the usual Reset path stays one create and one start.
-        await this.ensureImage(spec.image, signal);
-        try {
-          container = await this.docker.createContainer(options);
-        } catch (retryError) {
-          throw new InfraError(`cannot create a container from ${spec.image}: ${String(retryError)}`, { cause: retryError });
-        }
+      container = await create();
+    } catch (error) {
+      if (error instanceof InfraError) throw error;
+      if (engineUnreachable(error)) throw new UnavailableError(`the container engine does not answer (${String(error)}); try again later`);
+      if (statusCodeOf(error) !== 404) {
+        throw new InfraError(`cannot create a container from ${spec.image}: ${String(error)}`, { cause: error });
       }
-    } finally {
-      await cleanup();
+      // Only a missing image costs a look-up: the usual Reset path stays one create and one start.
+      await this.ensureImage(spec.image, signal);
+      try {
+        container = await create();
+      } catch (retryError) {
+        throw new InfraError(`cannot create a container from ${spec.image}: ${String(retryError)}`, { cause: retryError });
+      }
     }
     const sandbox = new DockerSandbox(container, spec, this.events, this.disk, { docker: this.docker, serverId: this.serverId, ociRuntime: this.ociRuntime, process: this.ownerProcess });
     this.disk.watch(container, spec.role === 'build' ? 0 : spec.limits.diskBytes);

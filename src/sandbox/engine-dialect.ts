@@ -66,9 +66,24 @@ export class EngineDialect {
     return this.storageQuota;
   }
 
-  /** Set after a create refused StorageOpt (xfs without pquota, for one): the watchdog alone keeps the limit. */
-  storageQuotaRefused(): void {
-    this.storageQuota = false;
+  /**
+   * Creates the container in this engine's dialect, with the disk quota's StorageOpt where the
+   * driver takes it. The engine's errors come back unchanged; InfraError for an engine that would
+   * hold no limit.
+   */
+  async createContainer(requested: Docker.ContainerCreateOptions, diskBytes: number): Promise<Docker.Container> {
+    const sized = diskBytes > 0 && (await this.storageQuotaSupported());
+    const withQuota = sized ? { ...requested, HostConfig: { ...requested.HostConfig, StorageOpt: { size: String(diskBytes) } } } : requested;
+    const { options, cleanup } = await this.adaptCreate(withQuota);
+    try {
+      return await this.docker.createContainer(options);
+    } catch (error) {
+      if (!sized || !/storage-?opt/i.test(String(error))) throw error;
+      this.storageQuota = false; // xfs without pquota, for one: the watchdog alone keeps the limit
+      return await this.createContainer(requested, diskBytes);
+    } finally {
+      await cleanup();
+    }
   }
 
   /** The create request in this engine's dialect. */
