@@ -114,6 +114,12 @@ describe('Fork', () => {
     expect(after.observation).toMatch(/^p\ns\n\/testbed\/sub\/dir\n/);
     const closed = await t.client.close(c);
     expect(closed.summary?.steps).toBe(7);
+    // A retried Fork (same child id) returns that child; forking the restarted parent does not eat
+    // the note its next step owes the agent (its shell, and so its exports, were replaced).
+    const [d] = (await t.client.fork(parent, 1, { childEpisodeIds: [`child-${randomUUID().slice(0, 8)}`] })).episodeIds as [string];
+    expect((await t.client.fork(parent, 1, { childEpisodeIds: [d] })).episodeIds).toEqual([d]);
+    expect((await t.client.bash(parent, 6, 'echo "FOO=${FOO:-unset}"')).observation).toMatch(/^FOO=unset\n[\s\S]*server restarted/);
+    await Promise.all([t.client.close(d), t.client.close(parent)]);
   });
 
   it("copies the same state through the engine's archive reads when the parent has no tar", async () => {

@@ -48,10 +48,27 @@ export class SandboxControl {
     const interrupter = new AbortController();
     this.interrupter = interrupter;
     try {
-      return await this.shell.run(command, { ...options, interrupt: interrupter.signal });
+      const result = await this.shell.run(command, { ...options, interrupt: interrupter.signal });
+      const carried = this.carriedNote;
+      this.carriedNote = undefined;
+      return carried && !result.shellRestarted ? { ...result, shellRestarted: carried } : result;
     } finally {
       if (this.interrupter === interrupter) this.interrupter = undefined;
     }
+  }
+
+  /** What the shell said of itself with a command run aside, owed to the agent's next command. */
+  private carriedNote: string | undefined;
+
+  /**
+   * Runs a command of the server's own between the agent's (a fork reading the shell's exports):
+   * a note the shell gives with it (it was replaced since the last step) goes with the agent's
+   * next command instead, so the agent still learns its variables were reset.
+   */
+  async runAside(command: string, options: BashRunOptions): Promise<BashResult> {
+    const result = await this.run(command, options);
+    if (result.shellRestarted) this.carriedNote = result.shellRestarted;
+    return result;
   }
 
   /** Stops the running command as a terminal's Ctrl-C would; false when none runs. */

@@ -17,10 +17,10 @@ const MAX_EXPORTS_BYTES = 4 * 1024 * 1024;
  * the agent's own forked sandboxes, so a lie there changes nothing but the agent's own children.
  */
 export async function captureShell(box: SandboxControl, cwd: string): Promise<ShellState> {
-  const result = await box.run('builtin export -p', { timeoutMs: CAPTURE_TIMEOUT_MS, outputLimitBytes: MAX_EXPORTS_BYTES });
-  if (result.timedOut || result.interrupted || result.shellRestarted) {
-    const why = result.shellRestarted ?? (result.interrupted ? 'interrupted' : 'timed out');
-    throw new FailedPreconditionError(`the episode's shell did not list its exported variables (${why}); it cannot be forked now`);
+  // A shell replaced before this command (a restart) lists its own exports: those are the state.
+  const result = await box.runAside('builtin export -p', { timeoutMs: CAPTURE_TIMEOUT_MS, outputLimitBytes: MAX_EXPORTS_BYTES });
+  if (result.timedOut || result.interrupted) {
+    throw new FailedPreconditionError(`the episode's shell did not list its exported variables (${result.interrupted ? 'interrupted' : 'timed out'}); it cannot be forked now`);
   }
   if (result.omittedBytes > 0) throw new FailedPreconditionError(`the episode's exported variables exceed ${MAX_EXPORTS_BYTES} bytes; it cannot be forked`);
   return { exports: result.output, cwd: result.cwd || cwd };
