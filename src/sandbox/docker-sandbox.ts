@@ -10,7 +10,7 @@ import { DockerSandbox } from './docker-container.js';
 import { engineUnreachable, statusCodeOf } from './docker-exec.js';
 import { ManagedContainers } from './managed-containers.js';
 import { EngineIdentitySource } from './engine-identity.js';
-import { EngineDialect } from './engine-dialect.js';
+import { EngineDialect } from './engines/engine-dialect.js';
 import { LABEL_SERVER } from './labels.js';
 import { processIdentity } from '../common/process-identity.js';
 import type { Sandbox, SandboxProvider, SandboxSpec, ServerContainer } from './sandbox.js';

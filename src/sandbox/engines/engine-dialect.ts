@@ -3,7 +3,7 @@ import { chmod, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type Docker from 'dockerode';
-import { InfraError } from '../common/errors.js';
+import { InfraError } from '../../common/errors.js';
 
 /** The engines whose Docker-compatible API this provider speaks. */
 export type EngineKind = 'docker' | 'podman';
