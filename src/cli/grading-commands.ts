@@ -138,7 +138,9 @@ export function registerGradingCommands(program: Command): void {
     .action(async (o: { base: string; languages?: boolean }) => {
       const logger = createLogger();
       const provider = new DockerSandboxProvider('make-demo-dataset');
-      const grader = new Grader(provider, new Semaphore(2), { limits: compileConfig().limits, testTimeoutS: 300, logLimitBytes: 4 * 1024 * 1024, maxGradings: 2 }, logger);
+      // The demo's tests need no network: graded with none (no route to set up).
+      const network = o.languages ? { gradingNetwork: 'none' as const } : {};
+      const grader = new Grader(provider, new Semaphore(2), { limits: compileConfig().limits, testTimeoutS: 300, logLimitBytes: 4 * 1024 * 1024, maxGradings: 2, ...network }, logger);
       const n = o.languages
         ? await makeLanguageDemoDataset({ dir: LANGUAGE_DEMO_DIR, baseImage: o.base, provider, grader, logger })
         : await makeDemoDataset({ demoDir: DEMO_DIR, outFile: DEMO_TASKS, baseImage: o.base, provider, grader, logger });

@@ -1,0 +1,16 @@
+#include <gtest/gtest.h>
+
+#include "strutil.hpp"
+
+TEST(Trim, RemovesSpaces) {
+    EXPECT_EQ(strutil::trim("  hello  "), "hello");
+}
+
+TEST(Trim, EmptyStaysEmpty) {
+    EXPECT_EQ(strutil::trim(""), "");
+}
+
+TEST(Split, KeepsEmptyPieces) {
+    const std::vector<std::string> expected{"a", "", "b"};
+    EXPECT_EQ(strutil::split("a,,b", ','), expected);
+}
