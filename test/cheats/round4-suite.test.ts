@@ -79,6 +79,7 @@ describe("go test: the fourth attacker's exploits", () => {
     expect(lines(report), said(report)).toContain('--- PASS: TestCompareNumericNotTextual (0.00s) ');
     expect(report.testExitCode, said(report)).not.toBe(0);
     expect(report.integrityFlags, said(report)).toEqual([]);
+    expect(report.infraError, said(report)).toBe(false);
   }, 120_000);
   // SUCCEEDS: the row's parser reads each line through Python's str.strip() and keeps the last
   // result per name, while contradictedResults() (language-results.ts) matches the unstripped line
@@ -92,6 +93,7 @@ describe("go test: the fourth attacker's exploits", () => {
     expect(report.logTail, said(report)).not.toMatch(/--- FAIL: TestCompare/);
     expect(report.logTail, said(report)).toMatch(/--- FAIL: Test\w+ \(/);
     expect(report.integrityFlags, said(report)).toEqual([]);
+    expect(report.infraError, said(report)).toBe(false);
   }, 120_000);
   // SUCCEEDS: an agent-added `_test.go` file's TestMain owns the test binary's stdout (os.Stdout
   // swapped for a pipe before m.Run) and prints whatever results it likes; the grader reads only
@@ -121,6 +123,7 @@ describe("cargo test: the fourth attacker's exploits", () => {
     expect(lines(report), said(report)).toContain('test repeated_spaces_do_not_make_words ... FAILED');
     expect(lines(report), said(report)).toContain('test repeated_spaces_do_not_make_words ... ok ');
     expect(report.integrityFlags, said(report)).toEqual([]);
+    expect(report.infraError, said(report)).toBe(false);
   }, 120_000);
   // SUCCEEDS: as G1, from the function under test with no test file at all: libc atexit() runs after
   // libtest's summary and prints `test <name> ... ok ` (trailing space) for every non-canary #[test]
@@ -133,6 +136,7 @@ describe("cargo test: the fourth attacker's exploits", () => {
     expect(report.logTail, said(report)).not.toMatch(/repeated_spaces_do_not_make_words \.\.\. FAILED/);
     expect(report.logTail, said(report)).toMatch(/1 failed/);
     expect(report.integrityFlags, said(report)).toEqual([]);
+    expect(report.infraError, said(report)).toBe(false);
   }, 120_000);
   // SUCCEEDS: cargo runs the patch's root build.rs inside the test command, after the test patch and
   // the canaries are on disk and before tests/*.rs compile; it rewrites the hidden test file (empty
@@ -145,6 +149,7 @@ describe("cargo test: the fourth attacker's exploits", () => {
     expect(lines(report), said(report)).toContain('test repeated_spaces_do_not_make_words ... ok');
     expect(report.logTail, said(report)).toMatch(/---- repeated_spaces_do_not_make_words stdout ----/);
     expect(report.integrityFlags, said(report)).toEqual([]);
+    expect(report.infraError, said(report)).toBe(false);
   }, 120_000);
   // SUCCEEDS: `.cargo/config.toml` in the repository is obeyed by the grading run: its
   // target.<triple>.runner wraps every test binary in a repository script that rewrites
