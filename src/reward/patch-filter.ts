@@ -11,6 +11,26 @@ import { diffFiles } from './diff-files.js';
 const TEST_DIRS = new Set(['test', 'tests', 'testing', 'e2e']);
 const ALWAYS_DROPPED = new Set(['conftest.py', 'pytest.ini', '.pytest.ini', 'tox.ini', 'sitecustomize.py', 'usercustomize.py']);
 
+/**
+ * What other runners read or run around their tests, which a change may no more touch than a
+ * pytest configuration: Go's test files (a `TestMain` in any `_test.go` of the package owns the
+ * test binary's output and exit) and test data; cargo's configuration (a `runner` wraps every test
+ * binary), toolchain pins and build scripts (run by the test command after the hidden tests are in
+ * place, with the power to rewrite them); the JavaScript runners' configuration (reporters, setup
+ * files); RSpec's and PHPUnit's. The task's own fix may still change any of them (allowedPaths).
+ */
+export function isRunnerControlPath(path: string): boolean {
+  const parts = path.split('/');
+  const base = parts.at(-1) ?? '';
+  const dirs = parts.slice(0, -1);
+  if (base.endsWith('_test.go') || dirs.includes('testdata')) return true;
+  if (dirs.at(-1) === '.cargo' && (base === 'config' || base === 'config.toml')) return true;
+  if (base === 'rust-toolchain' || base === 'rust-toolchain.toml' || base === 'build.rs') return true;
+  if (/^(jest|vitest|karma|playwright)\.config\.[cm]?[jt]s$|^karma\.conf\.[cm]?js$|^\.mocharc(\.[\w]+)?$|^\.babelrc$|^babel\.config\.[cm]?js$/.test(base)) return true;
+  if (base === '.rspec' || base.endsWith('_spec.rb') || (dirs.includes('spec') && base.endsWith('.rb'))) return true;
+  return base === 'phpunit.xml' || base === 'phpunit.xml.dist' || base === '.phpunit.result.cache';
+}
+
 export function isTestPath(path: string): boolean {
   const parts = path.split('/');
   const base = parts.at(-1) ?? '';
@@ -75,6 +95,8 @@ export function filterAgentPatch(
       kept.push(chunk);
     } else if (paths.some(isTestPath)) {
       dropped.push(`${file.path} (test file)`);
+    } else if (paths.some(isRunnerControlPath)) {
+      dropped.push(`${file.path} (read or run by the test runner)`);
     } else if (paths.some((p) => protectedPaths.has(p))) {
       dropped.push(`${file.path} (run by the test command)`);
     } else {

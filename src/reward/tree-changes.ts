@@ -1,4 +1,4 @@
-import { isTestPath } from './patch-filter.js';
+import { isRunnerControlPath, isTestPath } from './patch-filter.js';
 import { PYTEST_CONFIG_FILES } from './pytest-config.js';
 import { isSupportPath } from './test-support.js';
 
@@ -61,6 +61,7 @@ export function sweepDecision(changed: readonly string[], options: SweepOptions)
     if (allowed.has(path)) continue;
     const base = path.split('/').at(-1) ?? '';
     if (isTestPath(path)) revert.push({ path, why: 'test file' });
+    else if (isRunnerControlPath(path)) revert.push({ path, why: 'read or run by the test runner' });
     else if (protectedPaths.has(path)) revert.push({ path, why: 'run by the test command' });
     else if (base.endsWith('.pyc') || base.endsWith('.pyo') || path.split('/').includes('__pycache__')) revert.push({ path, why: 'compiled artefact' });
     else if (isSupportPath(path, options.supportStems)) revert.push({ path, why: 'test-support module the tests import' });

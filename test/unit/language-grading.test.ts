@@ -102,6 +102,14 @@ describe('results beyond pytest', () => {
     expect(contradictedResults('parse_log_cargo', cargo, ['words', 'lines'])).toEqual(['words']);
     expect(contradictedResults('parse_log_pytest', cargo, ['words'])).toEqual([]);
   });
+
+  it('are checked for contradictions as the parser reads each line (round-4 G1, R1: a forged line ending in a space or a carriage return)', () => {
+    const go = '--- FAIL: TestA (0.00s)\n--- PASS: TestA (0.00s) \n\t--- PASS: TestB (0.00s)\r\n--- FAIL: TestB (0.01s)\n';
+    expect(runResults('parse_log_gotest', 'pytest', go, task).get('TestA')).toBe('PASSED'); // the parser keeps the forged last line
+    expect(contradictedResults('parse_log_gotest', go, ['TestA', 'TestB'])).toEqual(['TestA', 'TestB']);
+    const cargo = 'test words ... FAILED\ntest words ... ok \n';
+    expect(contradictedResults('parse_log_cargo', cargo, ['words'])).toEqual(['words']);
+  });
 });
 
 describe('families and 5.x rows of other languages', () => {

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it, onTestFinished } from 'vitest';
-import { filterAgentPatch, isTestPath, testCommandPaths } from '../../src/reward/patch-filter.js';
+import { filterAgentPatch, isRunnerControlPath, isTestPath, testCommandPaths } from '../../src/reward/patch-filter.js';
 import { reverseDiff } from '../../src/reward/reverse-diff.js';
 import { decideVerdict } from '../../src/reward/verdict.js';
 import { djangoModule, evalPlan } from '../../src/reward/eval-plan/plan.js';
@@ -55,6 +55,24 @@ describe('filterAgentPatch', () => {
   it('keeps non-UTF-8 bytes of kept files intact', () => {
     const raw = Buffer.concat([Buffer.from(chunk('a.py', '@@ -1 +1 @@\n-')), Buffer.from([0xff, 0xfe]), Buffer.from('\n+b\n')]);
     expect(filterAgentPatch(raw).patch.equals(raw)).toBe(true);
+  });
+
+  it("classifies what other runners read or run around their tests (round-4 exploits G2, R2, R3), and nothing of the code under repair", () => {
+    for (const p of ['semver_test.go', 'pkg/main_test.go', 'pkg/testdata/in.txt', '.cargo/config.toml', 'crates/a/.cargo/config', 'build.rs', 'crates/a/build.rs', 'rust-toolchain.toml', 'jest.config.js', 'vitest.config.mts', '.mocharc.yml', 'karma.conf.js', '.rspec', 'spec/spec_helper.rb', 'lib/a_spec.rb', 'phpunit.xml.dist']) {
+      expect(isRunnerControlPath(p), p).toBe(true);
+    }
+    for (const p of ['semver.go', 'src/lib.rs', 'src/build.rs.in', 'cargo/config.toml', 'package.json', 'lib/spec.rb', 'docs/spec/a.md', 'src/jest.js', 'pom.xml', 'go.mod']) {
+      expect(isRunnerControlPath(p), p).toBe(false);
+    }
+    const diff = Buffer.from(
+      ['main_test.go', 'semver.go', '.cargo/config.toml', 'build.rs']
+        .map((f) => `diff --git a/${f} b/${f}\nnew file mode 100644\n--- /dev/null\n+++ b/${f}\n@@ -0,0 +1 @@\n+x\n`)
+        .join(''),
+    );
+    const filtered = filterAgentPatch(diff);
+    expect(filtered.dropped).toEqual(['main_test.go (read or run by the test runner)', '.cargo/config.toml (read or run by the test runner)', 'build.rs (read or run by the test runner)']);
+    expect(filtered.patch.toString()).toContain('b/semver.go');
+    expect(filterAgentPatch(diff, { allowedPaths: ['build.rs'] }).dropped).not.toContain('build.rs (read or run by the test runner)');
   });
 
   it('classifies test paths as SWE-bench splits patch and test_patch', () => {

@@ -21,30 +21,24 @@ export function runResults(harnessParser: string, parser: LogParserName, log: st
   return new Map(harnessParse(harnessParser, log, '5', { instanceId: task.id, version: task.version }));
 }
 
-/** A result line of `go test -v` (subtests indented) and of libtest, as the harness's parsers read them. */
-const RESULT_LINES: ReadonlyArray<readonly [RegExp, (m: RegExpExecArray) => [string, string]]> = [
-  [/^\s*--- (PASS|FAIL|SKIP): (.+) \(.+\)$/, (m) => [m[2]!, m[1]!]],
-  [/^test\s+(\S+)\s+\.\.\.\s+(ok|FAILED|ignored)$/, (m) => [m[1]!, m[2] === 'ok' ? 'PASS' : m[2] === 'FAILED' ? 'FAIL' : 'SKIP']],
-];
-
 /**
  * Listed tests the log reports both passing and failing. The runners report a test once per run,
  * and the harness's parsers keep the last line: code under test that prints a PASS line after its
- * test really failed (a TestMain re-printing results, a function printing libtest lines) would
+ * test really failed (a TestMain re-printing results, an exit hook printing libtest lines) would
  * turn the result round. A listed name with both outcomes is a result that cannot be trusted.
+ * Each line is read by the row's own parser, alone: whatever shape the parser accepts (stripped of
+ * surrounding spaces, a carriage return, any prefix it tolerates) counts here as it counts there, so
+ * no spelling of a result line is read by the verdict and missed by this check.
  */
 export function contradictedResults(harnessParser: string, log: string, listed: readonly string[]): string[] {
   if (!isLanguageRun(harnessParser)) return [];
   const wanted = new Set(listed);
-  const seen = new Map<string, Set<string>>();
-  for (const raw of log.split('\n')) {
-    const line = raw.replace(/\r$/, '');
-    for (const [pattern, read] of RESULT_LINES) {
-      const m = pattern.exec(line);
-      if (!m) continue;
-      const [name, status] = read(m);
-      if (!wanted.has(name) || status === 'SKIP') continue;
-      seen.set(name, (seen.get(name) ?? new Set()).add(status));
+  const seen = new Map<string, Set<TestStatus>>();
+  for (const line of log.split('\n')) {
+    if (line.trim() === '') continue;
+    for (const [name, status] of harnessParse(harnessParser, line, '5', { instanceId: '', version: '' })) {
+      if (!wanted.has(name) || status === 'SKIPPED') continue;
+      seen.set(name, (seen.get(name) ?? new Set()).add(status === 'PASSED' || status === 'XFAIL' ? 'PASSED' : 'FAILED'));
     }
   }
   return [...seen].filter(([, statuses]) => statuses.size > 1).map(([name]) => name);
