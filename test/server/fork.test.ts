@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { SweEnvClient } from '../../src/client/client.js';
+import { FleetClient } from '../../src/client/fleet.js';
 import { loadTaskFile } from '../../src/tasks/loader.js';
 import { fullSteps } from '../../src/trajectories/lineage.js';
 import { readTrajectory } from '../../src/trajectories/trajectory-format.js';
@@ -132,6 +133,20 @@ describe('Fork', () => {
     expect(parentState).toContain('declare -x NO_TAR="1"');
     expect(await state(t.client, child, 1)).toBe(parentState);
     await Promise.all([t.client.close(parent), t.client.close(child)]);
+  });
+
+  it("the fleet client keeps a fork's children on their parent's server", async () => {
+    const t = servers.at(-1) ?? (await serve('drain'));
+    const fleet = await FleetClient.connect({ addresses: [t.server.address], infoTtlMs: 0 });
+    try {
+      const parent = (await fleet.reset({ taskId: TASK })).episodeId;
+      const fork = await fleet.fork(parent, 2);
+      expect(fork.episodeIds.map((id) => fleet.serverOf(id))).toEqual([t.server.address, t.server.address]);
+      expect((await fleet.bash(fork.episodeIds[0]!, 0, 'echo child')).observation).toBe('child\n');
+      for (const id of [parent, ...fork.episodeIds]) await fleet.close(id);
+    } finally {
+      fleet.dispose();
+    }
   });
 
   it('is refused for an ended episode, and for a count out of range', async () => {
