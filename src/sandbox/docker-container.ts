@@ -9,6 +9,7 @@ import { capturingWritable, demux, envList, exitCodeOf, removeContainer, statusC
 import { runBeside, type HelperShare } from './helper-container.js';
 import { setOfflineRoute } from './offline-network/offline-route.js';
 import type { AttachedProcess, BesideOptions, BesideResult, ExecOptions, ExecResult, OfflineRoute, Sandbox, SandboxFate, SandboxSpec } from './sandbox.js';
+import { topProcesses } from './engines/top-rows.js';
 
 const DEFAULT_EXEC_OUTPUT_LIMIT = 16 * 1024 * 1024;
 
@@ -251,7 +252,7 @@ export class DockerSandbox implements Sandbox {
     try {
       const initPid = (await this.container.inspect()).State.Pid;
       const top = (await this.container.top({ ps_args: '-o pid,ppid,args' })) as { Titles?: string[]; Processes?: string[][] };
-      return (top.Processes ?? []).map((row) => ({ pid: Number(row[0]), ppid: Number(row[1]), command: row.slice(2).join(' '), init: Number(row[0]) === initPid }));
+      return topProcesses(top.Processes ?? [], initPid);
     } catch (error) {
       throw new InfraError(`cannot list the processes of sandbox ${this.id.slice(0, 12)}: ${String(error)}`, { cause: error });
     }
