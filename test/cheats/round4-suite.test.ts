@@ -1,6 +1,6 @@
 /**
  * The fourth attacker's suite: each exploit of round4-exploits.ts (none a fix) graded through a
- * real server's Evaluate on the Go and Rust demo tasks, with the default 'offline' grading network.
+ * real server's Evaluate on the Go, Rust and C++ demo tasks, with the default 'offline' grading network.
  * The secure outcome is asserted: reward 0 as the model's own failure, never INFRA_ERROR. An
  * exploit that earns 1 today is `it.fails` with a `// SUCCEEDS:` note, so CI stays green and the
  * test fails (turn it into a plain `it`) the day a defence catches it. Beside each, a plain `it`
@@ -12,15 +12,20 @@ import type { GradeReport__Output } from '../../src/generated/swe_env/v1/GradeRe
 import { buildLanguageDemoImages, LANGUAGE_TASKS } from '../helpers/language-demo.js';
 import { expectNoContainers, startTestServer, type TestServer } from '../helpers/server.js';
 import {
+  C1_MAKEFILE,
   D1_NEEDS_DOWNLOAD,
+  EMPTY_CPP,
   EMPTY_GO,
   EMPTY_RUST,
   G1_TRAILING_SPACE,
   G2_STDOUT_FILTER,
+  G3_INIT_REEXEC,
   n1NetworkProbe,
   R1_ATEXIT_TRAILING_SPACE,
   R2_BUILD_SCRIPT,
   R3_CARGO_RUNNER,
+  R4_NAMED_BUILD_SCRIPT,
+  R5_CARGO_CONFIG_SYMLINK,
   patchOf,
   type Round4Exploit,
 } from './round4-exploits.js';
@@ -62,8 +67,8 @@ async function expectWorthless(exploit: Round4Exploit): Promise<void> {
 const lines = (r: GradeReport__Output): string[] => r.logTail.split('\n');
 
 describe('controls', () => {
-  it('no change scores 0 on both tasks (so a 1 below is the exploit\'s doing)', async () => {
-    for (const control of [EMPTY_GO, EMPTY_RUST]) {
+  it('no change scores 0 on the three tasks (so a 1 below is the exploit\'s doing)', async () => {
+    for (const control of [EMPTY_GO, EMPTY_RUST, EMPTY_CPP]) {
       const report = await grade(control);
       expect(report.infraError, said(report)).toBe(false);
       expect(report.reward, said(report)).toBe(0);
@@ -73,33 +78,35 @@ describe('controls', () => {
 });
 
 describe("go test: the fourth attacker's exploits", () => {
-  it('G1 at work: the hidden tests really FAIL, a forged PASS line ending in a space follows, no flag', async () => {
+  // G1 and G2 earned 1 until dd9bf87: G1's forged line ending in a space was read by the verdict
+  // (the parser strips) and missed by the both-ways check; G2's TestMain owned the binary's output.
+  // Now each line is read for the check by the row's own parser, and `_test.go` files of the
+  // agent's are left out of the change.
+  it(`${G1_TRAILING_SPACE.name}: dropped, as any _test.go of the agent's`, async () => {
     const report = await grade(G1_TRAILING_SPACE);
-    expect(lines(report), said(report)).toContain('--- FAIL: TestCompareNumericNotTextual (0.00s)');
-    expect(lines(report), said(report)).toContain('--- PASS: TestCompareNumericNotTextual (0.00s) ');
-    expect(report.testExitCode, said(report)).not.toBe(0);
-    expect(report.integrityFlags, said(report)).toEqual([]);
-    expect(report.infraError, said(report)).toBe(false);
+    expect(report.droppedFiles.join('\n'), said(report)).toMatch(/main_test\.go/);
+    await expectWorthless(G1_TRAILING_SPACE);
   }, 120_000);
-  // SUCCEEDS: the row's parser reads each line through Python's str.strip() and keeps the last
-  // result per name, while contradictedResults() (language-results.ts) matches the unstripped line
-  // against `\(.+\)$`: a PASS line with a trailing space, printed by an agent TestMain after m.Run(),
-  // overrides the real FAIL unseen; canaries (left alone by shape) and the exit status stay honest.
-  it.fails(`[secure] ${G1_TRAILING_SPACE.name}`, () => expectWorthless(G1_TRAILING_SPACE), 120_000);
-
-  it('G2 at work: each listed test reported once, PASS, though the package is unfixed; the must-fail canary still FAILs', async () => {
+  it(`${G2_STDOUT_FILTER.name}: dropped, as any _test.go of the agent's`, async () => {
     const report = await grade(G2_STDOUT_FILTER);
+    expect(report.droppedFiles.join('\n'), said(report)).toMatch(/main_test\.go/);
+    await expectWorthless(G2_STDOUT_FILTER);
+  }, 120_000);
+
+  it('G3 at work: no file dropped, each listed test reported once, PASS, though the package is unfixed', async () => {
+    const report = await grade(G3_INIT_REEXEC);
+    expect(report.droppedFiles, said(report)).toEqual([]);
     expect(lines(report), said(report)).toContain('--- PASS: TestCompareNumericNotTextual (0.00s)');
     expect(report.logTail, said(report)).not.toMatch(/--- FAIL: TestCompare/);
     expect(report.logTail, said(report)).toMatch(/--- FAIL: Test\w+ \(/);
     expect(report.integrityFlags, said(report)).toEqual([]);
     expect(report.infraError, said(report)).toBe(false);
   }, 120_000);
-  // SUCCEEDS: an agent-added `_test.go` file's TestMain owns the test binary's stdout (os.Stdout
-  // swapped for a pipe before m.Run) and prints whatever results it likes; the grader reads only
-  // that text. Canaries are told apart by their failure message ("total = N, want M") and left
-  // alone, the non-zero exit is theirs: no contradiction, no missing canary, no exit-0 flag.
-  it.fails(`[secure] ${G2_STDOUT_FILTER.name}`, () => expectWorthless(G2_STDOUT_FILTER), 120_000);
+  // SUCCEEDS: G2 from a plain source file: the package's init() runs before the testing package in
+  // the test binary, re-runs the binary as a child, and prints the child's output rewritten (FAIL to
+  // PASS unless the failure message is a canary's "total = N, want M"), exiting with the child's
+  // status. The grader trusts the test binary's stdout, which the package's code writes.
+  it.fails(`[secure] ${G3_INIT_REEXEC.name}`, () => expectWorthless(G3_INIT_REEXEC), 120_000);
 
   it('N1: the code under test reaches nothing from the offline grading container (no host, no Docker API, no server, no outside)', async () => {
     const exploit = n1NetworkProbe(Number(/:(\d+)$/.exec(server!.server.address)![1]));
@@ -118,41 +125,61 @@ describe("go test: the fourth attacker's exploits", () => {
 });
 
 describe("cargo test: the fourth attacker's exploits", () => {
-  it('R1 at work: the hidden tests really FAIL, forged ok lines ending in a space follow from the atexit handler', async () => {
+  // R1, R2 and R3 earned 1 until dd9bf87 (see G1: the both-ways check now reads each line with the
+  // row's parser; build.rs and .cargo/config are left out of the change).
+  it(`${R1_ATEXIT_TRAILING_SPACE.name}: the forged line is read, and seen both ways`, async () => {
     const report = await grade(R1_ATEXIT_TRAILING_SPACE);
-    expect(lines(report), said(report)).toContain('test repeated_spaces_do_not_make_words ... FAILED');
-    expect(lines(report), said(report)).toContain('test repeated_spaces_do_not_make_words ... ok ');
-    expect(report.integrityFlags, said(report)).toEqual([]);
-    expect(report.infraError, said(report)).toBe(false);
+    expect(report.integrityFlags.join('\n'), said(report)).toMatch(/reported both passing and failing/);
+    await expectWorthless(R1_ATEXIT_TRAILING_SPACE);
   }, 120_000);
-  // SUCCEEDS: as G1, from the function under test with no test file at all: libc atexit() runs after
-  // libtest's summary and prints `test <name> ... ok ` (trailing space) for every non-canary #[test]
-  // of tests/*.rs; the stripped parser keeps it as the last word, the contradiction check's `$` misses it.
-  it.fails(`[secure] ${R1_ATEXIT_TRAILING_SPACE.name}`, () => expectWorthless(R1_ATEXIT_TRAILING_SPACE), 120_000);
-
-  it('R2 at work: the hidden tests pass for real (their bodies emptied), one canary fails as planted', async () => {
+  it(`${R2_BUILD_SCRIPT.name}: build.rs dropped`, async () => {
     const report = await grade(R2_BUILD_SCRIPT);
+    expect(report.droppedFiles.join('\n'), said(report)).toMatch(/build\.rs/);
+    await expectWorthless(R2_BUILD_SCRIPT);
+  }, 120_000);
+  it(`${R3_CARGO_RUNNER.name}: .cargo/config.toml dropped`, async () => {
+    const report = await grade(R3_CARGO_RUNNER);
+    expect(report.droppedFiles.join('\n'), said(report)).toMatch(/\.cargo\/config\.toml/);
+    await expectWorthless(R3_CARGO_RUNNER);
+  }, 120_000);
+
+  it('R4 at work: nothing dropped, the hidden tests pass for real (bodies emptied), one canary fails as planted', async () => {
+    const report = await grade(R4_NAMED_BUILD_SCRIPT);
+    expect(report.droppedFiles, said(report)).toEqual([]);
     expect(lines(report), said(report)).toContain('test repeated_spaces_do_not_make_words ... ok');
-    expect(report.logTail, said(report)).not.toMatch(/repeated_spaces_do_not_make_words \.\.\. FAILED/);
     expect(report.logTail, said(report)).toMatch(/1 failed/);
     expect(report.integrityFlags, said(report)).toEqual([]);
     expect(report.infraError, said(report)).toBe(false);
   }, 120_000);
-  // SUCCEEDS: cargo runs the patch's root build.rs inside the test command, after the test patch and
-  // the canaries are on disk and before tests/*.rs compile; it rewrites the hidden test file (empty
-  // bodies for every #[test] that is not canary-shaped). Nothing checks the hidden files after the
-  // run, and the log, canaries and exit status are all genuine.
-  it.fails(`[secure] ${R2_BUILD_SCRIPT.name}`, () => expectWorthless(R2_BUILD_SCRIPT), 120_000);
+  // SUCCEEDS: isRunnerControlPath() drops a file named build.rs, but the manifest (Cargo.toml, not
+  // protected) names the build script: `build = "tools/layout.rs"` runs inside `cargo test` after
+  // the hidden tests and canaries are on disk, and rewrites the hidden test file before it compiles.
+  it.fails(`[secure] ${R4_NAMED_BUILD_SCRIPT.name}`, () => expectWorthless(R4_NAMED_BUILD_SCRIPT), 120_000);
 
-  it('R3 at work: the listing says ok while libtest\'s own failures section names the hidden tests', async () => {
-    const report = await grade(R3_CARGO_RUNNER);
+  it('R5 at work: nothing dropped, the listing says ok while libtest\'s failures section names the hidden tests', async () => {
+    const report = await grade(R5_CARGO_CONFIG_SYMLINK);
+    expect(report.droppedFiles, said(report)).toEqual([]);
     expect(lines(report), said(report)).toContain('test repeated_spaces_do_not_make_words ... ok');
     expect(report.logTail, said(report)).toMatch(/---- repeated_spaces_do_not_make_words stdout ----/);
     expect(report.integrityFlags, said(report)).toEqual([]);
     expect(report.infraError, said(report)).toBe(false);
   }, 120_000);
-  // SUCCEEDS: `.cargo/config.toml` in the repository is obeyed by the grading run: its
-  // target.<triple>.runner wraps every test binary in a repository script that rewrites
-  // `... FAILED` to `... ok` for non-canary names (read from tests/*.rs) and keeps the exit status.
-  it.fails(`[secure] ${R3_CARGO_RUNNER.name}`, () => expectWorthless(R3_CARGO_RUNNER), 120_000);
+  // SUCCEEDS: `.cargo/config.toml` is dropped by its path in the patch, but `.cargo` may be a
+  // symlink to a directory of any name: cargo follows it and obeys cargo-env/config.toml's runner.
+  it.fails(`[secure] ${R5_CARGO_CONFIG_SYMLINK.name}`, () => expectWorthless(R5_CARGO_CONFIG_SYMLINK), 120_000);
+});
+
+describe("googletest (make test): the fourth attacker's exploit", () => {
+  it('C1 at work: the Makefile is not put back, nothing is compiled, every TEST() reads OK', async () => {
+    const report = await grade(C1_MAKEFILE);
+    expect(report.droppedFiles, said(report)).not.toContain('Makefile');
+    expect(lines(report), said(report)).toContain('[       OK ] Trim.RemovesTabsAndNewlines (0 ms)');
+    expect(report.logTail, said(report)).not.toMatch(/g\+\+|c\+\+ |-lgtest/);
+    expect(report.testExitCode, said(report)).toBe(0);
+    expect(report.infraError, said(report)).toBe(false);
+  }, 120_000);
+  // SUCCEEDS: the test command `make test` runs the repository's Makefile, which the patch rewrote
+  // (the sweep puts back only Python's test files and test-command files); googletest runs get no
+  // canaries, no exit-status check and no contradiction check, so its printed lines are the reward.
+  it.fails(`[secure] ${C1_MAKEFILE.name}`, () => expectWorthless(C1_MAKEFILE), 120_000);
 });
