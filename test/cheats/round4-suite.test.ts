@@ -26,6 +26,7 @@ import {
   R3_CARGO_RUNNER,
   R4_NAMED_BUILD_SCRIPT,
   R5_CARGO_CONFIG_SYMLINK,
+  R6_INIT_ARRAY_REEXEC,
   patchOf,
   type Round4Exploit,
 } from './round4-exploits.js';
@@ -167,6 +168,20 @@ describe("cargo test: the fourth attacker's exploits", () => {
   // SUCCEEDS: `.cargo/config.toml` is dropped by its path in the patch, but `.cargo` may be a
   // symlink to a directory of any name: cargo follows it and obeys cargo-env/config.toml's runner.
   it.fails(`[secure] ${R5_CARGO_CONFIG_SYMLINK.name}`, () => expectWorthless(R5_CARGO_CONFIG_SYMLINK), 120_000);
+
+  it('R6 at work: only src/lib.rs changed, the listing says ok while libtest\'s failures section names the hidden tests', async () => {
+    const report = await grade(R6_INIT_ARRAY_REEXEC);
+    expect(report.droppedFiles, said(report)).toEqual([]);
+    expect(lines(report), said(report)).toContain('test repeated_spaces_do_not_make_words ... ok');
+    expect(report.logTail, said(report)).toMatch(/---- repeated_spaces_do_not_make_words stdout ----/);
+    expect(report.integrityFlags, said(report)).toEqual([]);
+    expect(report.infraError, said(report)).toBe(false);
+  }, 120_000);
+  // SUCCEEDS: G3 in Rust: a `#[used] #[link_section = ".init_array"]` static of the library runs
+  // before libtest's main in every binary linking it; it re-runs the binary as a child and prints
+  // the child's output with non-canary FAILED lines turned ok, exiting with the child's status.
+  // Dropping build scripts and cargo configuration does not reach code of the library itself.
+  it.fails(`[secure] ${R6_INIT_ARRAY_REEXEC.name}`, () => expectWorthless(R6_INIT_ARRAY_REEXEC), 120_000);
 });
 
 describe("googletest (make test): the fourth attacker's exploit", () => {
