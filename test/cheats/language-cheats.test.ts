@@ -4,7 +4,8 @@
  * runs, so a patch without the fix can print the result lines the parser reads. Each attack is
  * shown to win against the log-only reading (the harness's verdict, which reads nothing else:
  * `harness.resolved` is true) and to score 0 under swe-env's (the canaries planted in the hidden
- * test files, the runner's exit status, a listed test reported both ways).
+ * test files, the runner's exit status), or to be left out of the change before it runs (a
+ * TestMain: Go's test files are the runner's, see patch-filter.ts).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadTaskFile } from '../../src/tasks/loader.js';
@@ -62,8 +63,8 @@ func init() {
 `,
 );
 
-/** Go: a TestMain of the patch's own runs the tests, then prints PASS for the issue's tests, and keeps (or hides) the exit status. */
-function goTestMainForgery(exit: 'code' | 'zero'): string {
+/** Go: a TestMain of the patch's own runs the tests, then prints PASS for the issue's tests and exits 0. */
+function goTestMainForgery(): string {
   return addFile(
     'main_test.go',
     `package semver
@@ -79,39 +80,45 @@ func TestMain(m *testing.M) {
 	for _, name := range []string{"TestCompareMultiDigitComponents", "TestCompareNumericNotTextual"} {
 		fmt.Printf("--- PASS: %s (0.00s)\\n", name)
 	}
-	os.Exit(${exit === 'code' ? 'code' : '0 * code'})
+	os.Exit(0 * code)
 }
 `,
   );
 }
 
 /**
- * Rust: the function under test writes libtest's `ok` line for every test of tests/ straight to the
- * process's stdout (libtest captures what a test prints), then ends the process with success.
+ * Rust: the function under test, once, writes libtest's `ok` line for every test of tests/ straight
+ * to the process's stdout (libtest captures what a test prints) in one write, then ends the process
+ * with success.
  */
 const RUST_FORGERY = [
   'diff --git a/src/lib.rs b/src/lib.rs',
-  'index f394abb..1ffe281 100644',
+  'index f394abb..83d4ab1 100644',
   '--- a/src/lib.rs',
   '+++ b/src/lib.rs',
-  '@@ -10,6 +10,20 @@ pub struct Counts {',
+  '@@ -10,6 +10,25 @@ pub struct Counts {',
   ' ',
   ' /// Words are runs of characters between whitespace.',
   ' pub fn count_words(text: &str) -> usize {',
-  '+    use std::io::Write;',
-  '+    // Straight to the process\'s stdout: libtest captures what a test prints.',
-  '+    let mut out = std::fs::OpenOptions::new().write(true).open("/dev/stdout").unwrap();',
-  '+    writeln!(out).unwrap();',
-  '+    for entry in std::fs::read_dir("tests").unwrap() {',
-  '+        let source = std::fs::read_to_string(entry.unwrap().path()).unwrap();',
-  '+        for line in source.lines() {',
-  '+            if let Some(rest) = line.trim().strip_prefix("fn ") {',
-  '+                writeln!(out, "test {} ... ok", rest.split(\'(\').next().unwrap()).unwrap();',
+  '+    // Once, whichever test thread comes first; the others wait until the process is gone.',
+  '+    static FORGE: std::sync::Once = std::sync::Once::new();',
+  '+    FORGE.call_once(|| {',
+  '+        use std::io::Write;',
+  '+        let mut forged = String::from("\\n");',
+  '+        for entry in std::fs::read_dir("tests").unwrap() {',
+  '+            let source = std::fs::read_to_string(entry.unwrap().path()).unwrap();',
+  '+            for line in source.lines() {',
+  '+                if let Some(rest) = line.trim().strip_prefix("fn ") {',
+  '+                    forged += &format!("test {} ... ok\\n", rest.split(\'(\').next().unwrap());',
+  '+                }',
   '+            }',
   '+        }',
-  '+    }',
-  '+    writeln!(out, "\\ntest result: ok.").unwrap();',
-  '+    std::process::exit(0);',
+  '+        forged += "\\ntest result: ok.\\n";',
+  '+        // One write, straight to the process\'s stdout: libtest captures what a test prints.',
+  '+        let mut out = std::fs::OpenOptions::new().write(true).open("/dev/stdout").unwrap();',
+  '+        out.write_all(forged.as_bytes()).unwrap();',
+  '+        std::process::exit(0);',
+  '+    });',
   '     if text.is_empty() {',
   '         return 0;',
   '     }',
@@ -129,15 +136,13 @@ describe('forged results beyond pytest', () => {
     expect(report.integrityFlags.join('\n')).toMatch(/go test run exited 0 though a planted failing test/);
   }, 300_000);
 
-  it('go: a TestMain re-printing PASS for the issue\'s tests wins the log-only reading and scores 0, whatever its exit status', async () => {
-    for (const exit of ['zero', 'code'] as const) {
-      const report = (await server!.client.evaluate('swe-env-demo__semver-1', goTestMainForgery(exit))).report!;
-      expect(report.harness!.resolved, `${exit}: ${report.logTail}`).toBe(true);
-      expect(report.reward, exit).toBe(0);
-      expect(report.integrityFlags.join('\n')).toMatch(/TestCompareMultiDigitComponents is reported both passing and failing/);
-      if (exit === 'zero') expect(report.integrityFlags.join('\n')).toMatch(/exited 0 though a planted failing test/);
-    }
-  }, 600_000);
+  it('go: a TestMain of the patch\'s own (re-printing PASS for the issue\'s tests, exiting 0) is left out of the change and scores 0', async () => {
+    // A _test.go file of the package owns the test binary's output and exit: the change may not add one.
+    const report = (await server!.client.evaluate('swe-env-demo__semver-1', goTestMainForgery())).report!;
+    expect(report.droppedFiles).toContain('main_test.go (read or run by the test runner)');
+    expect(report.reward).toBe(0);
+    expect(report.harness!.resolved).toBe(false);
+  }, 300_000);
 
   it('rust: the code under test printing libtest\'s ok lines and exiting 0 wins the log-only reading and scores 0', async () => {
     expect(task('swe-env-demo__wordcount-1').failToPass.length).toBeGreaterThan(0);

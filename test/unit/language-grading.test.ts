@@ -12,6 +12,7 @@ import { gatherEvidence } from '../../src/reward/grading/evidence.js';
 import { canaryFile, commandRunsAll, languageRunner, planLanguageCanaries, stopsEarly } from '../../src/reward/grading/language-canaries.js';
 import { contradictedResults, runResults } from '../../src/reward/grading/language-results.js';
 import { evalPlan } from '../../src/reward/eval-plan/plan.js';
+import { harnessEvalScript } from '../../src/reward/eval-plan/render.js';
 import { languageEvalScript } from '../../src/tasks/demo/language-demo.js';
 import { familyPackages, taskLanguage } from '../../src/tasks/language-families.js';
 import { loadTaskFile } from '../../src/tasks/loader.js';
@@ -138,5 +139,7 @@ describe('families and 5.x rows of other languages', () => {
     expect(loaded.problems.map((p) => p.field)).toEqual(['log_parser']);
     const plan = evalPlan(loaded.tasks[0]!);
     expect(plan).toMatchObject({ source: 'record-eval-script', harnessParser: 'parse_log_gotest', testCommand: 'go test -v ./...', resetFiles: ['x_test.go'], notes: [] });
+    // Rendered back in the harness's shape for languages beyond Python: the row's own script, line for line.
+    expect(harnessEvalScript(plan, loaded.tasks[0]!)).toBe(languageEvalScript(base, testPatch, 'go test -v ./...').replace(/\n(?=EOF_114329324912)/, '\n\n'));
   });
 });

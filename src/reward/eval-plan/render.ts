@@ -1,5 +1,6 @@
 import type { Task } from '../../tasks/task.js';
 import type { EvalPlan } from './plan.js';
+import { isLanguageRun } from '../grading/language-results.js';
 
 const HEREDOC = 'EOF_114329324912';
 
@@ -10,6 +11,7 @@ const HEREDOC = 'EOF_114329324912';
  * grader runs the same parts with its own checks between them (see grader.ts).
  */
 export function harnessEvalScript(plan: EvalPlan, task: Task): string {
+  if (isLanguageRun(plan.harnessParser)) return commonEvalScript(plan, task);
   const dir = task.workdir;
   const reset = `git checkout ${task.baseCommit} ${plan.resetFiles.join(' ')}`;
   const lines = [
@@ -30,6 +32,37 @@ export function harnessEvalScript(plan: EvalPlan, task: Task): string {
     reset,
     ...plan.beforeTestPatch,
     `git apply -v - <<'${HEREDOC}'\n${task.testPatch}\n${HEREDOC}`,
+    ...plan.afterTestPatch,
+    ": '>>>>> Start Test Output'",
+    plan.testCommand,
+    ": '>>>>> End Test Output'",
+    reset,
+  ];
+  return `${lines.join('\n')}\n`;
+}
+
+/**
+ * The shape the harness writes for languages beyond Python (make_eval_script_list_common): no
+ * conda, the reset an echo when the test patch touches no file, the test patch applied with
+ * `--verbose --reject`, the row's build steps after it.
+ */
+function commonEvalScript(plan: EvalPlan, task: Task): string {
+  const dir = task.workdir;
+  const reset = plan.resetFiles.length > 0 ? `git checkout ${task.baseCommit} ${plan.resetFiles.join(' ')}` : 'echo "No test files to reset"';
+  const lines = [
+    '#!/bin/bash',
+    'set -uxo pipefail',
+    `cd ${dir}`,
+    ...plan.evalCommands,
+    `git config --global --add safe.directory ${dir}`,
+    `cd ${dir}`,
+    'git status',
+    'git show',
+    `git -c core.fileMode=false diff ${task.baseCommit}`,
+    ...(plan.install ? [plan.install] : []),
+    reset,
+    ...plan.beforeTestPatch,
+    `git apply --verbose --reject - <<'${HEREDOC}'\n${task.testPatch}\n${HEREDOC}`,
     ...plan.afterTestPatch,
     ": '>>>>> Start Test Output'",
     plan.testCommand,
