@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { evalPlan } from '../../src/reward/eval-plan/plan.js';
 import { harnessEvalScript } from '../../src/reward/eval-plan/render.js';
+import { isHarnessParser } from '../../src/reward/harness/log-parsers.js';
 import { loadTaskFile } from '../../src/tasks/loader.js';
 import type { Task } from '../../src/tasks/task.js';
 import { pythonEnv, runPythonJsonLines } from '../helpers/python-env.js';
@@ -44,9 +45,9 @@ beforeAll(async () => {
   rendered = shapes.filter((s) => s.parts);
   dir = await mkdtemp(join(tmpdir(), 'swe-env-shapes-'));
   const file = join(dir, 'rows.jsonl');
-  // swe-env loads only Python parsers (it grades Python repositories): the other languages' rows are
-  // loaded without theirs, which the plan's steps do not depend on.
-  const rows = rendered.map(({ row, language }) => (language === 'py' ? row : { ...row, log_parser: undefined }));
+  // Every language's row loads with its own parser (issue 20); a name 4.1 gives that 5.x has no
+  // parser for is left out, which the plan's steps do not depend on.
+  const rows = rendered.map(({ row }) => (row.log_parser === undefined || isHarnessParser(row.log_parser) ? row : { ...row, log_parser: undefined }));
   await writeFile(file, rows.map((r) => JSON.stringify(r)).join('\n'));
   const loaded = await loadTaskFile(file);
   expect(loaded.problems).toEqual([]);
@@ -94,6 +95,15 @@ describe('5.x eval_script shapes against swebench 4.1 make_test_spec (every lang
     const python = rendered.filter((s) => s.language === 'py');
     expect(python.filter((s) => s.shape === 'issue-20')).toHaveLength(2);
     const differ = python.filter((s) => harnessEvalScript(evalPlan(tasks.get(s.row.instance_id)!), tasks.get(s.row.instance_id)!) !== s.row.eval_script);
+    expect(differ.map((s) => s.row.instance_id)).toEqual([]);
+  });
+
+  it("writes the other languages' shape out again byte for byte (swe-env plan), from the row's own parser", () => {
+    const others = rendered.filter((s) => s.language !== 'py' && s.shape === 'harness');
+    expect(others.length).toBeGreaterThan(100);
+    const withParser = others.filter((s) => tasks.get(s.row.instance_id)!.logParser !== undefined);
+    expect(withParser.length).toBe(others.length);
+    const differ = others.filter((s) => harnessEvalScript(evalPlan(tasks.get(s.row.instance_id)!), tasks.get(s.row.instance_id)!) !== s.row.eval_script);
     expect(differ.map((s) => s.row.instance_id)).toEqual([]);
   });
 

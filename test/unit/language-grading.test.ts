@@ -140,6 +140,6 @@ describe('families and 5.x rows of other languages', () => {
     const plan = evalPlan(loaded.tasks[0]!);
     expect(plan).toMatchObject({ source: 'record-eval-script', harnessParser: 'parse_log_gotest', testCommand: 'go test -v ./...', resetFiles: ['x_test.go'], notes: [] });
     // Rendered back in the harness's shape for languages beyond Python: the row's own script, line for line.
-    expect(harnessEvalScript(plan, loaded.tasks[0]!)).toBe(languageEvalScript(base, testPatch, 'go test -v ./...').replace(/\n(?=EOF_114329324912)/, '\n\n'));
+    expect(harnessEvalScript(plan, loaded.tasks[0]!)).toBe(languageEvalScript(base, testPatch, 'go test -v ./...'));
   });
 });

@@ -43,8 +43,8 @@ export function harnessEvalScript(plan: EvalPlan, task: Task): string {
 
 /**
  * The shape the harness writes for languages beyond Python (make_eval_script_list_common): no
- * conda, the reset an echo when the test patch touches no file, the test patch applied with
- * `--verbose --reject`, the row's build steps after it.
+ * conda and no git status / show / diff, the reset an echo when the test patch touches no file,
+ * the test patch applied with `--verbose --reject`, the row's build steps after it.
  */
 function commonEvalScript(plan: EvalPlan, task: Task): string {
   const dir = task.workdir;
@@ -56,9 +56,6 @@ function commonEvalScript(plan: EvalPlan, task: Task): string {
     ...plan.evalCommands,
     `git config --global --add safe.directory ${dir}`,
     `cd ${dir}`,
-    'git status',
-    'git show',
-    `git -c core.fileMode=false diff ${task.baseCommit}`,
     ...(plan.install ? [plan.install] : []),
     reset,
     ...plan.beforeTestPatch,

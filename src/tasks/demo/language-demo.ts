@@ -44,7 +44,7 @@ export async function readLanguageDemo(dir: string): Promise<LanguageDemo> {
   return { repos, languages };
 }
 
-/** The eval.sh the harness writes for a row beyond Python (make_eval_script_list_common's shape). */
+/** The eval.sh the harness writes for a row beyond Python (make_eval_script_list_common's shape, byte for byte). */
 export function languageEvalScript(baseCommit: string, testPatch: string, testCommand: string): string {
   const testFiles = diffFiles(testPatch).map((f) => f.path);
   const reset = testFiles.length > 0 ? `git checkout ${baseCommit} ${testFiles.join(' ')}` : 'echo "No test files to reset"';
@@ -54,11 +54,8 @@ export function languageEvalScript(baseCommit: string, testPatch: string, testCo
     'cd /testbed',
     'git config --global --add safe.directory /testbed',
     'cd /testbed',
-    'git status',
-    'git show',
-    `git -c core.fileMode=false diff ${baseCommit}`,
     reset,
-    `git apply --verbose --reject - <<'EOF_114329324912'\n${testPatch.replace(/\n$/, '')}\nEOF_114329324912`,
+    `git apply --verbose --reject - <<'EOF_114329324912'\n${testPatch}\nEOF_114329324912`,
     ": '>>>>> Start Test Output'",
     testCommand,
     ": '>>>>> End Test Output'",
