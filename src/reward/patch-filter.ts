@@ -19,23 +19,47 @@ const ALWAYS_DROPPED = new Set(['conftest.py', 'pytest.ini', '.pytest.ini', 'tox
  * place, with the power to rewrite them); the JavaScript runners' configuration (reporters, setup
  * files); RSpec's and PHPUnit's. The task's own fix may still change any of them (allowedPaths).
  */
-export function isRunnerControlPath(path: string): boolean {
+export function isRunnerControlPath(path: string, testCommand = ''): boolean {
   const parts = path.split('/');
   const base = parts.at(-1) ?? '';
   const dirs = parts.slice(0, -1);
-  if (base.endsWith('_test.go') || dirs.includes('testdata')) return true;
-  if (dirs.at(-1) === '.cargo' && (base === 'config' || base === 'config.toml')) return true;
+  // Whole components, the last one too: a symlink named `.cargo` or `testdata` stands for the folder.
+  if (base.endsWith('_test.go') || parts.includes('testdata') || parts.includes('.cargo')) return true;
+  if (buildDefinitionOf(testCommand, base)) return true;
   if (base === 'rust-toolchain' || base === 'rust-toolchain.toml' || base === 'build.rs') return true;
   if (/^(jest|vitest|karma|playwright)\.config\.[cm]?[jt]s$|^karma\.conf\.[cm]?js$|^\.mocharc(\.[\w]+)?$|^\.babelrc$|^babel\.config\.[cm]?js$/.test(base)) return true;
   if (base === '.rspec' || base.endsWith('_spec.rb') || (dirs.includes('spec') && base.endsWith('.rb'))) return true;
   return base === 'phpunit.xml' || base === 'phpunit.xml.dist' || base === '.phpunit.result.cache';
 }
 
+/**
+ * The build definitions the test command's own tools read: `make test` runs the Makefile, `cargo
+ * test` builds what Cargo.toml says (a `build = "..."` script of any name), `npm test` runs
+ * package.json's script. The change may not rewrite them, as it may not rewrite sympy's bin/test;
+ * grading is offline, so a new dependency they would name could not be fetched anyway.
+ */
+const BUILD_DEFINITIONS: ReadonlyArray<readonly [RegExp, RegExp]> = [
+  [/(^|[\s;&|(])(make|gmake)(\s|$)/, /^(GNUmakefile|[Mm]akefile|.*\.mk)$/],
+  [/(^|[\s;&|(/])(cmake|ctest)(\s|$)/, /^(CMakeLists\.txt|.*\.cmake)$/],
+  [/(^|[\s;&|(])cargo(\s|$)/, /^Cargo\.(toml|lock)$/],
+  [/(^|[\s;&|(])go(\s|$)/, /^go\.(mod|sum|work|work\.sum)$/],
+  [/(^|[\s;&|(])(npm|npx|yarn|pnpm)(\s|$)/, /^package\.json$/],
+  [/(^|[\s;&|(/])(mvn|mvnw)(\s|$)/, /^pom\.xml$/],
+  [/(^|[\s;&|(/])(gradle|gradlew)(\s|$)/, /^(build|settings)\.gradle(\.kts)?$/],
+  [/(^|[\s;&|(])(rake|bundle)(\s|$)/, /^(Rakefile|Gemfile)$/],
+  [/(^|[\s;&|(/])(composer|phpunit)(\s|$)/, /^composer\.json$/],
+];
+
+function buildDefinitionOf(testCommand: string, base: string): boolean {
+  return BUILD_DEFINITIONS.some(([tool, file]) => tool.test(testCommand) && file.test(base));
+}
+
 export function isTestPath(path: string): boolean {
   const parts = path.split('/');
   const base = parts.at(-1) ?? '';
   if (ALWAYS_DROPPED.has(base)) return true;
-  if (parts.slice(0, -1).some((dir) => TEST_DIRS.has(dir))) return true;
+  // Every component: a symlink named `tests` stands for the folder.
+  if (parts.some((dir) => TEST_DIRS.has(dir))) return true;
   return /^test_.*\.py$/.test(base) || /_tests?\.py$/.test(base) || base === 'tests.py';
 }
 
@@ -78,7 +102,7 @@ export function testCommandPaths(testCmd: string): string[] {
  */
 export function filterAgentPatch(
   diff: Buffer,
-  options: { protectedPaths?: readonly string[]; allowedPaths?: readonly string[] } = {},
+  options: { protectedPaths?: readonly string[]; allowedPaths?: readonly string[]; testCommand?: string } = {},
 ): FilteredPatch {
   const kept: string[] = [];
   const dropped: string[] = [];
@@ -93,12 +117,12 @@ export function filterAgentPatch(
     const paths = [file.path, file.oldPath];
     if (paths.every((p) => allowedPaths.has(p))) {
       kept.push(chunk);
-    } else if (paths.some(isTestPath)) {
-      dropped.push(`${file.path} (test file)`);
-    } else if (paths.some(isRunnerControlPath)) {
-      dropped.push(`${file.path} (read or run by the test runner)`);
     } else if (paths.some((p) => protectedPaths.has(p))) {
       dropped.push(`${file.path} (run by the test command)`);
+    } else if (paths.some(isTestPath)) {
+      dropped.push(`${file.path} (test file)`);
+    } else if (paths.some((p) => isRunnerControlPath(p, options.testCommand))) {
+      dropped.push(`${file.path} (read or run by the test runner)`);
     } else {
       kept.push(chunk);
     }

@@ -35,6 +35,8 @@ export function configCandidates(changed: readonly string[], allowedPaths: reado
 
 export interface SweepOptions {
   readonly protectedPaths: readonly string[];
+  /** The test command, whose tools' build definitions the change may not touch (isRunnerControlPath). */
+  readonly testCommand?: string;
   readonly allowedPaths: readonly string[];
   /** Test-support module stems the task's test files import (`pandas/_testing`). */
   readonly supportStems: readonly string[];
@@ -60,9 +62,9 @@ export function sweepDecision(changed: readonly string[], options: SweepOptions)
     }
     if (allowed.has(path)) continue;
     const base = path.split('/').at(-1) ?? '';
-    if (isTestPath(path)) revert.push({ path, why: 'test file' });
-    else if (isRunnerControlPath(path)) revert.push({ path, why: 'read or run by the test runner' });
-    else if (protectedPaths.has(path)) revert.push({ path, why: 'run by the test command' });
+    if (protectedPaths.has(path)) revert.push({ path, why: 'run by the test command' });
+    else if (isTestPath(path)) revert.push({ path, why: 'test file' });
+    else if (isRunnerControlPath(path, options.testCommand)) revert.push({ path, why: 'read or run by the test runner' });
     else if (base.endsWith('.pyc') || base.endsWith('.pyo') || path.split('/').includes('__pycache__')) revert.push({ path, why: 'compiled artefact' });
     else if (isSupportPath(path, options.supportStems)) revert.push({ path, why: 'test-support module the tests import' });
     else if (options.pytestConfigChanged.has(path)) revert.push({ path, why: 'pytest configuration' });

@@ -75,6 +75,30 @@ describe('filterAgentPatch', () => {
     expect(filterAgentPatch(diff, { allowedPaths: ['build.rs'] }).dropped).not.toContain('build.rs (read or run by the test runner)');
   });
 
+  it("protects the build definitions the test command's tools read (round-4 C1 Makefile, R4 Cargo.toml's build script), and symlinks standing for protected folders (R5)", () => {
+    const cases: Array<[string, string, boolean]> = [
+      ['make test', 'Makefile', true],
+      ['make -C build check', 'src/rules.mk', true],
+      ['cd build && ctest --output-on-failure', 'CMakeLists.txt', true],
+      ['cargo test --no-fail-fast', 'Cargo.toml', true],
+      ['cargo test --no-fail-fast', 'crates/a/Cargo.toml', true],
+      ['go test -v ./...', 'go.mod', true],
+      ['npx jest --ci', 'package.json', true],
+      ['./mvnw -q test', 'module/pom.xml', true],
+      ['bundle exec rspec', 'Gemfile', true],
+      ['vendor/bin/phpunit --testdox', 'composer.json', true],
+      ['pytest -rA tests/test_a.py', 'Makefile', false],
+      ['pytest -rA tests/test_a.py', 'package.json', false],
+      ['go test ./...', 'Cargo.toml', false],
+      ['cargo test', 'src/lib.rs', false],
+    ];
+    for (const [command, path, expected] of cases) expect(isRunnerControlPath(path, command), `${command} / ${path}`).toBe(expected);
+    expect(isRunnerControlPath('.cargo')).toBe(true); // a symlink to a folder holding config.toml
+    expect(isRunnerControlPath('testdata')).toBe(true);
+    expect(isTestPath('tests')).toBe(true);
+    expect(isTestPath('pkg/tests')).toBe(true);
+  });
+
   it('classifies test paths as SWE-bench splits patch and test_patch', () => {
     for (const p of ['tests/a.py', 'pkg/testing/x.py', 'test_a.py', 'pkg/a_test.py', 'pkg/tests.py', 'e2e/run.py']) expect(isTestPath(p)).toBe(true);
     for (const p of ['src/latest.py', 'pkg/contest.py', 'pytest_plugin.py', 'src/_pytest/main.py']) expect(isTestPath(p)).toBe(false);

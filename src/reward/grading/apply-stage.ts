@@ -94,6 +94,7 @@ async function sweep(sandbox: Sandbox, task: Task, before: TreeSnapshot, report:
   ];
   const decision = sweepDecision(changed, {
     protectedPaths: testCommandPaths(report.testCommand),
+    testCommand: report.testCommand,
     allowedPaths,
     supportStems: supportStems(imported),
     pytestConfigChanged,

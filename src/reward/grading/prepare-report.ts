@@ -19,6 +19,7 @@ export function prepareReport(task: Task, rawPatch: Buffer, options: { captureS:
   report.rewardRule = options.rewardRule ?? 'swe-env';
   const filtered = filterAgentPatch(rawPatch, {
     protectedPaths: testCommandPaths(report.testCommand),
+    testCommand: report.testCommand,
     allowedPaths: diffFiles(task.goldPatch).map((f) => f.path),
   });
   report.droppedFiles = filtered.dropped;
