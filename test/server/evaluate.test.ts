@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { LABEL_ROLE, LABEL_SERVER } from '../../src/sandbox/labels.js';
 import { loadTaskFile } from '../../src/tasks/loader.js';
 import { DEMO_TASKS, startTestServer, type TestServer, expectNoContainers } from '../helpers/server.js';
 
@@ -86,7 +87,13 @@ describe('the grading pool', () => {
       let watching = true;
       const watcher = (async () => {
         while (watching) {
-          most = Math.max(most, (await small.server.provider.listContainers()).length);
+          // Grading containers only: a grader's short-lived helpers (the one that sets its offline
+          // route, a killer) are not gradings.
+          const graders = await small.server.provider.docker.listContainers({
+            all: true,
+            filters: { label: [`${LABEL_SERVER}=${small.server.provider.serverId}`, `${LABEL_ROLE}=grader`] },
+          });
+          most = Math.max(most, graders.length);
           await new Promise((r) => setTimeout(r, 100));
         }
       })();
