@@ -1,7 +1,7 @@
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'node_modules/**', 'src/generated/**', 'clients/**'] },
+  { ignores: ['dist/**', 'node_modules/**', 'src/generated/**', 'clients/**', 'tasks/**'] },
   ...tseslint.configs.recommendedTypeChecked,
   {
     languageOptions: {
