@@ -7,7 +7,7 @@ import type { TaskSummary } from '../generated/swe_env/v1/TaskSummary.js';
 import type { EffectiveOptions } from '../generated/swe_env/v1/EffectiveOptions.js';
 import type { EpisodeOptions__Output } from '../generated/swe_env/v1/EpisodeOptions.js';
 import type { GradeReport } from '../reward/report.js';
-import { renderPrompt } from '../tasks/prompt.js';
+import { promptLanguage, renderPrompt } from '../tasks/prompt.js';
 import type { Task } from '../tasks/task.js';
 import type { EpisodeDefaults } from './config.js';
 import type { EpisodeSummary, StepOutcome } from './episode.js';
@@ -83,7 +83,7 @@ export function taskToProto(task: Task): TaskProto {
     failToPassCount: task.failToPass.length,
     passToPassCount: task.passToPass.length,
     prompt: renderPrompt(task),
-    tools: toolSchemas(),
+    tools: toolSchemas(promptLanguage(task)),
   };
 }
 

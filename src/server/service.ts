@@ -14,7 +14,7 @@ import type { StepResponse } from '../generated/swe_env/v1/StepResponse.js';
 import type { SweEnvHandlers } from '../generated/swe_env/v1/SweEnv.js';
 import type { Task as TaskProto } from '../generated/swe_env/v1/Task.js';
 import type { Grader } from '../reward/grader.js';
-import { renderPrompt } from '../tasks/prompt.js';
+import { promptLanguage, renderPrompt } from '../tasks/prompt.js';
 import type { TaskStore } from '../tasks/task-store.js';
 import { REWARD_RULES, type RewardRule } from '../reward/report.js';
 import type { ServerMetrics } from '../metrics/server-metrics.js';
@@ -80,7 +80,7 @@ export class SweEnvService {
     return {
       episodeId: episode.id,
       observation: renderPrompt(task),
-      tools: toolSchemas(),
+      tools: toolSchemas(promptLanguage(task)),
       info: struct({
         task_id: task.id,
         instance_id: task.id,

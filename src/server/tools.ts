@@ -40,9 +40,17 @@ export const TOOLS: readonly ToolDefinition[] = Object.freeze<ToolDefinition[]>(
 
 const ACCEPTED = 'Accepted tool calls: bash with arguments {"command": "<string>"}, or submit_solution with arguments {}.';
 
-/** The tool schemas as Reset and GetTask return them. */
-export function toolSchemas(): ToolSchema[] {
-  return TOOLS.map((tool) => ({
+/**
+ * The tools of a task in `language` (as taskLanguage names it): the bash tool says which language
+ * the repository is in, as the prompt does, so a policy trained across languages is told in both.
+ */
+export function toolsFor(language: string): ToolDefinition[] {
+  return TOOLS.map((tool) => (tool.name === 'bash' ? { ...tool, description: tool.description.replace('in the repository.', `in the repository (a ${language} project).`) } : tool));
+}
+
+/** The tool schemas as Reset and GetTask return them (for a task in `language`, when given). */
+export function toolSchemas(language?: string): ToolSchema[] {
+  return (language ? toolsFor(language) : TOOLS).map((tool) => ({
     type: 'function',
     name: tool.name,
     description: tool.description,

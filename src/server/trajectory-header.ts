@@ -1,6 +1,6 @@
 import type { Episode } from './episode.js';
 import { TRAJECTORY_FORMAT, type TrajectoryHeader } from '../trajectories/trajectory-format.js';
-import { renderPrompt } from '../tasks/prompt.js';
+import { promptLanguage, renderPrompt } from '../tasks/prompt.js';
 import { toolSchemas } from './tools.js';
 
 /** The first line of an episode's trajectory: what it is, and what the agent was given. */
@@ -20,7 +20,7 @@ export function trajectoryHeader(episode: Episode, serverId: string): Trajectory
     server_id: serverId,
     started_at: new Date(episode.createdAt).toISOString(),
     prompt: renderPrompt(task),
-    tools: toolSchemas().map((tool) => JSON.parse(tool.openaiJson ?? '{}') as unknown),
+    tools: toolSchemas(promptLanguage(task)).map((tool) => JSON.parse(tool.openaiJson ?? '{}') as unknown),
     ...(lineage ? { parent_episode_id: lineage.parentEpisodeId, branch_step: lineage.branchStep } : {}),
   };
 }

@@ -5,7 +5,7 @@ import type { Task } from './task.js';
 /** The first observation of an episode: the issue and how to work on it. */
 export function renderPrompt(task: Task): string {
   return [
-    `You are working in the ${taskLanguage(planParser(task))} repository ${task.repo}, checked out at ${task.workdir} (commit ${task.baseCommit.slice(0, 12)}).`,
+    `You are working in the ${promptLanguage(task)} repository ${task.repo}, checked out at ${task.workdir} (commit ${task.baseCommit.slice(0, 12)}).`,
     '',
     'Resolve the following issue by editing the source code:',
     '',
@@ -19,6 +19,11 @@ export function renderPrompt(task: Task): string {
     '',
     'Make the smallest change that fixes the issue; do not modify the existing tests. Call submit_solution when you are done.',
   ].join('\n');
+}
+
+/** The task's language, as the prompt and the tool schemas tell the model. */
+export function promptLanguage(task: Task): string {
+  return taskLanguage(planParser(task));
 }
 
 /** The task's parser as its grading plan chooses it (the row's log_parser, a profile's, the harness's map). */
