@@ -2,7 +2,30 @@ import type { Logger } from '../../common/logger.js';
 import type { DockerSandboxProvider } from '../../sandbox/docker-sandbox.js';
 import { IMAGE_BUILDER_VERSION, buildImageFromFiles, imageLabels, tagImage } from '../../sandbox/image-builder.js';
 import { DEFAULT_IMAGE_TEMPLATE, imageName } from '../image-name.js';
-import { BASE_COMMIT_MESSAGE, DEMO_ORG, DEMO_VERSION, DETERMINISTIC_GIT_ENV, hashFiles, type DemoRepoSource } from './demo-sources.js';
+import type { Task } from '../task.js';
+import { BASE_COMMIT_MESSAGE, DEMO_ORG, DEMO_VERSION, DETERMINISTIC_GIT_ENV, hashFiles, type DemoRepoSource, type DemoTaskSource } from './demo-sources.js';
+
+/** A demo task as the loader would make it from its row, in `dataset` (its lists empty until derived by grading). */
+export function demoTask(repo: DemoRepoSource, source: DemoTaskSource, dataset: string): Task {
+  const id = demoTaskId(source.name);
+  return {
+    id,
+    dataset,
+    repo: `${DEMO_ORG}/${repo.name}`,
+    baseCommit: repo.baseCommit,
+    version: DEMO_VERSION,
+    problemStatement: source.problemStatement,
+    hintsText: source.hintsText,
+    createdAt: source.createdAt,
+    environmentSetupCommit: repo.baseCommit,
+    goldPatch: source.goldPatch,
+    testPatch: source.testPatch,
+    failToPass: [],
+    passToPass: [],
+    image: demoImageFor(id, repo.name),
+    workdir: '/testbed',
+  };
+}
 
 export const LABEL_SOURCE_HASH = 'swe-env.source-hash';
 export const LABEL_BASE_COMMIT = 'swe-env.base-commit';

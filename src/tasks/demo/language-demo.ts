@@ -7,8 +7,8 @@ import { diffFiles } from '../../reward/diff-files.js';
 import { buildBaseVariant } from '../base-variant.js';
 import { familyPackages, isLanguageFamily, type LanguageFamily } from '../language-families.js';
 import type { Task } from '../task.js';
-import { buildDemoImages, demoImageFor, demoTaskId } from './demo-images.js';
-import { DEMO_ORG, DEMO_VERSION, readDemoSources, type DemoRepoSource, type DemoTaskSource } from './demo-sources.js';
+import { buildDemoImages, demoTask } from './demo-images.js';
+import { readDemoSources, type DemoRepoSource, type DemoTaskSource } from './demo-sources.js';
 
 /**
  * The demo tasks beyond Python (tasks/demo-languages/): the same layout as tasks/demo/ (repos/,
@@ -86,23 +86,8 @@ export async function buildLanguageDemoImages(provider: DockerSandboxProvider, d
 
 /** A language demo task as the loader would make it from its row (lists empty until derived). */
 export function languageDemoTask(repo: DemoRepoSource, source: DemoTaskSource, language: LanguageRepo): Task {
-  const id = demoTaskId(source.name);
   return {
-    id,
-    dataset: 'demo-languages',
-    repo: `${DEMO_ORG}/${repo.name}`,
-    baseCommit: repo.baseCommit,
-    version: DEMO_VERSION,
-    problemStatement: source.problemStatement,
-    hintsText: source.hintsText,
-    createdAt: source.createdAt,
-    environmentSetupCommit: repo.baseCommit,
-    goldPatch: source.goldPatch,
-    testPatch: source.testPatch,
-    failToPass: [],
-    passToPass: [],
-    image: demoImageFor(id, repo.name),
-    workdir: '/testbed',
+    ...demoTask(repo, source, 'demo-languages'),
     evalScript: languageEvalScript(repo.baseCommit, source.testPatch, language.testCommand),
     logParser: language.logParser,
   };

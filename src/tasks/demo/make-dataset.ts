@@ -4,8 +4,8 @@ import type { Grader } from '../../reward/grader.js';
 import type { TestStatus } from '../../reward/test-status.js';
 import type { DockerSandboxProvider } from '../../sandbox/docker-sandbox.js';
 import type { Task } from '../task.js';
-import { buildDemoImages, demoImageFor, demoTaskId } from './demo-images.js';
-import { DEMO_ORG, DEMO_VERSION, readDemoSources } from './demo-sources.js';
+import { buildDemoImages, demoTask } from './demo-images.js';
+import { DEMO_VERSION, readDemoSources } from './demo-sources.js';
 
 /**
  * Regenerates tasks/demo/tasks.jsonl from the sources: patches from git, FAIL_TO_PASS and
@@ -25,24 +25,8 @@ export async function makeDemoDataset(input: {
   const lines: string[] = [];
   for (const repo of repos) {
     for (const source of repo.tasks) {
-      const id = demoTaskId(source.name);
-      const task: Task = {
-        id,
-        dataset: 'demo',
-        repo: `${DEMO_ORG}/${repo.name}`,
-        baseCommit: repo.baseCommit,
-        version: DEMO_VERSION,
-        problemStatement: source.problemStatement,
-        hintsText: source.hintsText,
-        createdAt: source.createdAt,
-        environmentSetupCommit: repo.baseCommit,
-        goldPatch: source.goldPatch,
-        testPatch: source.testPatch,
-        failToPass: [],
-        passToPass: [],
-        image: demoImageFor(id, repo.name),
-        workdir: '/testbed',
-      };
+      const task: Task = demoTask(repo, source, 'demo');
+      const id = task.id;
       const before = await input.grader.runTests(task, Buffer.alloc(0));
       const after = await input.grader.runTests(task, Buffer.from(source.goldPatch));
       for (const run of [before, after]) {
