@@ -25,6 +25,8 @@ export function isRunnerControlPath(path: string, testCommand = ''): boolean {
   const dirs = parts.slice(0, -1);
   // Whole components, the last one too: a symlink named `.cargo` or `testdata` stands for the folder.
   if (base.endsWith('_test.go') || parts.includes('testdata') || parts.includes('.cargo')) return true;
+  // A symlink named like a test folder stands for it (a file named so is a test command's, see testCommandPaths).
+  if (TEST_DIRS.has(base)) return true;
   if (buildDefinitionOf(testCommand, base)) return true;
   if (base === 'rust-toolchain' || base === 'rust-toolchain.toml' || base === 'build.rs') return true;
   if (/^(jest|vitest|karma|playwright)\.config\.[cm]?[jt]s$|^karma\.conf\.[cm]?js$|^\.mocharc(\.[\w]+)?$|^\.babelrc$|^babel\.config\.[cm]?js$/.test(base)) return true;
@@ -58,8 +60,7 @@ export function isTestPath(path: string): boolean {
   const parts = path.split('/');
   const base = parts.at(-1) ?? '';
   if (ALWAYS_DROPPED.has(base)) return true;
-  // Every component: a symlink named `tests` stands for the folder.
-  if (parts.some((dir) => TEST_DIRS.has(dir))) return true;
+  if (parts.slice(0, -1).some((dir) => TEST_DIRS.has(dir))) return true;
   return /^test_.*\.py$/.test(base) || /_tests?\.py$/.test(base) || base === 'tests.py';
 }
 
@@ -117,10 +118,10 @@ export function filterAgentPatch(
     const paths = [file.path, file.oldPath];
     if (paths.every((p) => allowedPaths.has(p))) {
       kept.push(chunk);
-    } else if (paths.some((p) => protectedPaths.has(p))) {
-      dropped.push(`${file.path} (run by the test command)`);
     } else if (paths.some(isTestPath)) {
       dropped.push(`${file.path} (test file)`);
+    } else if (paths.some((p) => protectedPaths.has(p))) {
+      dropped.push(`${file.path} (run by the test command)`);
     } else if (paths.some((p) => isRunnerControlPath(p, options.testCommand))) {
       dropped.push(`${file.path} (read or run by the test runner)`);
     } else {

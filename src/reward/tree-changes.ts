@@ -62,8 +62,8 @@ export function sweepDecision(changed: readonly string[], options: SweepOptions)
     }
     if (allowed.has(path)) continue;
     const base = path.split('/').at(-1) ?? '';
-    if (protectedPaths.has(path)) revert.push({ path, why: 'run by the test command' });
-    else if (isTestPath(path)) revert.push({ path, why: 'test file' });
+    if (isTestPath(path)) revert.push({ path, why: 'test file' });
+    else if (protectedPaths.has(path)) revert.push({ path, why: 'run by the test command' });
     else if (isRunnerControlPath(path, options.testCommand)) revert.push({ path, why: 'read or run by the test runner' });
     else if (base.endsWith('.pyc') || base.endsWith('.pyo') || path.split('/').includes('__pycache__')) revert.push({ path, why: 'compiled artefact' });
     else if (isSupportPath(path, options.supportStems)) revert.push({ path, why: 'test-support module the tests import' });

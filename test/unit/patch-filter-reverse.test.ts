@@ -95,8 +95,8 @@ describe('filterAgentPatch', () => {
     for (const [command, path, expected] of cases) expect(isRunnerControlPath(path, command), `${command} / ${path}`).toBe(expected);
     expect(isRunnerControlPath('.cargo')).toBe(true); // a symlink to a folder holding config.toml
     expect(isRunnerControlPath('testdata')).toBe(true);
-    expect(isTestPath('tests')).toBe(true);
-    expect(isTestPath('pkg/tests')).toBe(true);
+    expect(isRunnerControlPath('tests')).toBe(true);
+    expect(isRunnerControlPath('pkg/tests')).toBe(true);
   });
 
   it('classifies test paths as SWE-bench splits patch and test_patch', () => {

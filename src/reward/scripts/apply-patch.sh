@@ -18,8 +18,11 @@ done_with() {
 # grader refuses such a patch afterwards), so the pristine config is put back before every git.
 cfg=$(mktemp)
 cp -p .git/config "$cfg" 2>/dev/null || cfg=""
+# Written back only when it differs: a copy over an identical file still copies it up into the
+# container's writable layer, which Podman's engine then lists as changed (Docker's compares it
+# with the image's), and the closed-world check would refuse the change of .git/config.
 g() {
-  if [ -n "$cfg" ]; then cp -p "$cfg" .git/config; fi
+  if [ -n "$cfg" ] && ! cmp -s "$cfg" .git/config; then cp -p "$cfg" .git/config; fi
   git -c safe.directory='*' -c core.hooksPath=/dev/null -c core.fsmonitor=false "$@"
 }
 pristine() { g checkout -q -- . 2>/dev/null; g clean -fdq 2>/dev/null; }
