@@ -27,6 +27,7 @@ DOCKER_HOST=unix://$podman_rootful npx vitest run test/sandbox/shell-session.tes
   test/server/crash-recovery.test.ts
 DOCKER_HOST=unix://$podman_rootful npx vitest run test/server/evaluate.test.ts \
   -t 'gold patch scores 1|does not apply|a grading container that dies'
+DOCKER_HOST=unix://$podman_rootful npx vitest run test/cheats/cheat-suite.test.ts
 if [ -d clients/python/tests ]; then
   echo "== python client"
   . scripts/lib.sh
