@@ -29,16 +29,23 @@ export function harnessEvalScript(plan: EvalPlan, task: Task): string {
     'source /opt/miniconda3/bin/activate',
     'conda activate testbed',
     ...(plan.install ? [plan.install] : []),
+    ...testRun(plan, task, 'git apply -v', reset),
+  ];
+  return `${lines.join('\n')}\n`;
+}
+
+/** The script's end, the same in both shapes: reset, test patch, the row's steps, the marked test command, reset. */
+function testRun(plan: EvalPlan, task: Task, apply: string, reset: string): string[] {
+  return [
     reset,
     ...plan.beforeTestPatch,
-    `git apply -v - <<'${HEREDOC}'\n${task.testPatch}\n${HEREDOC}`,
+    `${apply} - <<'${HEREDOC}'\n${task.testPatch}\n${HEREDOC}`,
     ...plan.afterTestPatch,
     ": '>>>>> Start Test Output'",
     plan.testCommand,
     ": '>>>>> End Test Output'",
     reset,
   ];
-  return `${lines.join('\n')}\n`;
 }
 
 /**
@@ -57,14 +64,7 @@ function commonEvalScript(plan: EvalPlan, task: Task): string {
     `git config --global --add safe.directory ${dir}`,
     `cd ${dir}`,
     ...(plan.install ? [plan.install] : []),
-    reset,
-    ...plan.beforeTestPatch,
-    `git apply --verbose --reject - <<'${HEREDOC}'\n${task.testPatch}\n${HEREDOC}`,
-    ...plan.afterTestPatch,
-    ": '>>>>> Start Test Output'",
-    plan.testCommand,
-    ": '>>>>> End Test Output'",
-    reset,
+    ...testRun(plan, task, 'git apply --verbose --reject', reset),
   ];
   return `${lines.join('\n')}\n`;
 }
