@@ -8,27 +8,18 @@
  * TestMain: Go's test files are the runner's, see patch-filter.ts).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadTaskFile } from '../../src/tasks/loader.js';
 import type { Task } from '../../src/tasks/task.js';
-import { buildLanguageDemoImages, LANGUAGE_TASKS } from '../helpers/language-demo.js';
-import { expectNoContainers, startTestServer, type TestServer } from '../helpers/server.js';
+import { startLanguageServer, stopLanguageServer } from '../helpers/language-demo.js';
+import type { TestServer } from '../helpers/server.js';
 
 let server: TestServer | undefined;
 let tasks: Task[] = [];
 
 beforeAll(async () => {
-  await buildLanguageDemoImages();
-  tasks = (await loadTaskFile(LANGUAGE_TASKS)).tasks;
-  // Graded with no network at all: what is under test is the runners' grading; the 'offline'
-  // route the default adds is test/reward/grading-network.test.ts's.
-  server = await startTestServer({ taskFiles: [LANGUAGE_TASKS], gradingNetwork: 'none' });
+  ({ server, tasks } = await startLanguageServer());
 }, 900_000);
 
-afterAll(async () => {
-  if (!server) return;
-  await server.stop();
-  await expectNoContainers(server.server.provider);
-});
+afterAll(() => stopLanguageServer(server));
 
 /** A git patch adding one file (no fix). */
 function addFile(path: string, content: string): string {

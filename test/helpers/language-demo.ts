@@ -2,6 +2,9 @@ import { execFile } from 'node:child_process';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { packageRoot } from '../../src/common/paths.js';
+import { loadTaskFile } from '../../src/tasks/loader.js';
+import type { Task } from '../../src/tasks/task.js';
+import { expectNoContainers, startTestServer, type TestServer } from './server.js';
 
 const run = promisify(execFile);
 
@@ -16,4 +19,24 @@ export const LANGUAGE_TASKS = join(packageRoot(), 'tasks', 'demo-languages', 'ta
 export async function buildLanguageDemoImages(): Promise<void> {
   const cli = join(packageRoot(), 'dist', 'src', 'cli', 'main.js');
   await run('flock', [join('/tmp', 'swe-env-language-demo-images.lock'), 'node', cli, 'images', 'build-demo', '--languages'], { maxBuffer: 16 * 1024 * 1024 });
+}
+
+/**
+ * A server over the language demo tasks (images built first), grading with no network at all: what
+ * the language tests check is the runners' grading; the 'offline' route the default adds is
+ * test/reward/grading-network.test.ts's. Stop it with `stopLanguageServer`.
+ */
+export async function startLanguageServer(): Promise<{ server: TestServer; tasks: Task[] }> {
+  await buildLanguageDemoImages();
+  const loaded = await loadTaskFile(LANGUAGE_TASKS);
+  if (loaded.problems.length > 0) throw new Error(`the language demo tasks do not load: ${JSON.stringify(loaded.problems)}`);
+  const server = await startTestServer({ taskFiles: [LANGUAGE_TASKS], gradingNetwork: 'none' });
+  return { server, tasks: loaded.tasks };
+}
+
+/** Stops it and checks no container is left. */
+export async function stopLanguageServer(server: TestServer | undefined): Promise<void> {
+  if (!server) return;
+  await server.stop();
+  await expectNoContainers(server.server.provider);
 }

@@ -8,30 +8,19 @@
  * demo's, built once (`swe-env images build-demo --languages`) and kept, like tasks/demo's.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadTaskFile } from '../../src/tasks/loader.js';
 import { renderPrompt } from '../../src/tasks/prompt.js';
 import type { Task } from '../../src/tasks/task.js';
-import { buildLanguageDemoImages, LANGUAGE_TASKS } from '../helpers/language-demo.js';
-import { expectNoContainers, startTestServer, type TestServer } from '../helpers/server.js';
+import { startLanguageServer, stopLanguageServer } from '../helpers/language-demo.js';
+import type { TestServer } from '../helpers/server.js';
 
 let server: TestServer | undefined;
 let tasks: Task[] = [];
 
 beforeAll(async () => {
-  await buildLanguageDemoImages();
-  const loaded = await loadTaskFile(LANGUAGE_TASKS);
-  expect(loaded.problems).toEqual([]);
-  tasks = loaded.tasks;
-  // Graded with no network at all: what is under test is the runners' grading; the 'offline'
-  // route the default adds is test/reward/grading-network.test.ts's.
-  server = await startTestServer({ taskFiles: [LANGUAGE_TASKS], gradingNetwork: 'none' });
+  ({ server, tasks } = await startLanguageServer());
 }, 900_000);
 
-afterAll(async () => {
-  if (!server) return;
-  await server.stop();
-  await expectNoContainers(server.server.provider);
-});
+afterAll(() => stopLanguageServer(server));
 
 // Canaries: a must-pass and a must-fail one in the hidden test file where swe-env plants them (go test, cargo).
 const CASES = [
