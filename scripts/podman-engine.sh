@@ -73,6 +73,9 @@ if ! answers; then
   [ "$mode" = rootless ] && prepare_rootless_user
   write_config
   rm -f "$socket"
+  # The service runs in its own folder: its containers' monitor writes an `oom` file into its
+  # working directory when one runs out of memory, which was the caller's checkout.
+  cd "$dir"
   as_engine nohup podman system service --time=0 "unix://$socket" >>"$log_file" 2>&1 &
   echo $! >"$pidfile"
   for _ in $(seq 1 60); do
