@@ -140,6 +140,9 @@ describe('forged results beyond pytest', () => {
     const report = (await server!.client.evaluate('swe-env-demo__wordcount-1', RUST_FORGERY)).report!;
     expect(report.harness!.resolved, report.logTail).toBe(true);
     expect(report.reward).toBe(0);
-    expect(report.integrityFlags.join('\n')).toMatch(/canary .* must be FAILED\) was reported PASSED/);
+    // libtest runs tests on parallel threads: the planted failing test may print its FAILED line
+    // before the forger's exit (then the log holds its true status), so only the runner's exit status
+    // is a certain witness here.
+    expect(report.integrityFlags.join('\n')).toMatch(/cargo test run exited 0 though a planted failing test/);
   }, 300_000);
 });
