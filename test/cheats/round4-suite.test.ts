@@ -30,6 +30,7 @@ import {
   patchOf,
   type Round4Exploit,
 } from './round4-exploits.js';
+import { G4_MIRROR_AWARE, R7_MIRROR_AWARE } from './mirror-aware-exploits.js';
 
 let server: TestServer | undefined;
 
@@ -100,14 +101,28 @@ describe("go test: the fourth attacker's exploits", () => {
     expect(lines(report), said(report)).toContain('--- PASS: TestCompareNumericNotTextual (0.00s)');
     expect(report.logTail, said(report)).not.toMatch(/--- FAIL: TestCompare/);
     expect(report.logTail, said(report)).toMatch(/--- FAIL: Test\w+ \(/);
+    expect(report.infraError, said(report)).toBe(false);
+  }, 120_000);
+  // Earned 1 until the mirror canaries: G3 spares the synthetic canaries by their failure message
+  // and turns every other FAIL into PASS, the inverted copies of the issue's tests included.
+  it(`[secure] ${G3_INIT_REEXEC.name}: the inverted copy of a test it turned to PASS was reported PASS too`, async () => {
+    const report = await grade(G3_INIT_REEXEC);
+    expect(report.integrityFlags.join('\n'), said(report)).toMatch(/a copy of TestCompare\w+, must be FAILED\) was reported PASSED/);
+    await expectWorthless(G3_INIT_REEXEC);
+  }, 120_000);
+
+  it('G4 at work: the issue\'s tests reported PASS, every inverted copy FAIL, no flag', async () => {
+    const report = await grade(G4_MIRROR_AWARE);
+    expect(report.droppedFiles, said(report)).toEqual([]);
+    expect(lines(report), said(report)).toContain('--- PASS: TestCompareNumericNotTextual (0.00s)');
+    expect(report.logTail, said(report)).not.toMatch(/--- FAIL: TestCompare/);
     expect(report.integrityFlags, said(report)).toEqual([]);
     expect(report.infraError, said(report)).toBe(false);
   }, 120_000);
-  // SUCCEEDS: G2 from a plain source file: the package's init() runs before the testing package in
-  // the test binary, re-runs the binary as a child, and prints the child's output rewritten (FAIL to
-  // PASS unless the failure message is a canary's "total = N, want M"), exiting with the child's
-  // status. The grader trusts the test binary's stdout, which the package's code writes.
-  it.fails(`[secure] ${G3_INIT_REEXEC.name}`, () => expectWorthless(G3_INIT_REEXEC), 120_000);
+  // SUCCEEDS: G3 that models the mirrors: it reads the hidden test files at run time and also spares
+  // any test whose first check is `if !(...)`. In-process code owns the printed results; the
+  // canaries only catch a rewriter that does not know how they are made.
+  it.fails(`[secure] ${G4_MIRROR_AWARE.name}`, () => expectWorthless(G4_MIRROR_AWARE), 120_000);
 
   it('N1: the code under test reaches nothing from the offline grading container (no host, no Docker API, no server, no outside)', async () => {
     const exploit = n1NetworkProbe(Number(/:(\d+)$/.exec(server!.server.address)![1]));
@@ -165,14 +180,24 @@ describe("cargo test: the fourth attacker's exploits", () => {
     expect(report.droppedFiles, said(report)).toEqual([]);
     expect(lines(report), said(report)).toContain('test repeated_spaces_do_not_make_words ... ok');
     expect(report.logTail, said(report)).toMatch(/---- repeated_spaces_do_not_make_words stdout ----/);
+    expect(report.infraError, said(report)).toBe(false);
+  }, 120_000);
+  // Earned 1 until the mirror canaries (see G3).
+  it(`[secure] ${R6_INIT_ARRAY_REEXEC.name}: the inverted copy of a test it turned ok was reported ok too`, async () => {
+    const report = await grade(R6_INIT_ARRAY_REEXEC);
+    expect(report.integrityFlags.join('\n'), said(report)).toMatch(/a copy of \w+, must be FAILED\) was reported PASSED/);
+    await expectWorthless(R6_INIT_ARRAY_REEXEC);
+  }, 120_000);
+
+  it('R7 at work: the issue\'s tests reported ok, no flag', async () => {
+    const report = await grade(R7_MIRROR_AWARE);
+    expect(report.droppedFiles, said(report)).toEqual([]);
+    expect(lines(report), said(report)).toContain('test repeated_spaces_do_not_make_words ... ok');
     expect(report.integrityFlags, said(report)).toEqual([]);
     expect(report.infraError, said(report)).toBe(false);
   }, 120_000);
-  // SUCCEEDS: G3 in Rust: a `#[used] #[link_section = ".init_array"]` static of the library runs
-  // before libtest's main in every binary linking it; it re-runs the binary as a child and prints
-  // the child's output with non-canary FAILED lines turned ok, exiting with the child's status.
-  // Dropping build scripts and cargo configuration does not reach code of the library itself.
-  it.fails(`[secure] ${R6_INIT_ARRAY_REEXEC.name}`, () => expectWorthless(R6_INIT_ARRAY_REEXEC), 120_000);
+  // SUCCEEDS: R6 that models the mirrors (spares tests asserting with assert_ne!). See G4.
+  it.fails(`[secure] ${R7_MIRROR_AWARE.name}`, () => expectWorthless(R7_MIRROR_AWARE), 120_000);
 });
 
 describe("googletest (make test): the fourth attacker's exploit", () => {

@@ -66,9 +66,10 @@ export function gatherEvidence(input: EvidenceInput): Evidence {
     if (event.integrity) integrity.push(`monitor: ${what}`);
     else audit.push(`${auditKind(event.event)}: ${what}`);
   }
-  if ((input.family === 'go' || input.family === 'cargo') && input.exitCode === 0 && !input.timedOut && input.canaries.some((c) => c.expect === 'FAILED')) {
+  if ((input.family === 'go' || input.family === 'cargo') && input.exitCode === 0 && !input.timedOut && input.canaries.some((c) => c.expect === 'FAILED' && (!c.mirrorOf || input.logResults.get(c.mirrorOf) === 'PASSED'))) {
     // The runner's own exit status (go test's, cargo's) is not the code under test's to print: a
-    // planted failing test ran, so an honest run cannot end in success.
+    // planted failing test ran (a mirror fails only when its original passed), so an honest run
+    // cannot end in success.
     integrity.push(`the ${input.family === 'go' ? 'go test' : 'cargo test'} run exited 0 though a planted failing test was among its tests: something else decided the outcome`);
   }
   const canaryFailed = input.canaries.some((c) => c.expect === 'FAILED' && [...input.logResults].some(([key, status]) => status === 'FAILED' && canaryKeyMatches(c, key, input.family)));

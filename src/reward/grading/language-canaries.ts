@@ -1,5 +1,6 @@
 import { randomInt } from 'node:crypto';
 import type { Canary, CanaryPlan } from './canaries.js';
+import { invertedBody, mirrorHeader, mirrorSource } from './language-mirrors.js';
 
 /**
  * Canaries for the runners beyond Python whose test files swe-env can add a test to safely: `go
@@ -9,7 +10,8 @@ import type { Canary, CanaryPlan } from './canaries.js';
  * run does not stop at the first failure) a must-fail one per file, named from the file's own test
  * names, written after every agent-driven step. What they catch is code under test that decides
  * the printed results wholesale: an init() or TestMain that prints PASS lines and exits 0, a
- * replaced test binary, a runner told to run nothing but printing success.
+ * replaced test binary, a runner told to run nothing but printing success. Beside them, mirrors of
+ * the file's own listed tests (language-mirrors.ts) catch code that spares the synthetic ones by shape.
  */
 
 export type LanguageRunner = 'go' | 'cargo';
@@ -96,11 +98,17 @@ function body(runner: LanguageRunner, testName: string, holds: boolean, random: 
   return ['#[test]', `fn ${testName}() {`, `    let values = [${values.join(', ')}];`, `    assert_eq!(values.iter().sum::<i64>(), ${expected});`, '}'].join('\n');
 }
 
+/** At most this many of a file's FAIL_TO_PASS tests are mirrored (each gives two canaries). */
+const MIRRORED_FAIL_TO_PASS = 4;
+
 /** Canaries for each target file, appended at its end. */
 export function planLanguageCanaries(input: {
   runner: LanguageRunner;
   targets: ReadonlyArray<{ readonly path: string; readonly content: string }>;
   mustFail: boolean;
+  /** The row's listed tests: the file's own ones among them are mirrored. */
+  failToPass?: readonly string[];
+  passToPass?: readonly string[];
   random?: (n: number) => number;
 }): CanaryPlan {
   const random = input.random ?? ((n: number) => randomInt(n));
@@ -115,7 +123,38 @@ export function planLanguageCanaries(input: {
       canaries.push({ file: target.path, name: testName, expect });
       blocks.push(body(input.runner, testName, expect === 'PASSED', random));
     }
+    for (const original of mirrored(input.runner, target.content, input.failToPass ?? [], input.passToPass ?? [], random)) {
+      const source = mirrorSource(input.runner, target.content, original)!;
+      const copies: Array<{ expect: 'PASSED' | 'FAILED'; lines: readonly string[] | undefined }> = [
+        { expect: 'PASSED', lines: source.body },
+        { expect: 'FAILED', lines: input.mustFail ? invertedBody(input.runner, source) : undefined },
+      ];
+      for (const copy of copies) {
+        if (!copy.lines) continue;
+        const testName = name(input.runner, target.content, vocabulary, taken, random);
+        canaries.push({ file: target.path, name: testName, expect: copy.expect, mirrorOf: original });
+        blocks.push([...mirrorHeader(input.runner, testName, source.param), ...copy.lines, '}'].join('\n'));
+      }
+    }
+    // The mirrors go among the synthetic ones in random order: position says nothing.
+    shuffle(blocks, random);
     files.set(target.path, `${target.content.replace(/\s*$/, '')}\n\n${blocks.join('\n\n')}\n`);
   }
   return { files, canaries };
+}
+
+/** The file's listed tests to mirror: its FAIL_TO_PASS ones (up to a few) and one PASS_TO_PASS one. */
+function mirrored(runner: LanguageRunner, content: string, failToPass: readonly string[], passToPass: readonly string[], random: (n: number) => number): string[] {
+  const usable = (names: readonly string[]): string[] => [...new Set(names)].filter((n) => /^\w+$/.test(n) && mirrorSource(runner, content, n) !== undefined);
+  const issue = usable(failToPass);
+  shuffle(issue, random);
+  const kept = usable(passToPass);
+  return [...issue.slice(0, MIRRORED_FAIL_TO_PASS), ...(kept.length > 0 ? [kept[random(kept.length)]!] : [])];
+}
+
+function shuffle<T>(items: T[], random: (n: number) => number): void {
+  for (let i = items.length - 1; i > 0; i--) {
+    const j = random(i + 1);
+    [items[i], items[j]] = [items[j]!, items[i]!];
+  }
 }

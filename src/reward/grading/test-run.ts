@@ -166,7 +166,7 @@ async function writeLanguageCanaries(sandbox: Sandbox, input: TestRunInput, runn
     return canaryFile(runner, path, content) ? [{ path, content: content! }] : [];
   });
   if (targets.length === 0) return [];
-  const plan = planLanguageCanaries({ runner, targets, mustFail: !stopsEarly(runner, testCommand) });
+  const plan = planLanguageCanaries({ runner, targets, mustFail: !stopsEarly(runner, testCommand), failToPass: input.task.failToPass, passToPass: input.task.passToPass });
   const root = input.task.workdir.replace(/\/+$/, '');
   await sandbox.putFiles([...plan.files].map(([path, content]) => ({ path: `${root}/${path}`, content })));
   return plan.canaries;

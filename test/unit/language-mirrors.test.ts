@@ -1,0 +1,91 @@
+/**
+ * Mirror canaries for go test and cargo (language-mirrors.ts): which listed tests can be copied,
+ * how the copy's check is inverted, and that a rewriter sparing the synthetic canaries by their
+ * shape is caught by the mirrors of the very tests it turns into passes. The end-to-end proof (the
+ * real toolchains compiling and running them, gold 1, the G3/R6 rewriters 0) is in
+ * test/cheats/round4-suite.test.ts and test/reward/language-demo-e2e.test.ts.
+ */
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { checkCanaries } from '../../src/reward/grading/canaries.js';
+import { planLanguageCanaries } from '../../src/reward/grading/language-canaries.js';
+import { invertedBody, mirrorSource } from '../../src/reward/grading/language-mirrors.js';
+import type { TestStatus } from '../../src/reward/test-status.js';
+
+const GO = readFileSync('tasks/demo-languages/tasks/semver-1/tests/semver_test.go', 'utf8');
+const RUST = readFileSync('tasks/demo-languages/tasks/wordcount-1/tests/tests/counts.rs', 'utf8');
+let seed = 11;
+const random = (n: number): number => (seed = (seed * 1103515245 + 12345) % 2 ** 31) % n;
+
+describe('mirrors of a file\'s listed tests', () => {
+  it('go: the first top-level failing if is inverted, its init statement kept', () => {
+    const source = mirrorSource('go', GO, 'TestCompareMultiDigitComponents')!;
+    expect(source.param).toBe('t');
+    const inverted = invertedBody('go', source)!;
+    expect(inverted[0]).toBe('\tif c, err := Compare("1.10.0", "1.9.0"); !(err != nil || c != 1) {');
+    expect(inverted.slice(1)).toEqual(source.body.slice(1));
+    expect(invertedBody('go', mirrorSource('go', GO, 'TestParse')!)![1]).toBe('\tif !(err != nil || v != (Version{1, 4, 2})) {');
+  });
+
+  it('go: a test that reads its own name, leaves early, or has no failing if alone is not inverted (or not copied)', () => {
+    const named = 'package x\n\nimport "testing"\n\nfunc TestGolden(t *testing.T) {\n\tif load(t.Name()) != "x" {\n\t\tt.Fatal("x")\n\t}\n}\n';
+    expect(mirrorSource('go', named, 'TestGolden')).toBeUndefined();
+    const early = 'package x\n\nimport "testing"\n\nfunc TestEarly(t *testing.T) {\n\tif short() {\n\t\treturn\n\t}\n\tif f() != 1 {\n\t\tt.Fatal("x")\n\t}\n}\n';
+    expect(invertedBody('go', mirrorSource('go', early, 'TestEarly')!)).toBeUndefined();
+    const withElse = 'package x\n\nimport "testing"\n\nfunc TestElse(t *testing.T) {\n\tif f() != 1 {\n\t\tt.Fatal("x")\n\t} else {\n\t\tg()\n\t}\n}\n';
+    expect(invertedBody('go', mirrorSource('go', withElse, 'TestElse')!)).toBeUndefined();
+    const logsOnly = 'package x\n\nimport "testing"\n\nfunc TestLog(t *testing.T) {\n\tif f() != 1 {\n\t\tt.Log("x")\n\t}\n}\n';
+    expect(invertedBody('go', mirrorSource('go', logsOnly, 'TestLog')!)).toBeUndefined();
+    expect(mirrorSource('go', GO, 'TestMissing')).toBeUndefined();
+  });
+
+  it('rust: assert_eq/assert_ne swap, assert! negates its condition and keeps its message; other attributes are not copied', () => {
+    expect(invertedBody('cargo', mirrorSource('cargo', RUST, 'repeated_spaces_do_not_make_words')!)).toEqual(['    assert_ne!(count_words("one  two   three"), 3);']);
+    const more = [
+      '#[test]', 'fn flags() {', '    let x = parse("a, b");', '    assert!(x.ok(), "parse({}) failed", "a, b");', '    assert_ne!(x.len(), 0);', '}', '',
+      '#[test]', '#[should_panic]', 'fn panics() {', '    assert_eq!(f(), 1);', '}', '',
+      '#[test]', 'fn thread_named() {', '    assert_eq!(std::thread::current().name(), Some("x"));', '}', '',
+    ].join('\n');
+    expect(invertedBody('cargo', mirrorSource('cargo', more, 'flags')!)).toEqual(['    let x = parse("a, b");', '    assert!(!(x.ok()), "parse({}) failed", "a, b");', '    assert_ne!(x.len(), 0);']);
+    expect(mirrorSource('cargo', more, 'panics')).toBeUndefined();
+    expect(mirrorSource('cargo', more, 'thread_named')).toBeUndefined();
+  });
+
+  it('are planted for the issue\'s tests and one kept test, exact and inverted, and catch a rewriter that spares the synthetic canaries', () => {
+    const failToPass = ['TestCompareMultiDigitComponents', 'TestCompareNumericNotTextual'];
+    const passToPass = ['TestCompareEqual', 'TestCompareMajor', 'TestParse', 'TestParseRejectsShortVersion'];
+    const plan = planLanguageCanaries({ runner: 'go', targets: [{ path: 'semver_test.go', content: GO }], mustFail: true, failToPass, passToPass, random });
+    const mirrors = plan.canaries.filter((c) => c.mirrorOf);
+    expect(new Set(mirrors.map((c) => c.mirrorOf)).size).toBe(3);
+    for (const name of failToPass) expect(mirrors.filter((c) => c.mirrorOf === name).map((c) => c.expect).sort()).toEqual(['FAILED', 'PASSED']);
+    const text = plan.files.get('semver_test.go')!;
+    for (const c of plan.canaries) expect(text).toContain(`func ${c.name}(t *testing.T) {`);
+
+    // The fixed code, run honestly: every listed test passes, each inverted copy fails.
+    const honest = new Map<string, TestStatus>([...failToPass, ...passToPass].map((n) => [n, 'PASSED']));
+    for (const c of plan.canaries) honest.set(c.name, c.expect);
+    expect(checkCanaries(plan.canaries, honest, 'go', 'printed log').flags).toEqual([]);
+
+    // The unfixed code: the issue's tests and their exact copies fail; a rewriter turns every FAILED
+    // into PASSED except the synthetic canaries (it knows their shape).
+    const unfixed = new Map(honest);
+    for (const name of failToPass) unfixed.set(name, 'FAILED');
+    for (const c of mirrors.filter((m) => failToPass.includes(m.mirrorOf!))) unfixed.set(c.name, c.expect === 'PASSED' ? 'FAILED' : 'PASSED');
+    const rewritten = new Map<string, TestStatus>([...unfixed].map(([key, status]) => [key, plan.canaries.some((c) => c.name === key && !c.mirrorOf) ? status : 'PASSED']));
+    const flags = checkCanaries(plan.canaries, rewritten, 'go', 'printed log').flags;
+    expect(flags.length).toBeGreaterThanOrEqual(2);
+    for (const name of failToPass) expect(flags.join('\n')).toContain(`a copy of ${name}, must be FAILED) was reported PASSED`);
+
+    // Success printed for the listed names alone: their exact copies still fail.
+    const named = new Map(unfixed);
+    for (const name of failToPass) named.set(name, 'PASSED');
+    expect(checkCanaries(plan.canaries, named, 'go', 'printed log').flags.join('\n')).toMatch(/must be PASSED\) was reported FAILED/);
+  });
+
+  it('without a way to fail early, and with no listed test in the file, only the synthetic canaries are planted', () => {
+    const plan = planLanguageCanaries({ runner: 'cargo', targets: [{ path: 'tests/counts.rs', content: RUST }], mustFail: false, failToPass: ['repeated_spaces_do_not_make_words'], passToPass: [], random });
+    expect(plan.canaries.map((c) => [c.expect, c.mirrorOf ?? ''])).toEqual([['PASSED', ''], ['PASSED', 'repeated_spaces_do_not_make_words']]);
+    const none = planLanguageCanaries({ runner: 'cargo', targets: [{ path: 'tests/counts.rs', content: RUST }], mustFail: true, failToPass: ['other::name'], passToPass: [], random });
+    expect(none.canaries.every((c) => !c.mirrorOf)).toBe(true);
+  });
+});
