@@ -21,30 +21,9 @@ from .branching import AsyncBranching, SyncBranching
 from .prefetch import PrefetchResult, prefetch_tasks
 from .results import ResetResult, StepResult, _episode_options, _step_result, _to_dict
 from .relocation import Resolver, ServerDirectory, fleet_resolver
+from .channel_options import CHANNEL_OPTIONS, MOVE_ON, RETRYABLE
 
 T = TypeVar("T")
-
-#: Keepalive the Node server accepts (it permits pings without calls, every 5 s at most).
-CHANNEL_OPTIONS: Tuple[Tuple[str, Any], ...] = (
-    ("grpc.keepalive_time_ms", 30_000),
-    ("grpc.keepalive_timeout_ms", 10_000),
-    ("grpc.keepalive_permit_without_calls", 1),
-    ("grpc.http2.max_pings_without_data", 0),
-    ("grpc.max_receive_message_length", 64 * 1024 * 1024),
-    ("grpc.max_send_message_length", 64 * 1024 * 1024),
-    # A restarted server (same address) is found again within about a second, not the default
-    # backoff's growing waits: its episodes go on after a restart.
-    ("grpc.initial_reconnect_backoff_ms", 200),
-    ("grpc.min_reconnect_backoff_ms", 200),
-    ("grpc.max_reconnect_backoff_ms", 2_000),
-)
-
-#: Failures after which a call is retried, for the calls that are safe to retry.
-RETRYABLE = frozenset({grpc.StatusCode.UNAVAILABLE, grpc.StatusCode.DEADLINE_EXCEEDED})
-
-
-#: A Reset that could not be placed on one server moves on to the next one on these.
-MOVE_ON = frozenset({grpc.StatusCode.RESOURCE_EXHAUSTED, grpc.StatusCode.UNAVAILABLE, grpc.StatusCode.DEADLINE_EXCEEDED})
 
 
 class AsyncSweEnvClient(Placement, AsyncBranching):
