@@ -88,4 +88,16 @@ describe('mirrors of a file\'s listed tests', () => {
     const none = planLanguageCanaries({ runner: 'cargo', targets: [{ path: 'tests/counts.rs', content: RUST }], mustFail: true, failToPass: ['other::name'], passToPass: [], random });
     expect(none.canaries.every((c) => !c.mirrorOf)).toBe(true);
   });
+
+  it("go: no canary takes a name the package's other files already use", () => {
+    const plan = (reserved?: Set<string>, seed0 = 5): string[] => {
+      let state = seed0;
+      const seeded = (n: number): number => (state = (state * 1103515245 + 12345) % 2 ** 31) % n;
+      return planLanguageCanaries({ runner: 'go', targets: [{ path: 'semver_test.go', content: GO }], mustFail: true, failToPass: ['TestCompareNumericNotTextual'], passToPass: ['TestParse'], reserved, random: seeded }).canaries.map((c) => c.name);
+    };
+    const first = plan();
+    const again = plan(new Set(first));
+    expect(again).toHaveLength(first.length);
+    for (const name of again) expect(first).not.toContain(name);
+  });
 });

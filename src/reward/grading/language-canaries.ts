@@ -109,6 +109,8 @@ export function planLanguageCanaries(input: {
   /** The row's listed tests: the file's own ones among them are mirrored. */
   failToPass?: readonly string[];
   passToPass?: readonly string[];
+  /** Names a canary must not take beyond the file's own (Go: the functions of the package's other files). */
+  reserved?: ReadonlySet<string>;
   random?: (n: number) => number;
 }): CanaryPlan {
   const random = input.random ?? ((n: number) => randomInt(n));
@@ -116,7 +118,7 @@ export function planLanguageCanaries(input: {
   const canaries: Canary[] = [];
   for (const target of input.targets) {
     const vocabulary = words(input.runner, target.content);
-    const taken = new Set<string>();
+    const taken = new Set<string>(input.reserved ?? []);
     const blocks: string[] = [];
     for (const expect of input.mustFail ? (['PASSED', 'FAILED'] as const) : (['PASSED'] as const)) {
       const testName = name(input.runner, target.content, vocabulary, taken, random);
