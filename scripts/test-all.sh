@@ -27,7 +27,9 @@ DOCKER_HOST=unix://$podman_rootful npx vitest run test/sandbox/shell-session.tes
   test/server/crash-recovery.test.ts
 DOCKER_HOST=unix://$podman_rootful npx vitest run test/server/evaluate.test.ts \
   -t 'gold patch scores 1|does not apply|a grading container that dies'
-DOCKER_HOST=unix://$podman_rootful npx vitest run test/cheats/cheat-suite.test.ts
+# The cheat suite, but its install that never ends: 70 s of waiting out a timeout whose killing on
+# Podman is timeout-killer.test.ts's above.
+DOCKER_HOST=unix://$podman_rootful npx vitest run test/cheats/cheat-suite.test.ts -t '^(?!.*never ends)'
 if [ -d clients/python/tests ]; then
   echo "== python client"
   . scripts/lib.sh
