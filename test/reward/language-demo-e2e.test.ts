@@ -26,7 +26,7 @@ afterAll(() => stopLanguageServer(server));
 const CASES = [
   { id: 'swe-env-demo__semver-1', language: 'Go', parser: 'parse_log_gotest', f2p: 'TestCompareMultiDigitComponents', canaries: 8 },
   { id: 'swe-env-demo__wordcount-1', language: 'Rust', parser: 'parse_log_cargo', f2p: 'repeated_spaces_do_not_make_words', canaries: 10 },
-  { id: 'swe-env-demo__strutil-1', language: 'C/C++', parser: 'parse_log_googletest', f2p: 'Trim.RemovesTabsAndNewlines', canaries: 0 },
+  { id: 'swe-env-demo__strutil-1', language: 'C/C++', parser: 'parse_log_googletest', f2p: 'Trim.RemovesTabsAndNewlines', canaries: 8 },
   { id: 'swe-env-demo__slugger-1', language: 'PHP', parser: 'parse_log_phpunit', f2p: 'None > Collapses runs of punctuation', canaries: 0 },
   { id: 'swe-env-demo__rangejs-1', language: 'JavaScript/TypeScript', parser: 'parse_log_tap', f2p: '- counts down with a negative step', canaries: 0 },
 ] as const;

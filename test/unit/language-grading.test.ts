@@ -51,6 +51,14 @@ describe('canaries for go test and cargo', () => {
     expect(stopsEarly('go', 'go test -failfast ./...')).toBe(true);
     expect(stopsEarly('cargo', 'cargo test')).toBe(true);
     expect(stopsEarly('cargo', 'cargo test --no-fail-fast')).toBe(false);
+    expect(languageRunner('parse_log_googletest')).toBe('gtest');
+    expect(canaryFile('gtest', 'tests/a_test.cpp', '#include <gtest/gtest.h>\n\nTEST(A, B) {\n}\n')).toBe(true);
+    expect(canaryFile('gtest', 'tests/a_test.cpp', '#include "doctest.h"\n\nTEST_CASE("x") {\n}\n')).toBe(false);
+    expect(commandRunsAll('gtest', 'make test', 'tests/a_test.cpp')).toBe(true);
+    expect(commandRunsAll('gtest', './build/tests --gtest_filter=Trim.*', 'tests/a_test.cpp')).toBe(false);
+    expect(commandRunsAll('gtest', 'ctest --output-on-failure -R trim', 'tests/a_test.cpp')).toBe(false);
+    expect(stopsEarly('gtest', './build/tests --gtest_fail_fast')).toBe(true);
+    expect(stopsEarly('gtest', 'make test')).toBe(false);
   });
 
   it('are named like the file\'s tests, one must pass and one must fail, appended to the file', () => {

@@ -14,6 +14,7 @@ import type { TestStatus } from '../../src/reward/test-status.js';
 
 const GO = readFileSync('tasks/demo-languages/tasks/semver-1/tests/semver_test.go', 'utf8');
 const RUST = readFileSync('tasks/demo-languages/tasks/wordcount-1/tests/tests/counts.rs', 'utf8');
+const CPP = readFileSync('tasks/demo-languages/tasks/strutil-1/tests/tests/strutil_test.cpp', 'utf8');
 let seed = 11;
 const random = (n: number): number => (seed = (seed * 1103515245 + 12345) % 2 ** 31) % n;
 
@@ -99,5 +100,47 @@ describe('mirrors of a file\'s listed tests', () => {
     const again = plan(new Set(first));
     expect(again).toHaveLength(first.length);
     for (const name of again) expect(first).not.toContain(name);
+  });
+
+  it('googletest: checks inverted with the operator the original uses, a streamed message kept; copies stay in the suite', () => {
+    const source = mirrorSource('gtest', CPP, 'Trim.RemovesTabsAndNewlines')!;
+    expect(source).toMatchObject({ param: 'TEST', suite: 'Trim' });
+    expect(invertedBody('gtest', source)).toEqual(['    EXPECT_FALSE((strutil::trim("\\thello world\\n")) == ("hello world"));']);
+    const more = [
+      '#include <gtest/gtest.h>', '',
+      'TEST_F(Fixture, Streams) {', '    auto v = make(")");', '    ASSERT_NE(v.size(), 0u) << "size " << v.size();', '    EXPECT_TRUE(v.ok());', '}', '',
+      'TEST(Suite, Skips) {', '    if (!ready()) {', '        GTEST_SKIP();', '    }', '    EXPECT_EQ(f(), 1);', '}', '',
+      'TEST(Suite, Named) {', '    EXPECT_STREQ(::testing::UnitTest::GetInstance()->current_test_info()->name(), "Named");', '}', '',
+      'TEST(Suite, Strings) {', '    EXPECT_STREQ(c_str(), "a, b");', '}', '',
+    ].join('\n');
+    const fixture = mirrorSource('gtest', more, 'Fixture.Streams')!;
+    expect(fixture).toMatchObject({ param: 'TEST_F', suite: 'Fixture' });
+    expect(invertedBody('gtest', fixture)![1]).toBe('    ASSERT_FALSE((v.size()) != (0u)) << "size " << v.size();');
+    expect(invertedBody('gtest', mirrorSource('gtest', more, 'Suite.Skips')!)).toBeUndefined();
+    expect(mirrorSource('gtest', more, 'Suite.Named')).toBeUndefined();
+    expect(invertedBody('gtest', mirrorSource('gtest', more, 'Suite.Strings')!)).toEqual(['    EXPECT_STRNE(c_str(), "a, b");']);
+  });
+
+  it('googletest: planted only in a file holding a listed test, in a listed suite, missing only when the file\'s listed tests reported', () => {
+    const failToPass = ['Trim.RemovesTabsAndNewlines', 'Trim.WhitespaceOnlyBecomesEmpty'];
+    const passToPass = ['Split.KeepsEmptyPieces', 'Trim.EmptyStaysEmpty', 'Trim.RemovesSpaces'];
+    const plan = planLanguageCanaries({ runner: 'gtest', targets: [{ path: 'tests/strutil_test.cpp', content: CPP }], mustFail: true, failToPass, passToPass, random });
+    expect(plan.canaries).toHaveLength(8);
+    const text = plan.files.get('tests/strutil_test.cpp')!;
+    for (const c of plan.canaries) {
+      expect(['Trim', 'Split']).toContain(c.className);
+      expect(text).toContain(`TEST(${c.className}, ${c.name}) {`);
+    }
+    const honest = new Map<string, TestStatus>([...failToPass, ...passToPass].map((n) => [n, 'PASSED']));
+    for (const c of plan.canaries) honest.set(`${c.className}.${c.name}`, c.expect);
+    expect(checkCanaries(plan.canaries, honest, 'gtest', 'printed log').flags).toEqual([]);
+    // A forger printing OK for the listed tests only: the canaries are missing while their file ran.
+    const listedOnly = new Map<string, TestStatus>([...failToPass, ...passToPass].map((n) => [n, 'PASSED']));
+    expect(checkCanaries(plan.canaries, listedOnly, 'gtest', 'printed log').flags.join('\n')).toMatch(/is missing from the printed log while its file ran/);
+    // A binary that did not hold the file (none of its listed tests reported): nothing is missing.
+    expect(checkCanaries(plan.canaries, new Map([['Other.Test', 'PASSED']]), 'gtest', 'printed log').flags).toEqual([]);
+    const elsewhere = planLanguageCanaries({ runner: 'gtest', targets: [{ path: 'tests/other_test.cpp', content: '#include <gtest/gtest.h>\n\nTEST(Other, Thing) {\n    EXPECT_TRUE(true);\n}\n' }], mustFail: true, failToPass, passToPass, random });
+    expect(elsewhere.canaries).toEqual([]);
+    expect(elsewhere.files.size).toBe(0);
   });
 });

@@ -1,6 +1,7 @@
 import { randomInt } from 'node:crypto';
 import type { Canary, CanaryPlan } from './canaries.js';
 import { invertedBody, mirrorHeader, mirrorSource } from './language-mirrors.js';
+import type { LanguageRunner } from './language-runners.js';
 
 /**
  * Canaries for the runners beyond Python whose test files swe-env can add a test to safely: `go
@@ -14,51 +15,16 @@ import { invertedBody, mirrorHeader, mirrorSource } from './language-mirrors.js'
  * the file's own listed tests (language-mirrors.ts) catch code that spares the synthetic ones by shape.
  */
 
-export type LanguageRunner = 'go' | 'cargo';
-
-/** The runner a harness parser reads, when swe-env can plant canaries for it. */
-export function languageRunner(harnessParser: string): LanguageRunner | undefined {
-  if (harnessParser === 'parse_log_gotest' || harnessParser === 'swesmith_go') return 'go';
-  if (harnessParser === 'parse_log_cargo' || harnessParser === 'swesmith_cargo') return 'cargo';
-  return undefined;
-}
-
-/** Whether a hidden test file can hold the runner's canaries and the command runs them all. */
-export function canaryFile(runner: LanguageRunner, path: string, content: string | undefined): boolean {
-  if (content === undefined) return false;
-  if (runner === 'go') return path.endsWith('_test.go') && /^import\s*(\(\s*[^)]*"testing"[^)]*\)|"testing")/m.test(content) && /\*testing\.T\b/.test(content);
-  return /^tests\/[^/]+\.rs$/.test(path) && /#\[test\]/.test(content);
-}
-
-/**
- * Whether the test command runs every test of the file unfiltered: a name filter (`go test -run`,
- * cargo's positional filter or `--test` target) would leave a canary out of the run, which must not
- * read as a missing result.
- */
-export function commandRunsAll(runner: LanguageRunner, testCommand: string, path: string): boolean {
-  if (runner === 'go') {
-    if (/\s-(test\.)?run[=\s]/.test(testCommand)) return false;
-    const dir = path.includes('/') ? path.slice(0, path.lastIndexOf('/')) : '.';
-    return testCommand.includes('./...') || new RegExp(`(^|\\s)\\./${dir === '.' ? '' : dir.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}/?(\\s|$)`).test(testCommand);
-  }
-  const args = /cargo\s+test(.*)$/m.exec(testCommand)?.[1] ?? '';
-  const beforeDashes = args.split(/\s--(\s|$)/)[0] ?? '';
-  const positional = beforeDashes.split(/\s+/).filter((a, i, all) => a !== '' && !a.startsWith('-') && !/^--(features|package|manifest-path|target|jobs|test|bin|example)$/.test(all[i - 1] ?? ''));
-  return positional.length === 0 && !/\s--test[=\s]/.test(beforeDashes);
-}
-
-/** Whether a failing test stops the rest of the run: go test's -failfast; cargo stops after a failing test target unless told not to. */
-export function stopsEarly(runner: LanguageRunner, testCommand: string): boolean {
-  return runner === 'go' ? /\s-failfast\b/.test(testCommand) : !/--no-fail-fast\b/.test(testCommand);
-}
+export { canaryFile, commandRunsAll, languageRunner, stopsEarly, type LanguageRunner } from './language-runners.js';
 
 const FALLBACK_WORDS = ['value', 'result', 'default', 'empty', 'single', 'order', 'repeat', 'boundary', 'mixed', 'nested', 'basic', 'input'];
 
+const NAME_PATTERN: Readonly<Record<LanguageRunner, RegExp>> = { go: /func Test(\w+)\s*\(/g, cargo: /fn (\w+)\s*\(/g, gtest: /^TEST(?:_F)?\(\s*\w+\s*,\s*(\w+)\s*\)/gm };
+
 function words(runner: LanguageRunner, content: string): string[] {
   const found = new Set<string>();
-  const pattern = runner === 'go' ? /func Test(\w+)\s*\(/g : /fn (\w+)\s*\(/g;
-  for (const m of content.matchAll(pattern)) {
-    const parts = runner === 'go' ? m[1]!.split(/(?=[A-Z])|_/) : m[1]!.split('_');
+  for (const m of content.matchAll(NAME_PATTERN[runner])) {
+    const parts = runner === 'cargo' ? m[1]!.split('_') : m[1]!.split(/(?=[A-Z])|_/);
     for (const w of parts) if (/^[A-Za-z][a-z0-9]{2,}$/.test(w)) found.add(w.toLowerCase());
   }
   return found.size >= 4 ? [...found] : [...found, ...FALLBACK_WORDS];
@@ -67,8 +33,9 @@ function words(runner: LanguageRunner, content: string): string[] {
 function name(runner: LanguageRunner, content: string, vocabulary: readonly string[], taken: Set<string>, random: (n: number) => number): string {
   for (let attempt = 0; ; attempt++) {
     const parts = Array.from({ length: 2 + random(2) }, () => vocabulary[random(vocabulary.length)]!);
-    const base = runner === 'go' ? `Test${parts.map((w) => w[0]!.toUpperCase() + w.slice(1)).join('')}` : parts.join('_');
-    const candidate = attempt >= 50 ? `${base}${runner === 'go' ? '' : '_'}${attempt}` : base;
+    const camel = parts.map((w) => w[0]!.toUpperCase() + w.slice(1)).join('');
+    const base = runner === 'go' ? `Test${camel}` : runner === 'gtest' ? camel : parts.join('_');
+    const candidate = attempt >= 50 ? `${base}${runner === 'cargo' ? '_' : ''}${attempt}` : base;
     if (!taken.has(candidate) && !new RegExp(`\\b${candidate}\\b`).test(content)) {
       taken.add(candidate);
       return candidate;
@@ -77,7 +44,7 @@ function name(runner: LanguageRunner, content: string, vocabulary: readonly stri
 }
 
 /** A test that sums a few numbers and checks the sum, right or wrong as asked. */
-function body(runner: LanguageRunner, testName: string, holds: boolean, random: (n: number) => number): string {
+function body(runner: LanguageRunner, testName: string, suite: string, holds: boolean, random: (n: number) => number): string {
   const values = Array.from({ length: 3 + random(3) }, () => 1 + random(40));
   const sum = values.reduce((a, b) => a + b, 0);
   const expected = holds ? sum : sum + 1 + random(5);
@@ -95,7 +62,26 @@ function body(runner: LanguageRunner, testName: string, holds: boolean, random: 
       '}',
     ].join('\n');
   }
+  if (runner === 'gtest') {
+    // Plain C++98 with no include of its own: it compiles under whatever flags the file does.
+    return [
+      `TEST(${suite}, ${testName}) {`,
+      `    const int values[] = {${values.join(', ')}};`,
+      '    int total = 0;',
+      `    for (int i = 0; i < ${values.length}; ++i) total += values[i];`,
+      `    EXPECT_EQ(total, ${expected});`,
+      '}',
+    ].join('\n');
+  }
   return ['#[test]', `fn ${testName}() {`, `    let values = [${values.join(', ')}];`, `    assert_eq!(values.iter().sum::<i64>(), ${expected});`, '}'].join('\n');
+}
+
+/** googletest: the row's listed tests (Suite.Name) defined in the file; canaries go only where there is one. */
+function listedIn(content: string, listed: readonly string[]): string[] {
+  return listed.filter((n) => {
+    const [suite, test] = n.split('.');
+    return suite !== undefined && test !== undefined && /^\w+$/.test(suite) && /^\w+$/.test(test) && new RegExp(`^TEST(_F)?\\(\\s*${suite}\\s*,\\s*${test}\\s*\\)`, 'm').test(content);
+  });
 }
 
 /** At most this many of a file's FAIL_TO_PASS tests are mirrored (each gives two canaries). */
@@ -116,14 +102,21 @@ export function planLanguageCanaries(input: {
   const random = input.random ?? ((n: number) => randomInt(n));
   const files = new Map<string, string>();
   const canaries: Canary[] = [];
+  const listed = [...(input.failToPass ?? []), ...(input.passToPass ?? [])];
   for (const target of input.targets) {
     const vocabulary = words(input.runner, target.content);
     const taken = new Set<string>(input.reserved ?? []);
     const blocks: string[] = [];
+    // googletest: a synthetic canary joins a listed test's suite (a selection by suite keeps it in
+    // the run), and is missing only when one of the file's listed tests reported.
+    const siblings = input.runner === 'gtest' ? listedIn(target.content, listed) : [];
+    if (input.runner === 'gtest' && siblings.length === 0) continue;
+    const suite = siblings.length > 0 ? siblings[random(siblings.length)]!.split('.')[0]! : '';
+    const gtest = input.runner === 'gtest' ? { siblings } : {};
     for (const expect of input.mustFail ? (['PASSED', 'FAILED'] as const) : (['PASSED'] as const)) {
       const testName = name(input.runner, target.content, vocabulary, taken, random);
-      canaries.push({ file: target.path, name: testName, expect });
-      blocks.push(body(input.runner, testName, expect === 'PASSED', random));
+      canaries.push({ file: target.path, name: testName, expect, ...(suite ? { className: suite } : {}), ...gtest });
+      blocks.push(body(input.runner, testName, suite, expect === 'PASSED', random));
     }
     for (const original of mirrored(input.runner, target.content, input.failToPass ?? [], input.passToPass ?? [], random)) {
       const source = mirrorSource(input.runner, target.content, original)!;
@@ -134,8 +127,8 @@ export function planLanguageCanaries(input: {
       for (const copy of copies) {
         if (!copy.lines) continue;
         const testName = name(input.runner, target.content, vocabulary, taken, random);
-        canaries.push({ file: target.path, name: testName, expect: copy.expect, mirrorOf: original });
-        blocks.push([...mirrorHeader(input.runner, testName, source.param), ...copy.lines, '}'].join('\n'));
+        canaries.push({ file: target.path, name: testName, expect: copy.expect, mirrorOf: original, ...(source.suite ? { className: source.suite } : {}), ...gtest });
+        blocks.push([...mirrorHeader(input.runner, testName, source), ...copy.lines, '}'].join('\n'));
       }
     }
     // The mirrors go among the synthetic ones in random order: position says nothing.
@@ -147,7 +140,8 @@ export function planLanguageCanaries(input: {
 
 /** The file's listed tests to mirror: its FAIL_TO_PASS ones (up to a few) and one PASS_TO_PASS one. */
 function mirrored(runner: LanguageRunner, content: string, failToPass: readonly string[], passToPass: readonly string[], random: (n: number) => number): string[] {
-  const usable = (names: readonly string[]): string[] => [...new Set(names)].filter((n) => /^\w+$/.test(n) && mirrorSource(runner, content, n) !== undefined);
+  const shape = runner === 'gtest' ? /^\w+\.\w+$/ : /^\w+$/;
+  const usable = (names: readonly string[]): string[] => [...new Set(names)].filter((n) => shape.test(n) && mirrorSource(runner, content, n) !== undefined);
   const issue = usable(failToPass);
   shuffle(issue, random);
   const kept = usable(passToPass);
