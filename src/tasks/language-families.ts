@@ -19,10 +19,15 @@ export const LANGUAGE_FAMILIES: Readonly<Record<LanguageFamily, FamilySpec>> = O
   go: { packages: ['golang-go'], language: 'Go' },
   rust: { packages: ['rustc', 'cargo'], language: 'Rust' },
   node: { packages: ['nodejs', 'npm'], language: 'JavaScript' },
-  // Debian's Maven repository (/usr/share/maven-repo) holds surefire and JUnit 4: an offline build
-  // points Maven at it instead of a remote repository.
-  java: { packages: ['openjdk-17-jdk-headless', 'maven', 'maven-repo-helper', 'libsurefire-java', 'junit4'], language: 'Java' },
-  ruby: { packages: ['ruby', 'ruby-rspec', 'ruby-minitest'], language: 'Ruby' },
+  // Debian's Maven repository (/usr/share/maven-repo) holds surefire, JUnit 4 and, with the plugin
+  // packages, the compiler and resources plugins: an offline build (`mvn -o
+  // -Dmaven.repo.local=/usr/share/maven-repo`) uses it as its local repository instead of a remote one.
+  java: {
+    packages: ['openjdk-17-jdk-headless', 'maven', 'maven-repo-helper', 'libsurefire-java', 'junit4', 'libmaven-compiler-plugin-java', 'libmaven-resources-plugin-java'],
+    language: 'Java',
+  },
+  // jq: the harness's RSpec rows pipe `rspec --format json` through jq into `name - status` lines.
+  ruby: { packages: ['ruby', 'ruby-rspec', 'ruby-minitest', 'jq'], language: 'Ruby' },
   php: { packages: ['php-cli', 'phpunit'], language: 'PHP' },
   cpp: { packages: ['gcc', 'g++', 'cmake', 'make', 'libgtest-dev'], language: 'C/C++' },
 });

@@ -1,0 +1,27 @@
+# frozen_string_literal: true
+
+require_relative '../lib/roman'
+
+RSpec.describe Roman do
+  it 'writes one as I' do
+    expect(Roman.numeral(1)).to eq('I')
+  end
+
+  it 'adds symbols from the largest down' do
+    expect(Roman.numeral(2026)).to eq('MMXXVI')
+  end
+
+  it 'writes four and nine by subtraction' do
+    expect(Roman.numeral(4)).to eq('IV')
+    expect(Roman.numeral(9)).to eq('IX')
+  end
+
+  it 'subtracts in every place' do
+    expect(Roman.numeral(1994)).to eq('MCMXCIV')
+    expect(Roman.numeral(2449)).to eq('MMCDXLIX')
+  end
+
+  it 'rejects zero' do
+    expect { Roman.numeral(0) }.to raise_error(ArgumentError)
+  end
+end
