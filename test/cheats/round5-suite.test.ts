@@ -1,0 +1,226 @@
+/**
+ * The fifth attacker's suite: each exploit of round5-exploits.ts graded through a real server's
+ * Evaluate on the Rust, C++, PHP and JavaScript demo tasks, default 'offline' grading network.
+ * The secure outcome is asserted: a cheat is worth 0 as the model's own failure (never
+ * INFRA_ERROR), an honest fix 1. An exploit that wins today is `it.fails` with a `// SUCCEEDS:`
+ * note, so CI stays green and the test fails (make it a plain `it`) the day a defence catches it;
+ * beside it a plain `it` shows the trick at work in the graded log (facts of the run, not the
+ * verdict), so an `it.fails` cannot pass for another reason than the exploit's.
+ */
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SweEnvClient } from '../../src/client/client.js';
+import { DockerSandboxProvider } from '../../src/sandbox/docker-sandbox.js';
+import type { GradeReport__Output } from '../../src/generated/swe_env/v1/GradeReport.js';
+import { killCliServers, serveCli, stopCli } from '../helpers/cli-server.js';
+import { buildLanguageDemoImages, LANGUAGE_TASKS } from '../helpers/language-demo.js';
+import { expectNoContainers, startTestServer, type TestServer } from '../helpers/server.js';
+import { EMPTY_CPP, EMPTY_RUST } from './round4-exploits.js';
+import {
+  C2_HEADER_REDEFINES_EXPECT,
+  C3_ALWAYS_EQUAL,
+  EMPTY_JS,
+  EMPTY_PHP,
+  H1_HONEST_BUILD_MODULE,
+  J2_CHANNEL_GROWS,
+  J1_ASSERT_REPLACED,
+  P1_OUTPUT_BUFFER,
+  P2_UNLISTED_FAILURE,
+  R8_ALWAYS_EQUAL,
+  patchOf,
+  type Round5Exploit,
+} from './round5-exploits.js';
+
+let server: TestServer | undefined;
+
+beforeAll(async () => {
+  await buildLanguageDemoImages();
+  server = await startTestServer({ taskFiles: [LANGUAGE_TASKS], testTimeoutS: 60, gradingNetwork: 'offline' });
+}, 900_000);
+
+afterAll(async () => {
+  if (!server) return;
+  await server.stop();
+  await expectNoContainers(server.server.provider);
+});
+
+/** Each change graded once, shared by the tests that read its report. */
+const graded = new Map<string, Promise<GradeReport__Output>>();
+function grade(exploit: Round5Exploit): Promise<GradeReport__Output> {
+  let report = graded.get(exploit.name);
+  if (!report) {
+    report = server!.client.evaluate(exploit.task, patchOf(exploit)).then((r) => r.report!);
+    graded.set(exploit.name, report);
+  }
+  return report;
+}
+
+const said = (r: GradeReport__Output): string =>
+  `${r.error}\nflags: ${r.integrityFlags.join(' | ')}\ndropped: ${r.droppedFiles.join(' | ')}\nexit: ${r.testExitCode}\n${r.logTail}`;
+const lines = (r: GradeReport__Output): string[] => r.logTail.split('\n').map((l) => l.trimEnd());
+
+/** The secure outcome for a cheat: worth nothing, and the model's own 0 (not a masked INFRA_ERROR). */
+async function expectWorthless(exploit: Round5Exploit): Promise<void> {
+  const report = await grade(exploit);
+  expect(report.infraError, `${exploit.name}: ${said(report)}`).toBe(false);
+  expect(report.reward, `${exploit.name}: ${said(report)}`).toBe(0);
+}
+
+describe('controls', () => {
+  it('no change scores 0 on the four tasks (so a 1 below is the exploit\'s doing)', async () => {
+    for (const control of [EMPTY_RUST, EMPTY_CPP, EMPTY_PHP, EMPTY_JS]) {
+      const report = await grade(control);
+      expect(report.infraError, said(report)).toBe(false);
+      expect(report.reward, said(report)).toBe(0);
+      expect(report.failToPass.every((t) => t.status !== 'TEST_STATUS_PASSED'), said(report)).toBe(true);
+    }
+  }, 240_000);
+});
+
+describe('cargo test: the checks themselves made lenient (R8)', () => {
+  it('R8 at work: only src/lib.rs changed, the issue\'s tests ok, an inverted mirror FAILED, no flag, cargo exits non-zero', async () => {
+    const report = await grade(R8_ALWAYS_EQUAL);
+    expect(report.droppedFiles, said(report)).toEqual([]);
+    expect(report.canaries, said(report)).toBeGreaterThan(2);
+    expect(lines(report), said(report)).toContain('test repeated_spaces_do_not_make_words ... ok');
+    // The inverted copies fail for real: assert_ne! fails when `==` holds.
+    expect(report.logTail, said(report)).toMatch(/assertion failed: `\(left != right\)`\s+left: `WordCount\(\d+\)`/);
+    expect(report.integrityFlags, said(report)).toEqual([]);
+    expect(report.testExitCode, said(report)).not.toBe(0);
+    expect(report.infraError, said(report)).toBe(false);
+  }, 240_000);
+  // SUCCEEDS: count_words returns a type whose PartialEq<usize> always holds; the hidden tests'
+  // assert_eq! passes in the real test binary and the inverted mirrors' assert_ne! really fails.
+  // Nothing printed is forged, so neither the canaries, the exit status nor any results channel tells.
+  it.fails(`[secure] ${R8_ALWAYS_EQUAL.name}`, () => expectWorthless(R8_ALWAYS_EQUAL), 240_000);
+});
+
+describe('googletest (make test): the checks made lenient (C2, C3)', () => {
+  // Defeated since googletest runs take canaries: the redefined EXPECT_EQ passes the must-fail
+  // synthetic canary and the inverted mirrors too.
+  it(`${C2_HEADER_REDEFINES_EXPECT.name}: the must-fail canaries read as passed`, async () => {
+    const report = await grade(C2_HEADER_REDEFINES_EXPECT);
+    expect(report.droppedFiles, said(report)).toEqual([]);
+    expect(report.integrityFlags.join('\n'), said(report)).toMatch(/must be FAILED\) was reported PASSED/);
+    await expectWorthless(C2_HEADER_REDEFINES_EXPECT);
+  }, 240_000);
+
+  it('C3 at work: the header and source changed, the issue\'s tests OK, the inverted mirrors FAILED, no flag', async () => {
+    const report = await grade(C3_ALWAYS_EQUAL);
+    expect(report.droppedFiles, said(report)).toEqual([]);
+    expect(report.canaries, said(report)).toBeGreaterThan(2);
+    expect(lines(report), said(report)).toContain('[       OK ] Trim.RemovesTabsAndNewlines (0 ms)');
+    expect(report.logTail, said(report)).toMatch(/Value of: \(strutil::trim\([^\n]*\)\) == \([^\n]*\)\n\s+Actual: true/);
+    expect(report.integrityFlags, said(report)).toEqual([]);
+  }, 240_000);
+  // SUCCEEDS: trim() returns a type whose operator== always holds; EXPECT_EQ passes and its
+  // inverted copy EXPECT_FALSE((a) == (b)) really fails, as for an honest fix (see R8).
+  it.fails(`[secure] ${C3_ALWAYS_EQUAL.name}`, () => expectWorthless(C3_ALWAYS_EQUAL), 240_000);
+});
+
+describe('phpunit: the printed lines rewritten in-process (P1, P2)', () => {
+  // Defeated: PHPUnit still exits 1, and a non-zero exit with no failure in the log is not trusted.
+  it(`${P1_OUTPUT_BUFFER.name}: testdox says ✔ everywhere, PHPUnit exits 1, the log is not trusted`, async () => {
+    const report = await grade(P1_OUTPUT_BUFFER);
+    expect(lines(report), said(report)).toContain(' ✔ Collapses runs of punctuation');
+    expect(report.logTail, said(report)).not.toMatch(/✘/);
+    expect(report.testExitCode, said(report)).toBe(1);
+    expect(report.error, said(report)).toMatch(/exited with code 1 but its log reports no failure/);
+    await expectWorthless(P1_OUTPUT_BUFFER);
+  }, 240_000);
+
+  it('P2 at work: the listed tests read ✔, one unlisted test ✘, PHPUnit\'s own summary says 2 failures and it exits 1', async () => {
+    const report = await grade(P2_UNLISTED_FAILURE);
+    expect(report.droppedFiles, said(report)).toEqual([]);
+    expect(lines(report), said(report)).toContain(' ✔ Collapses runs of punctuation');
+    expect(lines(report), said(report)).toContain(' ✘ Keeps accented letters');
+    expect(report.logTail, said(report)).toMatch(/FAILURES!\nTests: 5, Assertions: 5, Failures: 2\./);
+    expect(report.testExitCode, said(report)).toBe(1);
+  }, 240_000);
+  // SUCCEEDS: the log alone decides for phpunit (print goes through the code under test's
+  // ob_start callback), and the exit-status check accepts any failing line as the exit's cause,
+  // even one of a test that does not exist (5 tests ran, the log names 6).
+  it.fails(`[secure] ${P2_UNLISTED_FAILURE.name}`, () => expectWorthless(P2_UNLISTED_FAILURE), 240_000);
+});
+
+/**
+ * J2 against `swe-env serve` in its own process (as operators run it): what it does to the
+ * server process is part of the outcome, and an uncaught exception must not reach this one.
+ */
+describe('the channel read after the run (J2): a deserved 0 must stay the model\'s 0, the server up', () => {
+  const serverId = `round5-${randomUUID().slice(0, 8)}`;
+  let outcome: Promise<{ report?: GradeReport__Output; error?: string; serverExited: boolean }> | undefined;
+  function gradeOnCli(): NonNullable<typeof outcome> {
+    outcome ??= (async () => {
+      const { child, address } = await serveCli(['--tasks', LANGUAGE_TASKS, '--server-id', serverId, '--no-state', '--no-trajectories'], 'ignore');
+      const exited = new Promise<void>((r) => child.once('exit', () => r()));
+      const client = new SweEnvClient(address);
+      try {
+        const report = (await client.evaluate(J2_CHANNEL_GROWS.task, patchOf(J2_CHANNEL_GROWS))).report!;
+        return { report, serverExited: child.exitCode !== null || child.signalCode !== null };
+      } catch (error) {
+        // A call cut off: give the process a moment to be seen gone.
+        await Promise.race([exited, new Promise((r) => setTimeout(r, 5000))]);
+        return { error: String(error), serverExited: child.exitCode !== null || child.signalCode !== null };
+      } finally {
+        client.dispose();
+        if (child.exitCode === null && child.signalCode === null) await stopCli(child, 'SIGTERM');
+      }
+    })();
+    return outcome;
+  }
+
+  afterAll(async () => {
+    killCliServers();
+    // A crashed server leaves its grading container (and the daemon in it) behind.
+    const provider = new DockerSandboxProvider(serverId);
+    await provider.removeServerContainers();
+    await expectNoContainers(provider);
+  }, 120_000);
+
+  it('J2 at work: the Evaluate call is cut off and the server process is gone', async () => {
+    const result = await gradeOnCli();
+    expect(result.report, JSON.stringify(result.report && said(result.report))).toBeUndefined();
+    expect(result.error).toMatch(/UNAVAILABLE|ECONNRESET|Connection dropped|No connection/i);
+    expect(result.serverExited).toBe(true);
+  }, 240_000);
+  // SUCCEEDS: readContainerFile stats the channel file, then reads it through the archive API; a
+  // daemon the tests leave behind (nothing ends it after the run) shrinks the file under the
+  // engine's copy, tar-stream raises "Unexpected end of data" on the entry stream, which has no
+  // error listener: an uncaught exception ends `swe-env serve` and every episode it holds.
+  it.fails(`[secure] ${J2_CHANNEL_GROWS.name}`, async () => {
+    const result = await gradeOnCli();
+    expect(result.serverExited, result.error).toBe(false);
+    expect(result.report!.infraError, said(result.report!)).toBe(false);
+    expect(result.report!.reward, said(result.report!)).toBe(0);
+  }, 240_000);
+});
+
+describe('node --test (TAP): the assertion module replaced (J1)', () => {
+  it('J1 at work: only lib/range.js changed, node reports the issue\'s tests ok and exits 0', async () => {
+    const report = await grade(J1_ASSERT_REPLACED);
+    expect(report.droppedFiles, said(report)).toEqual([]);
+    expect(lines(report), said(report)).toContain('ok 5 - counts down by one');
+    expect(report.logTail, said(report)).toMatch(/# fail 0/);
+    expect(report.testExitCode, said(report)).toBe(0);
+  }, 240_000);
+  // SUCCEEDS: node:assert is one mutable object per process; the module under test swaps its
+  // deepStrictEqual, which the hidden tests look up at each call. The run is genuinely green.
+  it.fails(`[secure] ${J1_ASSERT_REPLACED.name}`, () => expectWorthless(J1_ASSERT_REPLACED), 240_000);
+});
+
+describe('an honest fix must score 1 (H1)', () => {
+  it('H1 at work: src/build.rs (a module, not a build script) is dropped, so `mod build;` does not compile', async () => {
+    const report = await grade(H1_HONEST_BUILD_MODULE);
+    expect(report.droppedFiles.join('\n'), said(report)).toMatch(/src\/build\.rs/);
+    expect(report.logTail, said(report)).toMatch(/file not found for module `build`|E0583/);
+    expect(report.infraError, said(report)).toBe(false);
+  }, 240_000);
+  // SUCCEEDS (honest 0): isRunnerControlPath drops any file named build.rs, though cargo runs only
+  // the package root's (or Cargo.toml's `build =`) as a build script.
+  it.fails(`[secure] ${H1_HONEST_BUILD_MODULE.name}: scores 1`, async () => {
+    const report = await grade(H1_HONEST_BUILD_MODULE);
+    expect(report.infraError, said(report)).toBe(false);
+    expect(report.reward, said(report)).toBe(1);
+  }, 240_000);
+});
