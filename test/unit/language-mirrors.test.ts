@@ -9,7 +9,8 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { checkCanaries } from '../../src/reward/grading/canaries.js';
 import { planLanguageCanaries } from '../../src/reward/grading/language-canaries.js';
-import { invertedBody, mirrorSource } from '../../src/reward/grading/language-mirrors.js';
+import { invertedBody, mirrorSource, mutatedBody } from '../../src/reward/grading/language-mirrors.js';
+import { mutateLiteral } from '../../src/reward/grading/literal-mutation.js';
 import type { TestStatus } from '../../src/reward/test-status.js';
 
 const GO = readFileSync('tasks/demo-languages/tasks/semver-1/tests/semver_test.go', 'utf8');
@@ -58,7 +59,8 @@ describe('mirrors of a file\'s listed tests', () => {
     const plan = planLanguageCanaries({ runner: 'go', targets: [{ path: 'semver_test.go', content: GO }], mustFail: true, failToPass, passToPass, random });
     const mirrors = plan.canaries.filter((c) => c.mirrorOf);
     expect(new Set(mirrors.map((c) => c.mirrorOf)).size).toBe(3);
-    for (const name of failToPass) expect(mirrors.filter((c) => c.mirrorOf === name).map((c) => c.expect).sort()).toEqual(['FAILED', 'PASSED']);
+    // Each of the issue's tests: an exact copy, an inverted one and one with its literal changed.
+    for (const name of failToPass) expect(mirrors.filter((c) => c.mirrorOf === name).map((c) => c.expect).sort()).toEqual(['FAILED', 'FAILED', 'PASSED']);
     const text = plan.files.get('semver_test.go')!;
     for (const c of plan.canaries) expect(text).toContain(`func ${c.name}(t *testing.T) {`);
 
@@ -125,7 +127,9 @@ describe('mirrors of a file\'s listed tests', () => {
     const failToPass = ['Trim.RemovesTabsAndNewlines', 'Trim.WhitespaceOnlyBecomesEmpty'];
     const passToPass = ['Split.KeepsEmptyPieces', 'Trim.EmptyStaysEmpty', 'Trim.RemovesSpaces'];
     const plan = planLanguageCanaries({ runner: 'gtest', targets: [{ path: 'tests/strutil_test.cpp', content: CPP }], mustFail: true, failToPass, passToPass, random });
-    expect(plan.canaries).toHaveLength(8);
+    // 2 synthetic, 3 for each FAIL_TO_PASS test, 2 or 3 for the PASS_TO_PASS one (Split's check has no literal).
+    expect(plan.canaries.length).toBeGreaterThanOrEqual(10);
+    expect(plan.canaries.length).toBeLessThanOrEqual(11);
     const text = plan.files.get('tests/strutil_test.cpp')!;
     for (const c of plan.canaries) {
       expect(['Trim', 'Split']).toContain(c.className);
@@ -142,5 +146,36 @@ describe('mirrors of a file\'s listed tests', () => {
     const elsewhere = planLanguageCanaries({ runner: 'gtest', targets: [{ path: 'tests/other_test.cpp', content: '#include <gtest/gtest.h>\n\nTEST(Other, Thing) {\n    EXPECT_TRUE(true);\n}\n' }], mustFail: true, failToPass, passToPass, random });
     expect(elsewhere.canaries).toEqual([]);
     expect(elsewhere.files.size).toBe(0);
+  });
+
+  it('mutants: the first top-level equality against a literal gets another value; nothing else is touched', () => {
+    const fixed = (n: number): number => n - 1;
+    expect(mutateLiteral('3', fixed)).toBe('11');
+    expect(mutateLiteral('3usize', () => 0)).toBe('4usize');
+    // Boundaries of a\nb: 0, 1, 3, 4 (never between the backslash and its n); the second, letter b.
+    expect(mutateLiteral('"a\\nb"', () => 1)).toBe('"ab\\nb"');
+    for (let seed0 = 0; seed0 < 50; seed0++) {
+      let state = seed0;
+      const r = (n: number): number => (state = (state * 1103515245 + 12345) % 2 ** 31) % n;
+      const changed = mutateLiteral('"tab\\there"', r)!;
+      expect(changed).not.toBe('"tab\\there"');
+      // One letter more, and the escape \t still whole.
+      expect(changed).toHaveLength('"tab\\there"'.length + 1);
+      expect(changed).toMatch(/\\t/);
+    }
+    expect(mutateLiteral('1.5', fixed)).toBeUndefined();
+    expect(mutateLiteral("'c'", fixed)).toBeUndefined();
+    expect(mutateLiteral('r"raw"', fixed)).toBeUndefined();
+
+    const go = mutatedBody('go', mirrorSource('go', GO, 'TestCompareMultiDigitComponents')!, () => 2)!;
+    expect(go[0]).toBe('\tif c, err := Compare("1.10.0", "1.9.0"); err != nil || c != 4 {');
+    expect(mutatedBody('go', mirrorSource('go', GO, 'TestParseRejectsShortVersion')!, () => 2)).toBeUndefined();
+    const andCond = 'package x\n\nimport "testing"\n\nfunc TestAnd(t *testing.T) {\n\tif a != 1 && b != 2 {\n\t\tt.Fatal("x")\n\t}\n}\n';
+    expect(mutatedBody('go', mirrorSource('go', andCond, 'TestAnd')!, () => 2)).toBeUndefined();
+    expect(mutatedBody('cargo', mirrorSource('cargo', RUST, 'repeated_spaces_do_not_make_words')!, () => 0)).toEqual(['    assert_eq!(count_words("one  two   three"), 4);']);
+    expect(mutatedBody('cargo', mirrorSource('cargo', RUST, 'counts_of_one_line')!, () => 0)).toBeUndefined();
+    expect(mutatedBody('gtest', mirrorSource('gtest', CPP, 'Trim.WhitespaceOnlyBecomesEmpty')!, () => 0)).toEqual(['    EXPECT_EQ(strutil::trim(" \\t\\r\\n "), "a");']);
+    const pointer = '#include <gtest/gtest.h>\n\nTEST(P, Null) {\n    EXPECT_EQ(find("x"), 0);\n}\n';
+    expect(mutatedBody('gtest', mirrorSource('gtest', pointer, 'P.Null')!, () => 0)).toBeUndefined();
   });
 });

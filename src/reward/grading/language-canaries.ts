@@ -1,6 +1,6 @@
 import { randomInt } from 'node:crypto';
 import type { Canary, CanaryPlan } from './canaries.js';
-import { invertedBody, mirrorHeader, mirrorSource } from './language-mirrors.js';
+import { invertedBody, mirrorHeader, mirrorSource, mutatedBody } from './language-mirrors.js';
 import type { LanguageRunner } from './language-runners.js';
 
 /**
@@ -84,7 +84,7 @@ function listedIn(content: string, listed: readonly string[]): string[] {
   });
 }
 
-/** At most this many of a file's FAIL_TO_PASS tests are mirrored (each gives two canaries). */
+/** At most this many of a file's FAIL_TO_PASS tests are mirrored (each gives up to three canaries). */
 const MIRRORED_FAIL_TO_PASS = 4;
 
 /** Canaries for each target file, appended at its end. */
@@ -123,6 +123,7 @@ export function planLanguageCanaries(input: {
       const copies: Array<{ expect: 'PASSED' | 'FAILED'; lines: readonly string[] | undefined }> = [
         { expect: 'PASSED', lines: source.body },
         { expect: 'FAILED', lines: input.mustFail ? invertedBody(input.runner, source) : undefined },
+        { expect: 'FAILED', lines: input.mustFail ? mutatedBody(input.runner, source, random) : undefined },
       ];
       for (const copy of copies) {
         if (!copy.lines) continue;

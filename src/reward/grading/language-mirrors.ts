@@ -1,4 +1,5 @@
 import type { LanguageRunner } from './language-runners.js';
+import { isMutableLiteral, mutateLiteral } from './literal-mutation.js';
 
 /**
  * Mirror canaries for `go test` and cargo: renamed copies of the file's own listed tests (the
@@ -79,15 +80,29 @@ export function mirrorHeader(runner: LanguageRunner, name: string, source: Mirro
  * could leave the test early (then a passing test need not have reached the check).
  */
 export function invertedBody(runner: LanguageRunner, source: MirrorSource): string[] | undefined {
+  return rewriteFirstCheck(runner, source, (body, i) => (runner === 'go' ? invertGoIf(body, i, source.param) : runner === 'gtest' ? invertGtestCheck(body[i]!, body) : invertRustAssert(body[i]!)));
+}
+
+/**
+ * The body with the literal of its first top-level equality check against a literal changed
+ * (literal-mutation.ts): Go's `if ... || x != 1 {` (the block failing the test), cargo's
+ * `assert_eq!(x, 3)`, googletest's `EXPECT_EQ(x, "a")`/`EXPECT_STREQ`. When the original passed,
+ * the value equalled the literal, so it cannot equal another: the copy must fail. It catches what
+ * the inverted copy cannot: a value of the agent's whose equality holds with anything.
+ */
+export function mutatedBody(runner: LanguageRunner, source: MirrorSource, random: (n: number) => number): string[] | undefined {
+  return rewriteFirstCheck(runner, source, (body, i) => (runner === 'go' ? mutateGoIf(body, i, source.param, random) : mutateAssertEq(runner, body[i]!, body, random)));
+}
+
+function rewriteFirstCheck(runner: LanguageRunner, source: MirrorSource, rewrite: (body: string[], i: number) => string | undefined): string[] | undefined {
   const body = [...source.body];
   for (let i = 0; i < body.length; i++) {
-    const line = body[i]!;
-    const inverted = runner === 'go' ? invertGoIf(body, i, source.param) : runner === 'gtest' ? invertGtestCheck(line, body) : invertRustAssert(line);
-    if (inverted === undefined) {
-      if (leavesEarly(runner, line, source.param)) return undefined;
+    const rewritten = rewrite(body, i);
+    if (rewritten === undefined) {
+      if (leavesEarly(runner, body[i]!, source.param)) return undefined;
       continue;
     }
-    body[i] = inverted;
+    body[i] = rewritten;
     return body;
   }
   return undefined;
@@ -98,7 +113,8 @@ function leavesEarly(runner: LanguageRunner, line: string, param: string): boole
   return runner === 'go' && new RegExp(`\\b${param}\\.(Skip|SkipNow|Skipf)\\(`).test(line);
 }
 
-function invertGoIf(body: string[], i: number, param: string): string | undefined {
+/** A top-level `if [INIT; ]COND {` whose block (no else) fails the test: its init and condition. */
+function goFailingIf(body: readonly string[], i: number, param: string): { init: string; cond: string } | undefined {
   const m = /^\tif (.+) \{$/.exec(body[i]!);
   if (!m) return undefined;
   const close = body.findIndex((l, j) => j > i && /^\t\S/.test(l));
@@ -108,9 +124,77 @@ function invertGoIf(body: string[], i: number, param: string): string | undefine
   if (!new RegExp(`\\b${param}\\.(Fatal|Fatalf|Error|Errorf|Fail|FailNow)\\(`).test(block)) return undefined;
   const parts = topLevelSplit(m[1]!, ';');
   if (parts === undefined || parts.length > 2) return undefined;
-  const cond = parts.at(-1)!.trim();
-  const init = parts.length === 2 ? `${parts[0]!.trim()}; ` : '';
-  return `\tif ${init}!(${cond}) {`;
+  return { init: parts.length === 2 ? `${parts[0]!.trim()}; ` : '', cond: parts.at(-1)!.trim() };
+}
+
+function invertGoIf(body: string[], i: number, param: string): string | undefined {
+  const found = goFailingIf(body, i, param);
+  return found && `\tif ${found.init}!(${found.cond}) {`;
+}
+
+/**
+ * In a failing if's condition made of `||` terms (a passing test had each false), a term
+ * `EXPR != LITERAL` (or reversed) with nothing else at its top level gets another literal: the
+ * value equalled the old one, so the term is true and the copy fails.
+ */
+function mutateGoIf(body: string[], i: number, param: string, random: (n: number) => number): string | undefined {
+  const found = goFailingIf(body, i, param);
+  if (!found) return undefined;
+  const terms = topLevelSplit(found.cond, '|');
+  // `a || b` splits at each bar: the pieces between the two bars of each `||` are empty.
+  if (terms === undefined || terms.some((t, k) => k % 2 === 1 && t !== '')) return undefined;
+  const disjuncts = terms.filter((_, k) => k % 2 === 0);
+  for (let d = 0; d < disjuncts.length; d++) {
+    const sides = topLevelSplit(disjuncts[d]!, '!');
+    if (sides === undefined || sides.length !== 2 || !sides[1]!.startsWith('=')) continue;
+    const [left, right] = [sides[0]!, sides[1]!.slice(1)];
+    if ([left, right].some((side) => /[=<>&|!]/.test(blanked(side)))) continue;
+    const mutated = isMutableLiteral(right) ? `${left.trimEnd()} != ${mutateLiteral(right, random)}` : isMutableLiteral(left) ? `${mutateLiteral(left, random)} != ${right.trimStart()}` : undefined;
+    if (mutated === undefined || mutated.includes('undefined')) continue;
+    const kept = disjuncts.map((t, k) => (k === d ? ` ${mutated.trim()} ` : t));
+    return `\tif ${found.init}${kept.join('||').trim()} {`;
+  }
+  return undefined;
+}
+
+/** cargo's `assert_eq!(a, b)` and googletest's `EXPECT_EQ`/`ASSERT_EQ`/`*_STREQ` at the body's top level, one side a literal. */
+function mutateAssertEq(runner: LanguageRunner, line: string, body: readonly string[], random: (n: number) => number): string | undefined {
+  const indent = runner === 'cargo' ? '    ' : /^(\s+)/.exec(body.find((l) => l.trim() !== '') ?? '')?.[1];
+  const m = runner === 'cargo' ? /^( {4})(assert_eq)!\((.*);\s*$/.exec(line) : /^(\s+)((?:EXPECT|ASSERT)_(?:EQ|STREQ))\((.*);\s*$/.exec(line);
+  if (!indent || !m || m[1] !== indent) return undefined;
+  const close = closingParen(m[3]!);
+  if (close === undefined) return undefined;
+  const args = topLevelSplit(m[3]!.slice(0, close), ',');
+  if (args === undefined || args.length < 2) return undefined;
+  // C++'s 0 may be a null pointer constant: another number would not compile against a pointer.
+  const usable = (arg: string): boolean => isMutableLiteral(arg) && !(runner === 'gtest' && /^0[uUlL]*$/.test(arg.trim()));
+  const index = usable(args[1]!) ? 1 : usable(args[0]!) ? 0 : -1;
+  if (index < 0) return undefined;
+  const changed = mutateLiteral(args[index]!, random);
+  if (changed === undefined) return undefined;
+  const kept = args.map((a, k) => (k === index ? `${/^\s*/.exec(a)![0]}${changed}` : a));
+  return `${indent}${m[2]}${runner === 'cargo' ? '!' : ''}(${kept.join(',')}${m[3]!.slice(close)};`;
+}
+
+/** The text with what is inside brackets and string literals blanked out (its top level alone). */
+function blanked(text: string): string {
+  let out = '';
+  let depth = 0;
+  let quote = '';
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i]!;
+    if (quote) {
+      if (c === '\\' && quote !== '`') i++;
+      else if (c === quote) quote = '';
+      out += ' ';
+      continue;
+    }
+    if (c === '"' || c === '`') quote = c;
+    else if ('([{'.includes(c)) depth++;
+    else if (')]}'.includes(c)) depth--;
+    out += depth > 0 || c === '"' || c === '`' || ')]}'.includes(c) ? ' ' : c;
+  }
+  return out;
 }
 
 function invertRustAssert(line: string): string | undefined {
