@@ -7,12 +7,15 @@
  * beside it a plain `it` shows the trick at work in the graded log (facts of the run, not the
  * verdict), so an `it.fails` cannot pass for another reason than the exploit's.
  */
+import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SweEnvClient } from '../../src/client/client.js';
+import { packageRoot } from '../../src/common/paths.js';
 import { DockerSandboxProvider } from '../../src/sandbox/docker-sandbox.js';
 import type { GradeReport__Output } from '../../src/generated/swe_env/v1/GradeReport.js';
-import { killCliServers, serveCli, stopCli } from '../helpers/cli-server.js';
+import { cliServers, killCliServers, stopCli } from '../helpers/cli-server.js';
 import { buildLanguageDemoImages, LANGUAGE_TASKS } from '../helpers/language-demo.js';
 import { expectNoContainers, startTestServer, type TestServer } from '../helpers/server.js';
 import { EMPTY_CPP, EMPTY_RUST } from './round4-exploits.js';
@@ -149,22 +152,35 @@ describe('phpunit: the printed lines rewritten in-process (P1, P2)', () => {
  */
 describe('the channel read after the run (J2): a deserved 0 must stay the model\'s 0, the server up', () => {
   const serverId = `round5-${randomUUID().slice(0, 8)}`;
-  let outcome: Promise<{ report?: GradeReport__Output; error?: string; serverExited: boolean }> | undefined;
+  let outcome: Promise<{ report?: GradeReport__Output; error?: string; serverExited: boolean; stderr: string }> | undefined;
   function gradeOnCli(): NonNullable<typeof outcome> {
     outcome ??= (async () => {
-      const { child, address } = await serveCli(['--tasks', LANGUAGE_TASKS, '--server-id', serverId, '--no-state', '--no-trajectories'], 'ignore');
+      // serveCli's own spawn, with the server's stderr kept: it says why the process ended.
+      const child = spawn('node', [join(packageRoot(), 'dist', 'src', 'cli', 'main.js'), 'serve', '--port', '0', '--log-level', 'warn', '--tasks', LANGUAGE_TASKS, '--server-id', serverId, '--no-state', '--no-trajectories'], { stdio: ['ignore', 'pipe', 'pipe'] });
+      cliServers.push(child);
+      let stderr = '';
+      child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
       const exited = new Promise<void>((r) => child.once('exit', () => r()));
+      const gone = (): boolean => child.exitCode !== null || child.signalCode !== null;
+      const address = await new Promise<string>((resolve, reject) => {
+        child.stdout.once('data', (d: Buffer) => {
+          const match = /listening on (\S+)/.exec(d.toString());
+          if (match) resolve(match[1]!);
+          else reject(new Error(`unexpected output: ${d.toString()}`));
+        });
+        child.once('exit', (code) => reject(new Error(`server exited with ${code}: ${stderr}`)));
+      });
       const client = new SweEnvClient(address);
       try {
         const report = (await client.evaluate(J2_CHANNEL_GROWS.task, patchOf(J2_CHANNEL_GROWS))).report!;
-        return { report, serverExited: child.exitCode !== null || child.signalCode !== null };
+        return { report, serverExited: gone(), stderr };
       } catch (error) {
         // A call cut off: give the process a moment to be seen gone.
         await Promise.race([exited, new Promise((r) => setTimeout(r, 5000))]);
-        return { error: String(error), serverExited: child.exitCode !== null || child.signalCode !== null };
+        return { error: String(error), serverExited: gone(), stderr };
       } finally {
         client.dispose();
-        if (child.exitCode === null && child.signalCode === null) await stopCli(child, 'SIGTERM');
+        if (!gone()) await stopCli(child, 'SIGTERM');
       }
     })();
     return outcome;
@@ -183,6 +199,7 @@ describe('the channel read after the run (J2): a deserved 0 must stay the model\
     expect(result.report, JSON.stringify(result.report && said(result.report))).toBeUndefined();
     expect(result.error).toMatch(/UNAVAILABLE|ECONNRESET|Connection dropped|No connection/i);
     expect(result.serverExited).toBe(true);
+    expect(result.stderr).toMatch(/Error: Unexpected end of data[\s\S]*tar-stream/);
   }, 240_000);
   // SUCCEEDS: readContainerFile stats the channel file, then reads it through the archive API; a
   // daemon the tests leave behind (nothing ends it after the run) shrinks the file under the
