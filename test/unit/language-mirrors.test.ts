@@ -178,4 +178,29 @@ describe('mirrors of a file\'s listed tests', () => {
     const pointer = '#include <gtest/gtest.h>\n\nTEST(P, Null) {\n    EXPECT_EQ(find("x"), 0);\n}\n';
     expect(mutatedBody('gtest', mirrorSource('gtest', pointer, 'P.Null')!, () => 0)).toBeUndefined();
   });
+
+  it('go and rust: canaries go after random top-level items, never inside a raw string; c++: after the file', () => {
+    const failToPass = ['TestCompareMultiDigitComponents', 'TestCompareNumericNotTextual'];
+    let interleaved = false;
+    for (let seed0 = 1; seed0 < 20 && !interleaved; seed0++) {
+      let state = seed0;
+      const r = (n: number): number => (state = (state * 1103515245 + 12345) % 2 ** 31) % n;
+      const plan = planLanguageCanaries({ runner: 'go', targets: [{ path: 'semver_test.go', content: GO }], mustFail: true, failToPass, passToPass: ['TestParse'], random: r });
+      const text = plan.files.get('semver_test.go')!;
+      const order = [...text.matchAll(/^func (Test\w+)\(/gm)].map((m) => m[1]!);
+      // Every original test still there, in its order; some canary before the last original.
+      expect(order.filter((n) => GO.includes(`func ${n}(`))).toEqual([...GO.matchAll(/^func (Test\w+)\(/gm)].map((m) => m[1]!));
+      interleaved = order.findIndex((n) => !GO.includes(`func ${n}(`)) < order.indexOf('TestCompareNumericNotTextual');
+    }
+    expect(interleaved).toBe(true);
+    const golden = 'package x\n\nimport "testing"\n\nconst want = `{\n  "a": 1\n}\n`\n\nfunc TestX(t *testing.T) {\n\tif got() != want {\n\t\tt.Fatal("x")\n\t}\n}\n';
+    for (let seed0 = 1; seed0 < 20; seed0++) {
+      let state = seed0;
+      const r = (n: number): number => (state = (state * 1103515245 + 12345) % 2 ** 31) % n;
+      const text = planLanguageCanaries({ runner: 'go', targets: [{ path: 'x_test.go', content: golden }], mustFail: true, failToPass: ['TestX'], passToPass: [], random: r }).files.get('x_test.go')!;
+      expect(text).toContain('const want = `{\n  "a": 1\n}\n`\n');
+    }
+    const cpp = planLanguageCanaries({ runner: 'gtest', targets: [{ path: 'tests/strutil_test.cpp', content: CPP }], mustFail: true, failToPass: ['Trim.RemovesTabsAndNewlines'], passToPass: [], random });
+    expect(cpp.files.get('tests/strutil_test.cpp')!.startsWith(CPP.trimEnd())).toBe(true);
+  });
 });

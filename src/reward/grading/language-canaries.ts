@@ -132,11 +132,43 @@ export function planLanguageCanaries(input: {
         blocks.push([...mirrorHeader(input.runner, testName, source), ...copy.lines, '}'].join('\n'));
       }
     }
-    // The mirrors go among the synthetic ones in random order: position says nothing.
     shuffle(blocks, random);
-    files.set(target.path, `${target.content.replace(/\s*$/, '')}\n\n${blocks.join('\n\n')}\n`);
+    files.set(target.path, placeBlocks(input.runner, target.content, blocks, random));
   }
   return { files, canaries };
+}
+
+/**
+ * The file with the canaries in it. Go and Rust do not care where a function is defined, so each
+ * canary goes after a random top-level item of the file (a `}` in the first column): appended in a
+ * block, they would tell themselves from the originals by position alone. C++ needs a name declared
+ * before its use (a fixture, a helper), so there they follow the file's last line.
+ */
+function placeBlocks(runner: LanguageRunner, content: string, blocks: readonly string[], random: (n: number) => number): string {
+  const lines = content.replace(/\s*$/, '').split('\n');
+  const ends = runner === 'gtest' ? [] : lines.flatMap((line, i) => (line === '}' && startsItem(runner, lines.slice(i + 1).find((l) => l.trim() !== '')) ? [i] : []));
+  const after = new Map<number, string[]>();
+  for (const block of blocks) {
+    const at = ends.length > 0 ? ends[random(ends.length)]! : lines.length - 1;
+    after.set(at, [...(after.get(at) ?? []), block]);
+  }
+  const out: string[] = [];
+  lines.forEach((line, i) => {
+    out.push(line);
+    for (const block of after.get(i) ?? []) out.push('', block);
+  });
+  return `${out.join('\n')}\n`;
+}
+
+/**
+ * Whether the line after a first-column `}` starts a top-level item (or the file ends): then the
+ * brace closed one. A `}` that opens a line of a multi-line raw string (golden JSON in a Go
+ * backquote string) is followed by more of the string, and nothing may go there.
+ */
+function startsItem(runner: LanguageRunner, next: string | undefined): boolean {
+  if (next === undefined) return true;
+  if (runner === 'go') return /^(func |type |var |const |\/\/|\/\*)/.test(next);
+  return /^(#!?\[|(pub(\([^)]*\))? )?(fn|mod|use|impl|struct|enum|const|static|type|trait|macro_rules!|extern|unsafe|async)\b|\/\/|\/\*)/.test(next);
 }
 
 /** The file's listed tests to mirror: its FAIL_TO_PASS ones (up to a few) and one PASS_TO_PASS one. */
