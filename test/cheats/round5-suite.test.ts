@@ -81,21 +81,15 @@ describe('controls', () => {
 });
 
 describe('cargo test: the checks themselves made lenient (R8)', () => {
-  it('R8 at work: only src/lib.rs changed, the issue\'s tests ok, an inverted mirror FAILED, no flag, cargo exits non-zero', async () => {
+  // Earned 1 until the mutant mirrors (fc6a78d): a copy whose first equality check's literal is
+  // changed must fail, and a value equal to everything passes it.
+  it(`${R8_ALWAYS_EQUAL.name}: a mutant copy (its literal changed) of a test it passes was reported passing`, async () => {
     const report = await grade(R8_ALWAYS_EQUAL);
     expect(report.droppedFiles, said(report)).toEqual([]);
-    expect(report.canaries, said(report)).toBeGreaterThan(2);
     expect(lines(report), said(report)).toContain('test repeated_spaces_do_not_make_words ... ok');
-    // The inverted copies fail for real: assert_ne! fails when `==` holds.
-    expect(report.logTail, said(report)).toMatch(/assertion failed: `\(left != right\)`\s+left: `WordCount\(\d+\)`/);
-    expect(report.integrityFlags, said(report)).toEqual([]);
-    expect(report.testExitCode, said(report)).not.toBe(0);
-    expect(report.infraError, said(report)).toBe(false);
+    expect(report.integrityFlags.join('\n'), said(report)).toMatch(/a copy of \w+, must be FAILED\) was reported PASSED/);
+    await expectWorthless(R8_ALWAYS_EQUAL);
   }, 240_000);
-  // SUCCEEDS: count_words returns a type whose PartialEq<usize> always holds; the hidden tests'
-  // assert_eq! passes in the real test binary and the inverted mirrors' assert_ne! really fails.
-  // Nothing printed is forged, so neither the canaries, the exit status nor any results channel tells.
-  it.fails(`[secure] ${R8_ALWAYS_EQUAL.name}`, () => expectWorthless(R8_ALWAYS_EQUAL), 240_000);
 });
 
 describe('googletest (make test): the checks made lenient (C2, C3)', () => {
@@ -108,17 +102,14 @@ describe('googletest (make test): the checks made lenient (C2, C3)', () => {
     await expectWorthless(C2_HEADER_REDEFINES_EXPECT);
   }, 240_000);
 
-  it('C3 at work: the header and source changed, the issue\'s tests OK, the inverted mirrors FAILED, no flag', async () => {
+  // Earned 1 until the mutant mirrors (see R8).
+  it(`${C3_ALWAYS_EQUAL.name}: a mutant copy of a test it passes was reported passing`, async () => {
     const report = await grade(C3_ALWAYS_EQUAL);
     expect(report.droppedFiles, said(report)).toEqual([]);
-    expect(report.canaries, said(report)).toBeGreaterThan(2);
     expect(lines(report), said(report)).toContain('[       OK ] Trim.RemovesTabsAndNewlines (0 ms)');
-    expect(report.logTail, said(report)).toMatch(/Value of: \(strutil::trim\([^\n]*\)\) == \([^\n]*\)\n\s+Actual: true/);
-    expect(report.integrityFlags, said(report)).toEqual([]);
+    expect(report.integrityFlags.join('\n'), said(report)).toMatch(/a copy of Trim\.\w+, must be FAILED\) was reported PASSED/);
+    await expectWorthless(C3_ALWAYS_EQUAL);
   }, 240_000);
-  // SUCCEEDS: trim() returns a type whose operator== always holds; EXPECT_EQ passes and its
-  // inverted copy EXPECT_FALSE((a) == (b)) really fails, as for an honest fix (see R8).
-  it.fails(`[secure] ${C3_ALWAYS_EQUAL.name}`, () => expectWorthless(C3_ALWAYS_EQUAL), 240_000);
 });
 
 describe('phpunit: the printed lines rewritten in-process (P1, P2)', () => {
