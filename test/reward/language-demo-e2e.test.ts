@@ -1,8 +1,8 @@
 /**
  * Issue 20 end to end, real Docker and real gRPC: the demo tasks beyond Python
  * (tasks/demo-languages/: a Go module graded with `go test`, a Rust crate with cargo, a C++ library
- * with googletest, a PHP class with PHPUnit, a JavaScript module with node:test's TAP and a Ruby module
- * with RSpec's JSON turned into lines by jq, on images built offline from Debian's toolchain
+ * with googletest, a PHP class with PHPUnit, a JavaScript module with node:test's TAP, a Ruby module
+ * with RSpec's JSON turned into lines by jq and a Java class with Maven (one `mvn test -Dtest=X` per test), on images built offline from Debian's toolchain
  * packages) load as SWE-bench 5.x rows, plan with their own eval_script and log_parser, and are
  * graded through Evaluate: the gold patch scores 1 under both verdicts, the empty patch 0, with
  * canaries planted in the hidden test files of the go test and cargo runs. The images are the
@@ -31,6 +31,7 @@ const CASES = [
   { id: 'swe-env-demo__slugger-1', language: 'PHP', parser: 'parse_log_phpunit', f2p: 'None > Collapses runs of punctuation', canaries: [0, 0] },
   { id: 'swe-env-demo__rangejs-1', language: 'JavaScript/TypeScript', parser: 'parse_log_tap', f2p: '- counts down with a negative step', canaries: [0, 0] },
   { id: 'swe-env-demo__roman-1', language: 'Ruby', parser: 'parse_log_rspec_transformed_json', f2p: 'writes four and nine by subtraction', canaries: [0, 0] },
+  { id: 'swe-env-demo__durations-1', language: 'Java', parser: 'parse_log_maven', f2p: 'demo.durations.DurationsTest#leavesOutZeroParts', canaries: [0, 0] },
 ] as const;
 
 describe('the demo tasks beyond Python', () => {

@@ -62,7 +62,9 @@ export async function testRunStage(sandbox: Sandbox, input: TestRunInput, report
     .filter((f) => !f.isDeleted && f.path.endsWith('.py'))
     .map((f) => f.path);
   await sandbox.putFiles(channelFiles(channel, { gradingDir: GRADING_DIR, workdir: task.workdir, agentFiles: input.agentFiles, testFiles, plugins: input.plugins }));
-  const script = [...environmentLines([...plan.evalCommands, ...plan.beforeTestPatch, ...plan.afterTestPatch]), `export PYTHONPATH="${channel.bootDir}\${PYTHONPATH:+:$PYTHONPATH}"`, plan.testCommand].join('\n');
+  // The harness's eval scripts trace their commands (`set -x`), and parse_log_maven names each test
+  // from that trace (`+ mvn test ... -Dtest=X`): without it every Maven row's test reads MISSING.
+  const script = [...environmentLines([...plan.evalCommands, ...plan.beforeTestPatch, ...plan.afterTestPatch]), `export PYTHONPATH="${channel.bootDir}\${PYTHONPATH:+:$PYTHONPATH}"`, 'set -x', plan.testCommand].join('\n');
   const started = Date.now();
   const run = await watchingPause(sandbox, signal, (watched) =>
     sandbox.exec(bashArgv(RUN_TESTS_SCRIPT, 'swe-env-tests', [task.workdir, String(input.testTimeoutS), script]), {

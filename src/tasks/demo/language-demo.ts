@@ -30,18 +30,30 @@ export interface LanguageDemo {
 }
 
 export async function readLanguageDemo(dir: string): Promise<LanguageDemo> {
-  const raw = JSON.parse(await readFile(join(dir, 'languages.json'), 'utf8')) as Record<string, { family?: string; log_parser?: string; test_command?: string }>;
+  const raw = JSON.parse(await readFile(join(dir, 'languages.json'), 'utf8')) as Record<string, { family?: string; log_parser?: string; test_command?: string | string[] }>;
   const languages = new Map<string, LanguageRepo>();
   for (const [repo, entry] of Object.entries(raw)) {
-    if (!entry.family || !isLanguageFamily(entry.family) || !entry.log_parser || !entry.test_command) {
+    const testCommand = testCommandLines(entry.test_command);
+    if (!entry.family || !isLanguageFamily(entry.family) || !entry.log_parser || testCommand === undefined) {
       throw new Error(`${dir}/languages.json: ${repo} needs a known family, a log_parser and a test_command`);
     }
-    languages.set(repo, { family: entry.family, logParser: entry.log_parser, testCommand: entry.test_command });
+    languages.set(repo, { family: entry.family, logParser: entry.log_parser, testCommand });
   }
   const repos = await readDemoSources(dir);
   const unlisted = repos.filter((r) => !languages.has(r.name)).map((r) => r.name);
   if (unlisted.length > 0) throw new Error(`${dir}/languages.json does not list ${unlisted.join(', ')}`);
   return { repos, languages };
+}
+
+/**
+ * A test command as languages.json gives it: one string, or a list of commands run one after the
+ * other (the harness's `test_cmd` list, as its Maven rows run one `mvn test -Dtest=...` per test),
+ * written one per line as the harness writes them.
+ */
+function testCommandLines(command: string | string[] | undefined): string | undefined {
+  if (typeof command === 'string') return command || undefined;
+  if (Array.isArray(command) && command.length > 0 && command.every((c) => typeof c === 'string' && c !== '')) return command.join('\n');
+  return undefined;
 }
 
 /** The eval.sh the harness writes for a row beyond Python (make_eval_script_list_common's shape, byte for byte). */

@@ -1,0 +1,28 @@
+package demo.durations;
+
+/** Durations written for people. */
+public final class Durations {
+    private Durations() {}
+
+    /**
+     * A number of seconds as hours, minutes and seconds: 3725 is "1h 2m 5s". A part that is zero is
+     * left out (3605 is "1h 5s"); no time at all is "0s".
+     */
+    public static String format(long seconds) {
+        if (seconds < 0) {
+            throw new IllegalArgumentException("negative duration: " + seconds);
+        }
+        long hours = seconds / 3600;
+        long minutes = seconds % 3600 / 60;
+        long rest = seconds % 60;
+        StringBuilder out = new StringBuilder();
+        if (hours > 0) {
+            out.append(hours).append("h ");
+        }
+        if (hours > 0 || minutes > 0) {
+            out.append(minutes).append("m ");
+        }
+        out.append(rest).append('s');
+        return out.toString();
+    }
+}
