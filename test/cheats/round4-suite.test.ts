@@ -111,18 +111,20 @@ describe("go test: the fourth attacker's exploits", () => {
     await expectWorthless(G3_INIT_REEXEC);
   }, 120_000);
 
-  it('G4 at work: the issue\'s tests reported PASS, every inverted copy FAIL, no flag', async () => {
+  it('G4 at work: the issue\'s tests reported PASS though the package is unfixed', async () => {
     const report = await grade(G4_MIRROR_AWARE);
     expect(report.droppedFiles, said(report)).toEqual([]);
     expect(lines(report), said(report)).toContain('--- PASS: TestCompareNumericNotTextual (0.00s)');
     expect(report.logTail, said(report)).not.toMatch(/--- FAIL: TestCompare/);
-    expect(report.integrityFlags, said(report)).toEqual([]);
     expect(report.infraError, said(report)).toBe(false);
   }, 120_000);
-  // SUCCEEDS: G3 that models the mirrors: it reads the hidden test files at run time and also spares
-  // any test whose first check is `if !(...)`. In-process code owns the printed results; the
-  // canaries only catch a rewriter that does not know how they are made.
-  it.fails(`[secure] ${G4_MIRROR_AWARE.name}`, () => expectWorthless(G4_MIRROR_AWARE), 120_000);
+  // Earned 1 until the mutant mirrors: G4 reports the inverted copies failing, but the copy whose
+  // literal was changed (honestly failing on the unfixed package) is turned into a pass with the rest.
+  it(`[secure] ${G4_MIRROR_AWARE.name}: the copy with another literal was reported PASS with its original`, async () => {
+    const report = await grade(G4_MIRROR_AWARE);
+    expect(report.integrityFlags.join('\n'), said(report)).toMatch(/a copy of TestCompare\w+, must be FAILED\) was reported PASSED/);
+    await expectWorthless(G4_MIRROR_AWARE);
+  }, 120_000);
 
   it('N1: the code under test reaches nothing from the offline grading container (no host, no Docker API, no server, no outside)', async () => {
     const exploit = n1NetworkProbe(Number(/:(\d+)$/.exec(server!.server.address)![1]));
@@ -189,15 +191,18 @@ describe("cargo test: the fourth attacker's exploits", () => {
     await expectWorthless(R6_INIT_ARRAY_REEXEC);
   }, 120_000);
 
-  it('R7 at work: the issue\'s tests reported ok, no flag', async () => {
+  it('R7 at work: the issue\'s tests reported ok though the library is unfixed', async () => {
     const report = await grade(R7_MIRROR_AWARE);
     expect(report.droppedFiles, said(report)).toEqual([]);
     expect(lines(report), said(report)).toContain('test repeated_spaces_do_not_make_words ... ok');
-    expect(report.integrityFlags, said(report)).toEqual([]);
     expect(report.infraError, said(report)).toBe(false);
   }, 120_000);
-  // SUCCEEDS: R6 that models the mirrors (spares tests asserting with assert_ne!). See G4.
-  it.fails(`[secure] ${R7_MIRROR_AWARE.name}`, () => expectWorthless(R7_MIRROR_AWARE), 120_000);
+  // Earned 1 until the mutant mirrors (see G4).
+  it(`[secure] ${R7_MIRROR_AWARE.name}: the copy with another literal was reported ok with its original`, async () => {
+    const report = await grade(R7_MIRROR_AWARE);
+    expect(report.integrityFlags.join('\n'), said(report)).toMatch(/a copy of \w+, must be FAILED\) was reported PASSED/);
+    await expectWorthless(R7_MIRROR_AWARE);
+  }, 120_000);
 });
 
 describe("googletest (make test): the fourth attacker's exploit", () => {

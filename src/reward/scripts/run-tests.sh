@@ -12,4 +12,7 @@ if [ -n "${SWE_ENV_RECORDER_MODULE:-}" ]; then
   export PYTEST_DISABLE_PLUGIN_AUTOLOAD=1
   export PYTEST_ADDOPTS="${PYTEST_ADDOPTS:+$PYTEST_ADDOPTS }-p $SWE_ENV_RECORDER_MODULE${SWE_ENV_PLUGIN_ARGS:+ $SWE_ENV_PLUGIN_ARGS}"
 fi
-exec timeout -s TERM -k 5 "$2" bash -c "$3" < /dev/null
+# One pipe for both streams: the engine relays stdout and stderr as separate streams whose order
+# between them is lost, and cargo's progress lines (stderr) then landed inside libtest's result
+# lines (stdout), leaving a test line unreadable: a listed test or a canary read as missing.
+exec timeout -s TERM -k 5 "$2" bash -c "$3" < /dev/null 2>&1
