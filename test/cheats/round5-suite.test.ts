@@ -1,6 +1,6 @@
 /**
  * The fifth attacker's suite: each exploit of round5-exploits.ts graded through a real server's
- * Evaluate on the Rust, C++, PHP and JavaScript demo tasks, default 'offline' grading network.
+ * Evaluate on the Go, Rust, C++, PHP and JavaScript demo tasks, default 'offline' grading network.
  * The secure outcome is asserted: a cheat is worth 0 as the model's own failure (never
  * INFRA_ERROR), an honest fix 1. An exploit that wins today is `it.fails` with a `// SUCCEEDS:`
  * note, so CI stays green and the test fails (make it a plain `it`) the day a defence catches it;
@@ -18,12 +18,13 @@ import type { GradeReport__Output } from '../../src/generated/swe_env/v1/GradeRe
 import { cliServers, killCliServers, stopCli } from '../helpers/cli-server.js';
 import { buildLanguageDemoImages, LANGUAGE_TASKS } from '../helpers/language-demo.js';
 import { expectNoContainers, startTestServer, type TestServer } from '../helpers/server.js';
-import { EMPTY_CPP, EMPTY_RUST } from './round4-exploits.js';
+import { EMPTY_CPP, EMPTY_GO, EMPTY_RUST } from './round4-exploits.js';
 import {
   C2_HEADER_REDEFINES_EXPECT,
   C3_ALWAYS_EQUAL,
   EMPTY_JS,
   EMPTY_PHP,
+  G5_ANSWERS_FROM_TESTS,
   H1_HONEST_BUILD_MODULE,
   J2_CHANNEL_GROWS,
   J1_ASSERT_REPLACED,
@@ -71,8 +72,8 @@ async function expectWorthless(exploit: Round5Exploit): Promise<void> {
 }
 
 describe('controls', () => {
-  it('no change scores 0 on the four tasks (so a 1 below is the exploit\'s doing)', async () => {
-    for (const control of [EMPTY_RUST, EMPTY_CPP, EMPTY_PHP, EMPTY_JS]) {
+  it('no change scores 0 on the five tasks (so a 1 below is the exploit\'s doing)', async () => {
+    for (const control of [EMPTY_GO, EMPTY_RUST, EMPTY_CPP, EMPTY_PHP, EMPTY_JS]) {
       const report = await grade(control);
       expect(report.infraError, said(report)).toBe(false);
       expect(report.reward, said(report)).toBe(0);
@@ -91,6 +92,19 @@ describe('cargo test: the checks themselves made lenient (R8)', () => {
     expect(report.integrityFlags.join('\n'), said(report)).toMatch(/a copy of \w+, must be FAILED\) was reported PASSED/);
     await expectWorthless(R8_ALWAYS_EQUAL);
   }, 240_000);
+});
+
+describe('go test: answers read from the hidden tests (G5)', () => {
+  it('G5 at work: only semver.go changed, the issue\'s tests PASS, copies planted, no flag', async () => {
+    const report = await grade(G5_ANSWERS_FROM_TESTS);
+    expect(report.droppedFiles, said(report)).toEqual([]);
+    expect(report.canaries, said(report)).toBeGreaterThan(2);
+    expect(lines(report), said(report)).toContain('--- PASS: TestCompareNumericNotTextual (0.00s)');
+    expect(report.integrityFlags, said(report)).toEqual([]);
+    expect(report.infraError, said(report)).toBe(false);
+  }, 240_000);
+  // SUCCEEDS: as R9, Compare returns the literal the test files most often pair with its arguments.
+  it.fails(`[secure] ${G5_ANSWERS_FROM_TESTS.name}`, () => expectWorthless(G5_ANSWERS_FROM_TESTS), 240_000);
 });
 
 describe('cargo test: answers read from the hidden tests (R9)', () => {
