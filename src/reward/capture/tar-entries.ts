@@ -47,6 +47,9 @@ export async function tarEntries(
   const done = new Promise<void>((resolve, reject) => {
     reject_ = reject;
     unpack.on('entry', (header, stream, next) => {
+      // A file cut short while the engine archived it (shrunk by a process still running) fails
+      // the read here; unlistened, the entry's error would end the whole server.
+      stream.on('error', reject);
       const rel = relOf(header.name);
       const finish = (entry: TreeEntry | undefined): void => {
         if (entry) {

@@ -141,7 +141,7 @@ function runInstall(sandbox: Sandbox, input: { task: Task; plan: EvalPlan; timeo
  * Ends every process the agent-driven step left (a daemon waiting for the test patch to appear),
  * through PID 1, and checks from the host that none is left (after the steps after the test patch too).
  */
-export async function quiesce(sandbox: Sandbox): Promise<void> {
+export async function quiesce(sandbox: Sandbox, what = 'the install step'): Promise<void> {
   for (let attempt = 0; attempt < 5; attempt++) {
     await sandbox.killAllButInit();
     await new Promise((resolve) => setTimeout(resolve, 100 + attempt * 200));
@@ -150,7 +150,7 @@ export async function quiesce(sandbox: Sandbox): Promise<void> {
   }
   const left = leftOver(await sandbox.processes());
   if (left.length > 0) {
-    throw new ModelFault(`processes started by the install step survived being ended: ${left.slice(0, 3).map((p) => p.command.slice(0, 80)).join('; ')}`);
+    throw new ModelFault(`processes started by ${what} survived being ended: ${left.slice(0, 3).map((p) => p.command.slice(0, 80)).join('; ')}`);
   }
 }
 

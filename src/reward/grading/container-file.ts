@@ -15,9 +15,12 @@ export async function readContainerFile(sandbox: Sandbox, path: string, limitByt
     let found = false;
     const ex = extract();
     ex.on('entry', (header, stream, next) => {
+      // An entry cut short (a file shrunk while the engine archived it) fails the read; without a
+      // listener the stream's error would be thrown past every handler and end the server.
+      stream.on('error', reject);
       if (!found && header.type === 'file') {
         found = true;
-        stream.on("data", (chunk: unknown) => {
+        stream.on('data', (chunk: unknown) => {
           parts.push(chunk as Buffer);
         });
       }

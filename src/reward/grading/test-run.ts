@@ -9,6 +9,7 @@ import { PREPARE_TESTS_SCRIPT, RUN_TESTS_SCRIPT, bashArgv } from '../scripts.js'
 import { GRADING_DIR, readRepoFiles } from './apply-stage.js';
 import { planCanaries, stopsAtFirstFailure, type Canary, type RunnerFamily } from './canaries.js';
 import { afterTestPatchStage } from './after-test-patch.js';
+import { quiesce } from './agent-steps.js';
 import { canaryFile, commandRunsAll, languageRunner, planLanguageCanaries, stopsEarly, type LanguageRunner } from './language-canaries.js';
 import { readContainerFile } from './container-file.js';
 import { ModelFault, assertAlive, seconds, watchingPause } from './container-watch.js';
@@ -86,6 +87,9 @@ export async function testRunStage(sandbox: Sandbox, input: TestRunInput, report
     report.testTimedOut = true;
     report.error = `the tests did not finish within ${input.testTimeoutS}s`;
   }
+  // What the tests left running (a daemon that keeps rewriting or shrinking the channel file while
+  // it is read) is ended first: from here on nothing in the container moves.
+  await quiesce(sandbox, 'the test run');
   const text = (await readContainerFile(sandbox, channel.outFile, CHANNEL_LIMIT))?.toString('utf8') ?? '';
   return { log, exitCode: run.exitCode, family, canaries, channel: readRecords(text, channel.key, pytest), pytest };
 }
