@@ -28,7 +28,11 @@ export function isRunnerControlPath(path: string, testCommand = ''): boolean {
   // A symlink named like a test folder stands for it (a file named so is a test command's, see testCommandPaths).
   if (TEST_DIRS.has(base)) return true;
   if (buildDefinitionOf(testCommand, base)) return true;
-  if (base === 'rust-toolchain' || base === 'rust-toolchain.toml' || base === 'build.rs') return true;
+  if (base === 'rust-toolchain' || base === 'rust-toolchain.toml') return true;
+  // Cargo runs a package root's build.rs (beside its Cargo.toml); one under src/ is a module (`mod
+  // build;`) of the crate's own code, and an honest fix may move code there. Another name for the
+  // build script is Cargo.toml's `build = "..."`, and Cargo.toml is a build definition.
+  if (base === 'build.rs' && !dirs.includes('src')) return true;
   if (/^(jest|vitest|karma|playwright)\.config\.[cm]?[jt]s$|^karma\.conf\.[cm]?js$|^\.mocharc(\.[\w]+)?$|^\.babelrc$|^babel\.config\.[cm]?js$/.test(base)) return true;
   if (base === '.rspec' || base.endsWith('_spec.rb') || (dirs.includes('spec') && base.endsWith('.rb'))) return true;
   return base === 'phpunit.xml' || base === 'phpunit.xml.dist' || base === '.phpunit.result.cache';

@@ -61,7 +61,7 @@ describe('filterAgentPatch', () => {
     for (const p of ['semver_test.go', 'pkg/main_test.go', 'pkg/testdata/in.txt', '.cargo/config.toml', 'crates/a/.cargo/config', 'build.rs', 'crates/a/build.rs', 'rust-toolchain.toml', 'jest.config.js', 'vitest.config.mts', '.mocharc.yml', 'karma.conf.js', '.rspec', 'spec/spec_helper.rb', 'lib/a_spec.rb', 'phpunit.xml.dist']) {
       expect(isRunnerControlPath(p), p).toBe(true);
     }
-    for (const p of ['semver.go', 'src/lib.rs', 'src/build.rs.in', 'cargo/config.toml', 'package.json', 'lib/spec.rb', 'docs/spec/a.md', 'src/jest.js', 'pom.xml', 'go.mod']) {
+    for (const p of ['semver.go', 'src/lib.rs', 'src/build.rs.in', 'src/build.rs', 'crates/a/src/util/build.rs', 'cargo/config.toml', 'package.json', 'lib/spec.rb', 'docs/spec/a.md', 'src/jest.js', 'pom.xml', 'go.mod']) {
       expect(isRunnerControlPath(p), p).toBe(false);
     }
     const diff = Buffer.from(
