@@ -30,7 +30,7 @@ import {
   patchOf,
   type Round4Exploit,
 } from './round4-exploits.js';
-import { G4_MIRROR_AWARE, G5_MIRROR_MODEL, R7_MIRROR_AWARE } from './mirror-aware-exploits.js';
+import { G4_MIRROR_AWARE, G6_MIRROR_MODEL, R7_MIRROR_AWARE } from './mirror-aware-exploits.js';
 
 let server: TestServer | undefined;
 
@@ -126,8 +126,8 @@ describe("go test: the fourth attacker's exploits", () => {
     await expectWorthless(G4_MIRROR_AWARE);
   }, 120_000);
 
-  it('G5 at work: the issue\'s tests reported PASS though the package is unfixed, and no flag', async () => {
-    const report = await grade(G5_MIRROR_MODEL);
+  it('G6 at work: the issue\'s tests reported PASS though the package is unfixed, and no flag', async () => {
+    const report = await grade(G6_MIRROR_MODEL);
     expect(report.droppedFiles, said(report)).toEqual([]);
     expect(lines(report), said(report)).toContain('--- PASS: TestCompareNumericNotTextual (0.00s)');
     expect(report.logTail, said(report)).not.toMatch(/--- FAIL: TestCompare/);
@@ -138,7 +138,7 @@ describe("go test: the fourth attacker's exploits", () => {
   // body equal to another's but for one line: more negation, or one literal and no identical twin)
   // before rewriting the child binary's output. The copies are built from files the tested process
   // can read; a rewriter that knows how they are built can always pick them out.
-  it.fails(`[secure] ${G5_MIRROR_MODEL.name}`, () => expectWorthless(G5_MIRROR_MODEL), 120_000);
+  it.fails(`[secure] ${G6_MIRROR_MODEL.name}`, () => expectWorthless(G6_MIRROR_MODEL), 120_000);
 
   it('N1: the code under test reaches nothing from the offline grading container (no host, no Docker API, no server, no outside)', async () => {
     const exploit = n1NetworkProbe(Number(/:(\d+)$/.exec(server!.server.address)![1]));
