@@ -216,20 +216,14 @@ describe('the channel read after the run (J2): a deserved 0 must stay the model\
     await expectNoContainers(provider);
   }, 120_000);
 
-  it('J2 at work: the Evaluate call is cut off and the server process is gone', async () => {
+  // Crashed `swe-env serve` until the tests' leftovers were ended before the channel file is read
+  // and a tar entry cut short became a rejected read: the daemon shrank the file under the engine's
+  // copy, tar-stream raised "Unexpected end of data" on an entry stream with no error listener, and
+  // the uncaught exception ended the server and every episode it held.
+  it(`[secure] ${J2_CHANNEL_GROWS.name}: the server lives on, and the run is the model's 0`, async () => {
     const result = await gradeOnCli();
-    expect(result.report, JSON.stringify(result.report && said(result.report))).toBeUndefined();
-    expect(result.error).toMatch(/UNAVAILABLE|ECONNRESET|Connection dropped|No connection/i);
-    expect(result.serverExited).toBe(true);
-    expect(result.stderr).toMatch(/Error: Unexpected end of data[\s\S]*tar-stream/);
-  }, 240_000);
-  // SUCCEEDS: readContainerFile stats the channel file, then reads it through the archive API; a
-  // daemon the tests leave behind (nothing ends it after the run) shrinks the file under the
-  // engine's copy, tar-stream raises "Unexpected end of data" on the entry stream, which has no
-  // error listener: an uncaught exception ends `swe-env serve` and every episode it holds.
-  it.fails(`[secure] ${J2_CHANNEL_GROWS.name}`, async () => {
-    const result = await gradeOnCli();
-    expect(result.serverExited, result.error).toBe(false);
+    expect(result.serverExited, `${result.error}\n${result.stderr}`).toBe(false);
+    expect(result.stderr).not.toMatch(/Unexpected end of data/);
     expect(result.report!.infraError, said(result.report!)).toBe(false);
     expect(result.report!.reward, said(result.report!)).toBe(0);
   }, 240_000);
@@ -249,16 +243,11 @@ describe('node --test (TAP): the assertion module replaced (J1)', () => {
 });
 
 describe('an honest fix must score 1 (H1)', () => {
-  it('H1 at work: src/build.rs (a module, not a build script) is dropped, so `mod build;` does not compile', async () => {
+  // Scored 0 until only a build.rs outside src/ was taken for Cargo's build script: the module
+  // src/build.rs was dropped and `mod build;` did not compile.
+  it(`[secure] ${H1_HONEST_BUILD_MODULE.name}: kept, and scores 1`, async () => {
     const report = await grade(H1_HONEST_BUILD_MODULE);
-    expect(report.droppedFiles.join('\n'), said(report)).toMatch(/src\/build\.rs/);
-    expect(report.logTail, said(report)).toMatch(/file not found for module `build`|E0583/);
-    expect(report.infraError, said(report)).toBe(false);
-  }, 240_000);
-  // SUCCEEDS (honest 0): isRunnerControlPath drops any file named build.rs, though cargo runs only
-  // the package root's (or Cargo.toml's `build =`) as a build script.
-  it.fails(`[secure] ${H1_HONEST_BUILD_MODULE.name}: scores 1`, async () => {
-    const report = await grade(H1_HONEST_BUILD_MODULE);
+    expect(report.droppedFiles, said(report)).toEqual([]);
     expect(report.infraError, said(report)).toBe(false);
     expect(report.reward, said(report)).toBe(1);
   }, 240_000);
