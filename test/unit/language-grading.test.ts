@@ -52,6 +52,12 @@ describe('canaries for go test and cargo', () => {
     expect(stopsEarly('cargo', 'cargo test')).toBe(true);
     expect(stopsEarly('cargo', 'cargo test --no-fail-fast')).toBe(false);
     expect(languageRunner('parse_log_googletest')).toBe('gtest');
+    expect(languageRunner('parse_log_tap')).toBe('tap');
+    expect(canaryFile('tap', 'test/a.test.js', "const test = require('node:test');\n\ntest('a', () => {\n});\n")).toBe(true);
+    expect(canaryFile('tap', 'test/a.test.js', "const test = require('tape');\n\ntest('a', (t) => {\n});\n")).toBe(false);
+    expect(commandRunsAll('tap', 'node --test test/', 'test/a.test.js')).toBe(true);
+    expect(commandRunsAll('tap', 'node --test --test-name-pattern=down test/', 'test/a.test.js')).toBe(false);
+    expect(commandRunsAll('tap', 'npx tap test/', 'test/a.test.js')).toBe(false);
     expect(canaryFile('gtest', 'tests/a_test.cpp', '#include <gtest/gtest.h>\n\nTEST(A, B) {\n}\n')).toBe(true);
     expect(canaryFile('gtest', 'tests/a_test.cpp', '#include "doctest.h"\n\nTEST_CASE("x") {\n}\n')).toBe(false);
     expect(commandRunsAll('gtest', 'make test', 'tests/a_test.cpp')).toBe(true);

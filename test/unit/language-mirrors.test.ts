@@ -16,6 +16,7 @@ import type { TestStatus } from '../../src/reward/test-status.js';
 const GO = readFileSync('tasks/demo-languages/tasks/semver-1/tests/semver_test.go', 'utf8');
 const RUST = readFileSync('tasks/demo-languages/tasks/wordcount-1/tests/tests/counts.rs', 'utf8');
 const CPP = readFileSync('tasks/demo-languages/tasks/strutil-1/tests/tests/strutil_test.cpp', 'utf8');
+const JS = readFileSync('tasks/demo-languages/tasks/rangejs-1/tests/test/range.test.js', 'utf8');
 let seed = 11;
 const random = (n: number): number => (seed = (seed * 1103515245 + 12345) % 2 ** 31) % n;
 
@@ -202,5 +203,33 @@ describe('mirrors of a file\'s listed tests', () => {
     }
     const cpp = planLanguageCanaries({ runner: 'gtest', targets: [{ path: 'tests/strutil_test.cpp', content: CPP }], mustFail: true, failToPass: ['Trim.RemovesTabsAndNewlines'], passToPass: [], random });
     expect(cpp.files.get('tests/strutil_test.cpp')!.startsWith(CPP.trimEnd())).toBe(true);
+  });
+
+  it('node:test: assert checks inverted and mutated, copies under new titles, planted after the file, missing only when the file reported', () => {
+    const source = mirrorSource('tap', JS, '- counts down by one')!;
+    expect(source.header).toBe('test(%TITLE%, () => {');
+    expect(invertedBody('tap', source)).toEqual(['  assert.notDeepStrictEqual(range(3, 0, -1), [3, 2, 1]);']);
+    expect(mutatedBody('tap', source, () => 0)).toEqual(['  assert.deepStrictEqual(range(3, 0, -1), [4, 2, 1]);']);
+    expect(mutatedBody('tap', mirrorSource('tap', JS, '- is empty when start equals end')!, () => 2)).toEqual(['  assert.deepStrictEqual(range(5, 5), [3]);']);
+    expect(mirrorSource('tap', JS, 'counts down by one')).toBeUndefined();
+
+    const failToPass = ['- counts down with a negative step', '- counts down by one'];
+    const passToPass = ['- counts up from start to end, end excluded', '- is empty when start equals end', '- uses the step'];
+    const plan = planLanguageCanaries({ runner: 'tap', targets: [{ path: 'test/range.test.js', content: JS }], mustFail: true, failToPass, passToPass, random });
+    expect(plan.canaries).toHaveLength(11);
+    const text = plan.files.get('test/range.test.js')!;
+    expect(text.startsWith(JS.trimEnd())).toBe(true);
+    for (const c of plan.canaries) expect(text).toContain(`test(${JSON.stringify(c.name)}, () => {`);
+    const honest = new Map<string, TestStatus>([...failToPass, ...passToPass].map((n) => [n, 'PASSED']));
+    for (const c of plan.canaries) honest.set(`- ${c.name}`, c.expect);
+    expect(checkCanaries(plan.canaries, honest, 'tap', 'printed log').flags).toEqual([]);
+    // deepStrictEqual replaced by one that accepts anything: every equality holds, the mutants' too.
+    const lenient = new Map(honest);
+    for (const c of plan.canaries.filter((m) => m.mirrorOf && m.expect === 'FAILED')) {
+      const line = text.split('\n')[text.split('\n').indexOf(`test(${JSON.stringify(c.name)}, () => {`) + 1]!;
+      if (line.includes('.deepStrictEqual(')) lenient.set(`- ${c.name}`, 'PASSED');
+    }
+    expect(checkCanaries(plan.canaries, lenient, 'tap', 'printed log').flags.join('\n')).toMatch(/must be FAILED\) was reported PASSED/);
+    expect(checkCanaries(plan.canaries, new Map([['- elsewhere', 'PASSED']]), 'tap', 'printed log').flags).toEqual([]);
   });
 });

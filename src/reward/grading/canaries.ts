@@ -16,15 +16,15 @@ import type { TestStatus } from '../test-status.js';
  * exactly as the real test does. Canaries never enter either verdict.
  */
 
-/** 'go', 'cargo' and 'gtest': see language-canaries.ts (the runners beyond Python that take canaries). */
-export type RunnerFamily = 'pytest' | 'unittest' | 'sympy' | 'go' | 'cargo' | 'gtest';
+/** 'go', 'cargo', 'gtest' and 'tap' (node:test): see language-canaries.ts (the runners beyond Python that take canaries). */
+export type RunnerFamily = 'pytest' | 'unittest' | 'sympy' | 'go' | 'cargo' | 'gtest' | 'tap';
 
 export interface Canary {
   readonly file: string;
   readonly name: string;
   /** The unittest class holding it (unittest-style runners); googletest: its suite. */
   readonly className?: string;
-  /** googletest: the row's listed tests of its file; the canary is missing only when one of them reported. */
+  /** googletest, node:test: the row's listed tests of its file; the canary is missing only when one of them reported. */
   readonly siblings?: readonly string[];
   readonly expect: 'PASSED' | 'FAILED';
   /** The PASS_TO_PASS test it mirrors: checked only when that test passed in the same run. */
@@ -227,13 +227,14 @@ export function canaryKeyMatches(canary: Canary, key: string, family: RunnerFami
   if (family === 'go') return key === canary.name || key.startsWith(`${canary.name}/`);
   if (family === 'cargo') return key === canary.name || key.endsWith(`::${canary.name}`);
   if (family === 'gtest') return key === `${canary.className ?? ''}.${canary.name}`;
+  if (family === 'tap') return key === `- ${canary.name}`;
   return key.startsWith(`${canary.name} (`) && key.includes(`.${canary.className ?? ''}`);
 }
 
 /** Whether any other test of the canary's file has a result (the file ran). */
 function fileRan(canary: Canary, results: ReadonlyMap<string, TestStatus>, family: RunnerFamily, isCanary: (key: string) => boolean): boolean {
   // Which sources a googletest binary holds is the build's: the file ran when one of its listed tests reported.
-  if (family === 'gtest') return (canary.siblings ?? []).some((name) => results.has(name));
+  if (family === 'gtest' || family === 'tap') return (canary.siblings ?? []).some((name) => results.has(name));
   const module = canary.file.replace(/\.py$/, '').replace(/^tests\//, '').replaceAll('/', '.');
   for (const key of results.keys()) {
     if (isCanary(key)) continue;

@@ -2,6 +2,7 @@ import { randomInt } from 'node:crypto';
 import type { Canary, CanaryPlan } from './canaries.js';
 import { invertedBody, mirrorHeader, mirrorSource, mutatedBody } from './language-mirrors.js';
 import type { LanguageRunner } from './language-runners.js';
+import { nodeTestTitles } from './node-test-mirrors.js';
 
 /**
  * Canaries for the runners beyond Python whose test files swe-env can add a test to safely: `go
@@ -19,12 +20,17 @@ export { canaryFile, commandRunsAll, languageRunner, stopsEarly, type LanguageRu
 
 const FALLBACK_WORDS = ['value', 'result', 'default', 'empty', 'single', 'order', 'repeat', 'boundary', 'mixed', 'nested', 'basic', 'input'];
 
-const NAME_PATTERN: Readonly<Record<LanguageRunner, RegExp>> = { go: /func Test(\w+)\s*\(/g, cargo: /fn (\w+)\s*\(/g, gtest: /^TEST(?:_F)?\(\s*\w+\s*,\s*(\w+)\s*\)/gm };
+const NAME_PATTERN: Readonly<Record<LanguageRunner, RegExp>> = {
+  go: /func Test(\w+)\s*\(/g,
+  cargo: /fn (\w+)\s*\(/g,
+  gtest: /^TEST(?:_F)?\(\s*\w+\s*,\s*(\w+)\s*\)/gm,
+  tap: /^(?:test|it)\(\s*['"`]([^'"`]+)['"`]/gm,
+};
 
 function words(runner: LanguageRunner, content: string): string[] {
   const found = new Set<string>();
   for (const m of content.matchAll(NAME_PATTERN[runner])) {
-    const parts = runner === 'cargo' ? m[1]!.split('_') : m[1]!.split(/(?=[A-Z])|_/);
+    const parts = runner === 'cargo' ? m[1]!.split('_') : runner === 'tap' ? m[1]!.split(/\s+/) : m[1]!.split(/(?=[A-Z])|_/);
     for (const w of parts) if (/^[A-Za-z][a-z0-9]{2,}$/.test(w)) found.add(w.toLowerCase());
   }
   return found.size >= 4 ? [...found] : [...found, ...FALLBACK_WORDS];
@@ -34,8 +40,8 @@ function name(runner: LanguageRunner, content: string, vocabulary: readonly stri
   for (let attempt = 0; ; attempt++) {
     const parts = Array.from({ length: 2 + random(2) }, () => vocabulary[random(vocabulary.length)]!);
     const camel = parts.map((w) => w[0]!.toUpperCase() + w.slice(1)).join('');
-    const base = runner === 'go' ? `Test${camel}` : runner === 'gtest' ? camel : parts.join('_');
-    const candidate = attempt >= 50 ? `${base}${runner === 'cargo' ? '_' : ''}${attempt}` : base;
+    const base = runner === 'go' ? `Test${camel}` : runner === 'gtest' ? camel : parts.join(runner === 'tap' ? ' ' : '_');
+    const candidate = attempt >= 50 ? `${base}${runner === 'cargo' ? '_' : runner === 'tap' ? ' ' : ''}${attempt}` : base;
     if (!taken.has(candidate) && !new RegExp(`\\b${candidate}\\b`).test(content)) {
       taken.add(candidate);
       return candidate;
@@ -44,7 +50,8 @@ function name(runner: LanguageRunner, content: string, vocabulary: readonly stri
 }
 
 /** A test that sums a few numbers and checks the sum, right or wrong as asked. */
-function body(runner: LanguageRunner, testName: string, suite: string, holds: boolean, random: (n: number) => number): string {
+/** `where`: googletest's suite, node:test's test function (test or it). */
+function body(runner: LanguageRunner, testName: string, where: string, holds: boolean, random: (n: number) => number): string {
   const values = Array.from({ length: 3 + random(3) }, () => 1 + random(40));
   const sum = values.reduce((a, b) => a + b, 0);
   const expected = holds ? sum : sum + 1 + random(5);
@@ -62,10 +69,21 @@ function body(runner: LanguageRunner, testName: string, suite: string, holds: bo
       '}',
     ].join('\n');
   }
+  if (runner === 'tap') {
+    // No assert module of its own: the file may name node:assert anything.
+    return [
+      `${where}(${JSON.stringify(testName)}, () => {`,
+      `  const values = [${values.join(', ')}];`,
+      '  let total = 0;',
+      '  for (const value of values) total += value;',
+      `  if (total !== ${expected}) throw new Error(\`total = \${total}, want ${expected}\`);`,
+      '});',
+    ].join('\n');
+  }
   if (runner === 'gtest') {
     // Plain C++98 with no include of its own: it compiles under whatever flags the file does.
     return [
-      `TEST(${suite}, ${testName}) {`,
+      `TEST(${where}, ${testName}) {`,
       `    const int values[] = {${values.join(', ')}};`,
       '    int total = 0;',
       `    for (int i = 0; i < ${values.length}; ++i) total += values[i];`,
@@ -74,6 +92,12 @@ function body(runner: LanguageRunner, testName: string, suite: string, holds: bo
     ].join('\n');
   }
   return ['#[test]', `fn ${testName}() {`, `    let values = [${values.join(', ')}];`, `    assert_eq!(values.iter().sum::<i64>(), ${expected});`, '}'].join('\n');
+}
+
+/** node:test: the row's listed tests (`- title`, as parse_log_tap names them) whose title the file defines. */
+function listedTitles(content: string, listed: readonly string[]): string[] {
+  const titles = new Set(nodeTestTitles(content));
+  return listed.filter((n) => n.startsWith('- ') && titles.has(n.slice(2)));
 }
 
 /** googletest: the row's listed tests (Suite.Name) defined in the file; canaries go only where there is one. */
@@ -109,14 +133,17 @@ export function planLanguageCanaries(input: {
     const blocks: string[] = [];
     // googletest: a synthetic canary joins a listed test's suite (a selection by suite keeps it in
     // the run), and is missing only when one of the file's listed tests reported.
-    const siblings = input.runner === 'gtest' ? listedIn(target.content, listed) : [];
-    if (input.runner === 'gtest' && siblings.length === 0) continue;
-    const suite = siblings.length > 0 ? siblings[random(siblings.length)]!.split('.')[0]! : '';
-    const gtest = input.runner === 'gtest' ? { siblings } : {};
+    // node:test: each file runs in a process of its own, so the same holds for its canaries.
+    const bySibling = input.runner === 'gtest' || input.runner === 'tap';
+    const siblings = input.runner === 'gtest' ? listedIn(target.content, listed) : input.runner === 'tap' ? listedTitles(target.content, listed) : [];
+    if (bySibling && siblings.length === 0) continue;
+    const suite = input.runner === 'gtest' ? siblings[random(siblings.length)]!.split('.')[0]! : '';
+    const where = input.runner === 'tap' ? /^(test|it)\(/m.exec(target.content)![1]! : suite;
+    const gtest = bySibling ? { siblings } : {};
     for (const expect of input.mustFail ? (['PASSED', 'FAILED'] as const) : (['PASSED'] as const)) {
       const testName = name(input.runner, target.content, vocabulary, taken, random);
       canaries.push({ file: target.path, name: testName, expect, ...(suite ? { className: suite } : {}), ...gtest });
-      blocks.push(body(input.runner, testName, suite, expect === 'PASSED', random));
+      blocks.push(body(input.runner, testName, where, expect === 'PASSED', random));
     }
     for (const original of mirrored(input.runner, target.content, input.failToPass ?? [], input.passToPass ?? [], random)) {
       const source = mirrorSource(input.runner, target.content, original)!;
@@ -129,7 +156,7 @@ export function planLanguageCanaries(input: {
         if (!copy.lines) continue;
         const testName = name(input.runner, target.content, vocabulary, taken, random);
         canaries.push({ file: target.path, name: testName, expect: copy.expect, mirrorOf: original, ...(source.suite ? { className: source.suite } : {}), ...gtest });
-        blocks.push([...mirrorHeader(input.runner, testName, source), ...copy.lines, '}'].join('\n'));
+        blocks.push([...mirrorHeader(input.runner, testName, source), ...copy.lines, input.runner === 'tap' ? '});' : '}'].join('\n'));
       }
     }
     shuffle(blocks, random);
@@ -142,11 +169,12 @@ export function planLanguageCanaries(input: {
  * The file with the canaries in it. Go and Rust do not care where a function is defined, so each
  * canary goes after a random top-level item of the file (a `}` in the first column): appended in a
  * block, they would tell themselves from the originals by position alone. C++ needs a name declared
- * before its use (a fixture, a helper), so there they follow the file's last line.
+ * before its use (a fixture, a helper), and a node:test test may run as soon as it is declared
+ * (before a `const` below it), so there they follow the file's last line.
  */
 function placeBlocks(runner: LanguageRunner, content: string, blocks: readonly string[], random: (n: number) => number): string {
   const lines = content.replace(/\s*$/, '').split('\n');
-  const ends = runner === 'gtest' ? [] : lines.flatMap((line, i) => (line === '}' && startsItem(runner, lines.slice(i + 1).find((l) => l.trim() !== '')) ? [i] : []));
+  const ends = runner === 'gtest' || runner === 'tap' ? [] : lines.flatMap((line, i) => (line === '}' && startsItem(runner, lines.slice(i + 1).find((l) => l.trim() !== '')) ? [i] : []));
   const after = new Map<number, string[]>();
   for (const block of blocks) {
     const at = ends.length > 0 ? ends[random(ends.length)]! : lines.length - 1;
@@ -173,7 +201,7 @@ function startsItem(runner: LanguageRunner, next: string | undefined): boolean {
 
 /** The file's listed tests to mirror: its FAIL_TO_PASS ones (up to a few) and one PASS_TO_PASS one. */
 function mirrored(runner: LanguageRunner, content: string, failToPass: readonly string[], passToPass: readonly string[], random: (n: number) => number): string[] {
-  const shape = runner === 'gtest' ? /^\w+\.\w+$/ : /^\w+$/;
+  const shape = runner === 'gtest' ? /^\w+\.\w+$/ : runner === 'tap' ? /^- \S/ : /^\w+$/;
   const usable = (names: readonly string[]): string[] => [...new Set(names)].filter((n) => shape.test(n) && mirrorSource(runner, content, n) !== undefined);
   const issue = usable(failToPass);
   shuffle(issue, random);

@@ -1,5 +1,7 @@
 import type { LanguageRunner } from './language-runners.js';
 import { isMutableLiteral, mutateLiteral } from './literal-mutation.js';
+import { blanked, closingParen, topLevelSplit } from './source-text.js';
+import { invertNodeCheck, mutateNodeCheck, nodeTestHeader, nodeTestSource } from './node-test-mirrors.js';
 
 /**
  * Mirror canaries for `go test` and cargo: renamed copies of the file's own listed tests (the
@@ -26,6 +28,8 @@ export interface MirrorSource {
   readonly param: string;
   /** googletest: the test's suite (a copy stays in it, so it runs wherever the original does). */
   readonly suite?: string;
+  /** node:test: the test's call with its title as `%TITLE%`. */
+  readonly header?: string;
 }
 
 /** The listed test's function in the file, when it is plain enough to copy. */
@@ -39,6 +43,9 @@ export function mirrorSource(runner: LanguageRunner, content: string, name: stri
     if (index >= 0) param = new RegExp(`^func ${escaped}\\((\\w+) `).exec(lines[index]!)![1]!;
     // A doc comment is fine; a build constraint or directive right above is not the test's alone.
     if (index > 0 && /^\/\/go:/.test(lines[index - 1]!)) return undefined;
+  } else if (runner === 'tap') {
+    const test = name.startsWith('- ') ? nodeTestSource(content, name.slice(2)) : undefined;
+    return test && { body: test.body, param: '', header: test.header };
   } else if (runner === 'gtest') {
     const [suite, test] = name.split('.');
     if (!suite || !test) return undefined;
@@ -70,6 +77,7 @@ function readsOwnName(runner: LanguageRunner, line: string, param: string): bool
 export function mirrorHeader(runner: LanguageRunner, name: string, source: MirrorSource): string[] {
   if (runner === 'go') return [`func ${name}(${source.param} *testing.T) {`];
   if (runner === 'gtest') return [`${source.param}(${source.suite!}, ${name}) {`];
+  if (runner === 'tap') return [nodeTestHeader({ body: source.body, header: source.header! }, name)];
   return ['#[test]', `fn ${name}() {`];
 }
 
@@ -80,7 +88,11 @@ export function mirrorHeader(runner: LanguageRunner, name: string, source: Mirro
  * could leave the test early (then a passing test need not have reached the check).
  */
 export function invertedBody(runner: LanguageRunner, source: MirrorSource): string[] | undefined {
-  return rewriteFirstCheck(runner, source, (body, i) => (runner === 'go' ? invertGoIf(body, i, source.param) : runner === 'gtest' ? invertGtestCheck(body[i]!, body) : invertRustAssert(body[i]!)));
+  return rewriteFirstCheck(runner, source, (body, i) => {
+    if (runner === 'go') return invertGoIf(body, i, source.param);
+    if (runner === 'gtest') return invertGtestCheck(body[i]!, body);
+    return runner === 'tap' ? invertNodeCheck(body[i]!, body) : invertRustAssert(body[i]!);
+  });
 }
 
 /**
@@ -91,7 +103,10 @@ export function invertedBody(runner: LanguageRunner, source: MirrorSource): stri
  * the inverted copy cannot: a value of the agent's whose equality holds with anything.
  */
 export function mutatedBody(runner: LanguageRunner, source: MirrorSource, random: (n: number) => number): string[] | undefined {
-  return rewriteFirstCheck(runner, source, (body, i) => (runner === 'go' ? mutateGoIf(body, i, source.param, random) : mutateAssertEq(runner, body[i]!, body, random)));
+  return rewriteFirstCheck(runner, source, (body, i) => {
+    if (runner === 'go') return mutateGoIf(body, i, source.param, random);
+    return runner === 'tap' ? mutateNodeCheck(body[i]!, body, random) : mutateAssertEq(runner, body[i]!, body, random);
+  });
 }
 
 function rewriteFirstCheck(runner: LanguageRunner, source: MirrorSource, rewrite: (body: string[], i: number) => string | undefined): string[] | undefined {
@@ -176,27 +191,6 @@ function mutateAssertEq(runner: LanguageRunner, line: string, body: readonly str
   return `${indent}${m[2]}${runner === 'cargo' ? '!' : ''}(${kept.join(',')}${m[3]!.slice(close)};`;
 }
 
-/** The text with what is inside brackets and string literals blanked out (its top level alone). */
-function blanked(text: string): string {
-  let out = '';
-  let depth = 0;
-  let quote = '';
-  for (let i = 0; i < text.length; i++) {
-    const c = text[i]!;
-    if (quote) {
-      if (c === '\\' && quote !== '`') i++;
-      else if (c === quote) quote = '';
-      out += ' ';
-      continue;
-    }
-    if (c === '"' || c === '`') quote = c;
-    else if ('([{'.includes(c)) depth++;
-    else if (')]}'.includes(c)) depth--;
-    out += depth > 0 || c === '"' || c === '`' || ')]}'.includes(c) ? ' ' : c;
-  }
-  return out;
-}
-
 function invertRustAssert(line: string): string | undefined {
   const m = /^ {4}(assert_eq|assert_ne|assert)!\((.*)\);\s*$/.exec(line);
   if (!m) return undefined;
@@ -230,41 +224,4 @@ function invertGtestCheck(line: string, body: readonly string[]): string | undef
   if (args === undefined || !/^(\s*<<.*)?$/.test(suffix)) return undefined;
   const opposite = GTEST_OPPOSITE[m[3]!]!(args);
   return opposite === undefined ? undefined : `${indent}${m[2]}_${opposite}${suffix};`;
-}
-
-/** The index of the parenthesis closing the one open before the text starts; undefined when it does not close. */
-function closingParen(text: string): number | undefined {
-  for (let end = text.indexOf(')'); end >= 0; end = text.indexOf(')', end + 1)) {
-    const parts = topLevelSplit(text.slice(0, end), ',');
-    if (parts !== undefined) return end;
-  }
-  return undefined;
-}
-
-/** The text split at the separator where it is outside brackets, strings and runes; undefined when unbalanced. */
-function topLevelSplit(text: string, separator: string): string[] | undefined {
-  const parts: string[] = [];
-  let depth = 0;
-  let quote = '';
-  let start = 0;
-  for (let i = 0; i < text.length; i++) {
-    const c = text[i]!;
-    if (quote) {
-      if (c === '\\' && quote !== '`') i++;
-      else if (c === quote) quote = '';
-      continue;
-    }
-    if (c === '"' || c === '`') quote = c;
-    else if (c === "'" && /^'(\\.|[^'\\])'/.test(text.slice(i))) quote = c;
-    else if ('([{'.includes(c)) depth++;
-    else if (')]}'.includes(c)) depth--;
-    else if (c === separator && depth === 0) {
-      parts.push(text.slice(start, i));
-      start = i + 1;
-    }
-    if (depth < 0) return undefined;
-  }
-  if (depth !== 0 || quote) return undefined;
-  parts.push(text.slice(start));
-  return parts;
 }

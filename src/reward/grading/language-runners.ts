@@ -4,13 +4,14 @@
  * canary the command does not run would read as missing, an integrity flag on an honest run.
  */
 
-export type LanguageRunner = 'go' | 'cargo' | 'gtest';
+export type LanguageRunner = 'go' | 'cargo' | 'gtest' | 'tap';
 
 /** The runner a harness parser reads, when swe-env can plant canaries for it. */
 export function languageRunner(harnessParser: string): LanguageRunner | undefined {
   if (harnessParser === 'parse_log_gotest' || harnessParser === 'swesmith_go') return 'go';
   if (harnessParser === 'parse_log_cargo' || harnessParser === 'swesmith_cargo') return 'cargo';
   if (harnessParser === 'parse_log_googletest') return 'gtest';
+  if (harnessParser === 'parse_log_tap') return 'tap';
   return undefined;
 }
 
@@ -20,6 +21,8 @@ export function canaryFile(runner: LanguageRunner, path: string, content: string
   if (runner === 'go') return path.endsWith('_test.go') && /^import\s*(\(\s*[^)]*"testing"[^)]*\)|"testing")/m.test(content) && /\*testing\.T\b/.test(content);
   // A googletest source the build compiles into a test binary: whether it does is the build's, so
   // canaries go only into a file holding one of the row's listed tests (see planLanguageCanaries).
+  // node's own runner: a file that takes its `test` from node:test (other TAP producers print the same lines).
+  if (runner === 'tap') return /\.[cm]?js$/.test(path) && /require\(\s*['"]node:test['"]\s*\)|from\s+['"]node:test['"]/.test(content) && /^(test|it)\(/m.test(content);
   if (runner === 'gtest') return /\.(cc|cpp|cxx)$/.test(path) && /^#include\s*[<"]gtest\/gtest\.h[>"]/m.test(content) && /^TEST(_F)?\(/m.test(content);
   return /^tests\/[^/]+\.rs$/.test(path) && /#\[test\]/.test(content);
 }
@@ -30,6 +33,7 @@ export function canaryFile(runner: LanguageRunner, path: string, content: string
  * would leave a canary out of the run, which must not read as a missing result.
  */
 export function commandRunsAll(runner: LanguageRunner, testCommand: string, path: string): boolean {
+  if (runner === 'tap') return /\bnode\b[^\n]*\s--test\b/.test(testCommand) && !/--test-name-pattern|--test-skip-pattern|--test-only|--test-shard/.test(testCommand);
   if (runner === 'gtest') return !/--gtest_filter|GTEST_FILTER|\bctest\b[^\n]*\s(-R|-E|-L|-LE|-I|--tests-regex|--exclude-regex|--label-regex|--tests-information)\b/.test(testCommand);
   if (runner === 'go') {
     if (/\s-(test\.)?run[=\s]/.test(testCommand)) return false;
@@ -45,5 +49,6 @@ export function commandRunsAll(runner: LanguageRunner, testCommand: string, path
 /** Whether a failing test stops the rest of the run: go test's -failfast; cargo stops after a failing test target unless told not to; googletest's fail-fast and break-on-failure. */
 export function stopsEarly(runner: LanguageRunner, testCommand: string): boolean {
   if (runner === 'gtest') return /--gtest_(fail_fast|break_on_failure)|GTEST_(FAIL_FAST|BREAK_ON_FAILURE)/.test(testCommand);
+  if (runner === 'tap') return /--test-bail\b/.test(testCommand);
   return runner === 'go' ? /\s-failfast\b/.test(testCommand) : !/--no-fail-fast\b/.test(testCommand);
 }

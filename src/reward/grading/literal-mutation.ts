@@ -7,10 +7,18 @@
 
 const INTEGER = /^(-?)(\d{1,12})([uUlLiz]\w*)?$/;
 const STRING = /^"((?:[^"\\]|\\.)*)"$/;
+/** JavaScript's other string quote (in Go, Rust and C++ a quote is one character, left alone). */
+const JS_STRING = /^'((?:[^'\\]|\\.)*)'$/;
 
 /** The literal with another value, or undefined when it is not one of the shapes above. */
-export function mutateLiteral(literal: string, random: (n: number) => number): string | undefined {
+export function mutateLiteral(literal: string, random: (n: number) => number, js = false): string | undefined {
   const text = literal.trim();
+  if (js) {
+    const array = /^\[(.*)\]$/.exec(text);
+    if (array) return mutateArray(array[1]!, random);
+    const single = JS_STRING.exec(text);
+    if (single) return `'${withLetter(single[1]!, random)}'`;
+  }
   const integer = INTEGER.exec(text);
   if (integer) {
     const value = Number(`${integer[1]}${integer[2]}`);
@@ -19,9 +27,11 @@ export function mutateLiteral(literal: string, random: (n: number) => number): s
     return moved < 0 ? undefined : `${moved}${integer[3] ?? ''}`;
   }
   const string = STRING.exec(text);
-  if (!string) return undefined;
-  const content = string[1]!;
-  // Boundaries between characters, never inside an escape sequence.
+  return string ? `"${withLetter(string[1]!, random)}"` : undefined;
+}
+
+/** A string literal's content with one more letter, never inside an escape sequence. */
+function withLetter(content: string, random: (n: number) => number): string {
   const boundaries: number[] = [0];
   for (let i = 0; i < content.length; ) {
     i += content[i] === '\\' ? 2 : 1;
@@ -29,11 +39,23 @@ export function mutateLiteral(literal: string, random: (n: number) => number): s
   }
   const at = boundaries[random(boundaries.length)]!;
   const letter = 'abcdefghijklmnopqrstuvwxyz'[random(26)]!;
-  return `"${content.slice(0, at)}${letter}${content.slice(at)}"`;
+  return `${content.slice(0, at)}${letter}${content.slice(at)}`;
+}
+
+/** A JavaScript array literal of plain elements with one element changed (an empty one gets one). */
+function mutateArray(inner: string, random: (n: number) => number): string | undefined {
+  if (inner.trim() === '') return `[${1 + random(9)}]`;
+  const items = inner.split(',');
+  if (items.some((item) => !isMutableLiteral(item, true) || item.trim().startsWith('['))) return undefined;
+  const at = random(items.length);
+  const changed = mutateLiteral(items[at]!, random, true);
+  if (changed === undefined) return undefined;
+  return `[${items.map((item, k) => (k === at ? `${/^\s*/.exec(item)![0]}${changed}` : item)).join(',')}]`;
 }
 
 /** Whether the text is a literal mutateLiteral can change. */
-export function isMutableLiteral(text: string): boolean {
+export function isMutableLiteral(text: string, js = false): boolean {
   const t = text.trim();
+  if (js && (JS_STRING.test(t) || /^\[[^[\]]*\]$/.test(t))) return /^\[/.test(t) ? mutateArray(t.slice(1, -1), () => 0) !== undefined : true;
   return INTEGER.test(t) || STRING.test(t);
 }
