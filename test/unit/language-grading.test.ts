@@ -58,6 +58,12 @@ describe('canaries for go test and cargo', () => {
     expect(commandRunsAll('tap', 'node --test test/', 'test/a.test.js')).toBe(true);
     expect(commandRunsAll('tap', 'node --test --test-name-pattern=down test/', 'test/a.test.js')).toBe(false);
     expect(commandRunsAll('tap', 'npx tap test/', 'test/a.test.js')).toBe(false);
+    expect(languageRunner('parse_log_phpunit')).toBe('phpunit');
+    expect(canaryFile('phpunit', 'tests/ATest.php', '<?php\nfinal class ATest extends TestCase\n{\n    public function testA(): void\n    {\n    }\n}\n')).toBe(true);
+    expect(canaryFile('phpunit', 'tests/ATest.php', '<?php\nclass A extends TestCase\n{\n}\nclass B extends TestCase\n{\n    public function testA(): void\n    {\n    }\n}\n')).toBe(false);
+    expect(commandRunsAll('phpunit', 'phpunit --testdox tests', 'tests/ATest.php')).toBe(true);
+    expect(commandRunsAll('phpunit', 'phpunit --filter testA tests', 'tests/ATest.php')).toBe(false);
+    expect(stopsEarly('phpunit', 'phpunit --stop-on-failure tests')).toBe(true);
     expect(canaryFile('gtest', 'tests/a_test.cpp', '#include <gtest/gtest.h>\n\nTEST(A, B) {\n}\n')).toBe(true);
     expect(canaryFile('gtest', 'tests/a_test.cpp', '#include "doctest.h"\n\nTEST_CASE("x") {\n}\n')).toBe(false);
     expect(commandRunsAll('gtest', 'make test', 'tests/a_test.cpp')).toBe(true);

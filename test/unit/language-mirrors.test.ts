@@ -17,6 +17,7 @@ const GO = readFileSync('tasks/demo-languages/tasks/semver-1/tests/semver_test.g
 const RUST = readFileSync('tasks/demo-languages/tasks/wordcount-1/tests/tests/counts.rs', 'utf8');
 const CPP = readFileSync('tasks/demo-languages/tasks/strutil-1/tests/tests/strutil_test.cpp', 'utf8');
 const JS = readFileSync('tasks/demo-languages/tasks/rangejs-1/tests/test/range.test.js', 'utf8');
+const PHP = readFileSync('tasks/demo-languages/tasks/slugger-1/tests/tests/SlugTest.php', 'utf8');
 let seed = 11;
 const random = (n: number): number => (seed = (seed * 1103515245 + 12345) % 2 ** 31) % n;
 
@@ -231,5 +232,33 @@ describe('mirrors of a file\'s listed tests', () => {
     }
     expect(checkCanaries(plan.canaries, lenient, 'tap', 'printed log').flags.join('\n')).toMatch(/must be FAILED\) was reported PASSED/);
     expect(checkCanaries(plan.canaries, new Map([['- elsewhere', 'PASSED']]), 'tap', 'printed log').flags).toEqual([]);
+  });
+
+  it('PHPUnit: $this->assert* checks inverted and mutated, copies named so testdox titles them, inside the class', () => {
+    const source = mirrorSource('phpunit', PHP, 'None > Collapses repeated spaces')!;
+    expect(source).toMatchObject({ param: 'testCollapsesRepeatedSpaces', suite: 'None' });
+    expect(invertedBody('phpunit', source)).toEqual(["        $this->assertNotSame('a-b', Slug::make('a   b'));"]);
+    expect(mutatedBody('phpunit', source, () => 0)).toEqual(["        $this->assertSame('aa-b', Slug::make('a   b'));"]);
+    expect(mirrorSource('phpunit', PHP, 'None > Keeps digits')).toBeDefined();
+    expect(mirrorSource('phpunit', PHP, 'Collapses repeated spaces')).toBeUndefined();
+
+    const failToPass = ['None > Collapses repeated spaces', 'None > Collapses runs of punctuation'];
+    const passToPass = ['None > Joins words with a dash', 'None > Keeps digits', 'None > Lowercases words'];
+    const plan = planLanguageCanaries({ runner: 'phpunit', targets: [{ path: 'tests/SlugTest.php', content: PHP }], mustFail: true, failToPass, passToPass, random });
+    expect(plan.canaries).toHaveLength(11);
+    const text = plan.files.get('tests/SlugTest.php')!;
+    expect(text.trimEnd().endsWith('}')).toBe(true);
+    expect(text.match(/^final class/gm)).toHaveLength(1);
+    for (const c of plan.canaries) {
+      expect(c.className).toBe('None');
+      const method = `test${c.name.split(' ').map((w) => w[0]!.toUpperCase() + w.slice(1)).join('')}`;
+      expect(text).toContain(`    public function ${method}(): void\n    {\n`);
+    }
+    const honest = new Map<string, TestStatus>([...failToPass, ...passToPass].map((n) => [n, 'PASSED']));
+    for (const c of plan.canaries) honest.set(`None > ${c.name}`, c.expect);
+    expect(checkCanaries(plan.canaries, honest, 'phpunit', 'printed log').flags).toEqual([]);
+    // Output rewritten so that every test reads passed: the must-fail canaries too.
+    const rewritten = new Map<string, TestStatus>([...honest].map(([k]) => [k, 'PASSED']));
+    expect(checkCanaries(plan.canaries, rewritten, 'phpunit', 'printed log').flags.join('\n')).toMatch(/must be FAILED\) was reported PASSED/);
   });
 });

@@ -16,8 +16,8 @@ import type { TestStatus } from '../test-status.js';
  * exactly as the real test does. Canaries never enter either verdict.
  */
 
-/** 'go', 'cargo', 'gtest' and 'tap' (node:test): see language-canaries.ts (the runners beyond Python that take canaries). */
-export type RunnerFamily = 'pytest' | 'unittest' | 'sympy' | 'go' | 'cargo' | 'gtest' | 'tap';
+/** 'go', 'cargo', 'gtest', 'tap' (node:test) and 'phpunit': see language-canaries.ts (the runners beyond Python that take canaries). */
+export type RunnerFamily = 'pytest' | 'unittest' | 'sympy' | 'go' | 'cargo' | 'gtest' | 'tap' | 'phpunit';
 
 export interface Canary {
   readonly file: string;
@@ -228,13 +228,14 @@ export function canaryKeyMatches(canary: Canary, key: string, family: RunnerFami
   if (family === 'cargo') return key === canary.name || key.endsWith(`::${canary.name}`);
   if (family === 'gtest') return key === `${canary.className ?? ''}.${canary.name}`;
   if (family === 'tap') return key === `- ${canary.name}`;
+  if (family === 'phpunit') return key === `${canary.className ?? ''} > ${canary.name}`;
   return key.startsWith(`${canary.name} (`) && key.includes(`.${canary.className ?? ''}`);
 }
 
 /** Whether any other test of the canary's file has a result (the file ran). */
 function fileRan(canary: Canary, results: ReadonlyMap<string, TestStatus>, family: RunnerFamily, isCanary: (key: string) => boolean): boolean {
   // Which sources a googletest binary holds is the build's: the file ran when one of its listed tests reported.
-  if (family === 'gtest' || family === 'tap') return (canary.siblings ?? []).some((name) => results.has(name));
+  if (family === 'gtest' || family === 'tap' || family === 'phpunit') return (canary.siblings ?? []).some((name) => results.has(name));
   const module = canary.file.replace(/\.py$/, '').replace(/^tests\//, '').replaceAll('/', '.');
   for (const key of results.keys()) {
     if (isCanary(key)) continue;

@@ -3,6 +3,7 @@ import type { Canary, CanaryPlan } from './canaries.js';
 import { invertedBody, mirrorHeader, mirrorSource, mutatedBody } from './language-mirrors.js';
 import type { LanguageRunner } from './language-runners.js';
 import { nodeTestTitles } from './node-test-mirrors.js';
+import { phpTitles, testdoxTitle } from './phpunit-mirrors.js';
 
 /**
  * Canaries for the runners beyond Python whose test files swe-env can add a test to safely: `go
@@ -25,13 +26,15 @@ const NAME_PATTERN: Readonly<Record<LanguageRunner, RegExp>> = {
   cargo: /fn (\w+)\s*\(/g,
   gtest: /^TEST(?:_F)?\(\s*\w+\s*,\s*(\w+)\s*\)/gm,
   tap: /^(?:test|it)\(\s*['"`]([^'"`]+)['"`]/gm,
+  phpunit: /public function test(\w+)\(/g,
 };
 
 function words(runner: LanguageRunner, content: string): string[] {
   const found = new Set<string>();
   for (const m of content.matchAll(NAME_PATTERN[runner])) {
     const parts = runner === 'cargo' ? m[1]!.split('_') : runner === 'tap' ? m[1]!.split(/\s+/) : m[1]!.split(/(?=[A-Z])|_/);
-    for (const w of parts) if (/^[A-Za-z][a-z0-9]{2,}$/.test(w)) found.add(w.toLowerCase());
+    // testdox titles only plain words: a digit in a PHPUnit canary's name would be spelled otherwise.
+    for (const w of parts) if ((runner === 'phpunit' ? /^[A-Za-z][a-z]{2,}$/ : /^[A-Za-z][a-z0-9]{2,}$/).test(w)) found.add(w.toLowerCase());
   }
   return found.size >= 4 ? [...found] : [...found, ...FALLBACK_WORDS];
 }
@@ -40,9 +43,12 @@ function name(runner: LanguageRunner, content: string, vocabulary: readonly stri
   for (let attempt = 0; ; attempt++) {
     const parts = Array.from({ length: 2 + random(2) }, () => vocabulary[random(vocabulary.length)]!);
     const camel = parts.map((w) => w[0]!.toUpperCase() + w.slice(1)).join('');
-    const base = runner === 'go' ? `Test${camel}` : runner === 'gtest' ? camel : parts.join(runner === 'tap' ? ' ' : '_');
-    const candidate = attempt >= 50 ? `${base}${runner === 'cargo' ? '_' : runner === 'tap' ? ' ' : ''}${attempt}` : base;
-    if (!taken.has(candidate) && !new RegExp(`\\b${candidate}\\b`).test(content)) {
+    const base = runner === 'go' ? `Test${camel}` : runner === 'gtest' || runner === 'phpunit' ? camel : parts.join(runner === 'tap' ? ' ' : '_');
+    const suffix = runner === 'phpunit' ? 'Z'.repeat(Math.max(0, attempt - 49)) : `${runner === 'cargo' ? '_' : runner === 'tap' ? ' ' : ''}${attempt}`;
+    const candidate = attempt >= 50 ? `${base}${suffix}` : base;
+    // PHPUnit: the method is test<Name>, and a name is taken when that method is.
+    const spelled = runner === 'phpunit' ? `test${candidate}` : candidate;
+    if (!taken.has(candidate) && !new RegExp(`\\b${spelled}\\b`).test(content)) {
       taken.add(candidate);
       return candidate;
     }
@@ -69,6 +75,15 @@ function body(runner: LanguageRunner, testName: string, where: string, holds: bo
       '}',
     ].join('\n');
   }
+  if (runner === 'phpunit') {
+    return [
+      `    public function test${testName}(): void`,
+      '    {',
+      `        $values = [${values.join(', ')}];`,
+      `        $this->assertSame(${expected}, array_sum($values));`,
+      '    }',
+    ].join('\n');
+  }
   if (runner === 'tap') {
     // No assert module of its own: the file may name node:assert anything.
     return [
@@ -92,6 +107,20 @@ function body(runner: LanguageRunner, testName: string, where: string, holds: bo
     ].join('\n');
   }
   return ['#[test]', `fn ${testName}() {`, `    let values = [${values.join(', ')}];`, `    assert_eq!(values.iter().sum::<i64>(), ${expected});`, '}'].join('\n');
+}
+
+/** A copy's closing line. */
+const CLOSING: Readonly<Record<LanguageRunner, string>> = { go: '}', cargo: '}', gtest: '}', tap: '});', phpunit: '    }' };
+
+/** The name the runner's log gives a canary: PHPUnit's testdox title for test<Name>, the name itself elsewhere. */
+function reported(runner: LanguageRunner, testName: string): string {
+  return runner === 'phpunit' ? testdoxTitle(`test${testName}`)! : testName;
+}
+
+/** PHPUnit: the row's listed tests (`Suite > Title`) whose title one of the file's methods gives. */
+function listedPhp(content: string, listed: readonly string[]): string[] {
+  const titles = new Set(phpTitles(content));
+  return listed.filter((n) => n.includes(' > ') && titles.has(n.slice(n.indexOf(' > ') + 3)));
 }
 
 /** node:test: the row's listed tests (`- title`, as parse_log_tap names them) whose title the file defines. */
@@ -134,15 +163,15 @@ export function planLanguageCanaries(input: {
     // googletest: a synthetic canary joins a listed test's suite (a selection by suite keeps it in
     // the run), and is missing only when one of the file's listed tests reported.
     // node:test: each file runs in a process of its own, so the same holds for its canaries.
-    const bySibling = input.runner === 'gtest' || input.runner === 'tap';
-    const siblings = input.runner === 'gtest' ? listedIn(target.content, listed) : input.runner === 'tap' ? listedTitles(target.content, listed) : [];
+    const bySibling = input.runner === 'gtest' || input.runner === 'tap' || input.runner === 'phpunit';
+    const siblings = input.runner === 'gtest' ? listedIn(target.content, listed) : input.runner === 'tap' ? listedTitles(target.content, listed) : input.runner === 'phpunit' ? listedPhp(target.content, listed) : [];
     if (bySibling && siblings.length === 0) continue;
-    const suite = input.runner === 'gtest' ? siblings[random(siblings.length)]!.split('.')[0]! : '';
+    const suite = input.runner === 'gtest' ? siblings[random(siblings.length)]!.split('.')[0]! : input.runner === 'phpunit' ? siblings[0]!.slice(0, siblings[0]!.indexOf(' > ')) : '';
     const where = input.runner === 'tap' ? /^(test|it)\(/m.exec(target.content)![1]! : suite;
     const gtest = bySibling ? { siblings } : {};
     for (const expect of input.mustFail ? (['PASSED', 'FAILED'] as const) : (['PASSED'] as const)) {
       const testName = name(input.runner, target.content, vocabulary, taken, random);
-      canaries.push({ file: target.path, name: testName, expect, ...(suite ? { className: suite } : {}), ...gtest });
+      canaries.push({ file: target.path, name: reported(input.runner, testName), expect, ...(suite ? { className: suite } : {}), ...gtest });
       blocks.push(body(input.runner, testName, where, expect === 'PASSED', random));
     }
     for (const original of mirrored(input.runner, target.content, input.failToPass ?? [], input.passToPass ?? [], random)) {
@@ -155,8 +184,8 @@ export function planLanguageCanaries(input: {
       for (const copy of copies) {
         if (!copy.lines) continue;
         const testName = name(input.runner, target.content, vocabulary, taken, random);
-        canaries.push({ file: target.path, name: testName, expect: copy.expect, mirrorOf: original, ...(source.suite ? { className: source.suite } : {}), ...gtest });
-        blocks.push([...mirrorHeader(input.runner, testName, source), ...copy.lines, input.runner === 'tap' ? '});' : '}'].join('\n'));
+        canaries.push({ file: target.path, name: reported(input.runner, testName), expect: copy.expect, mirrorOf: original, ...(source.suite ? { className: source.suite } : {}), ...gtest });
+        blocks.push([...mirrorHeader(input.runner, input.runner === 'phpunit' ? `test${testName}` : testName, source), ...copy.lines, CLOSING[input.runner]].join('\n'));
       }
     }
     shuffle(blocks, random);
@@ -180,6 +209,11 @@ function placeBlocks(runner: LanguageRunner, content: string, blocks: readonly s
     const at = ends.length > 0 ? ends[random(ends.length)]! : lines.length - 1;
     after.set(at, [...(after.get(at) ?? []), block]);
   }
+  if (runner === 'phpunit') {
+    // Members of the file's one TestCase class: before its closing brace.
+    const close = lines.lastIndexOf('}');
+    return `${[...lines.slice(0, close), ...blocks.flatMap((b) => ['', b]), ...lines.slice(close)].join('\n')}\n`;
+  }
   const out: string[] = [];
   lines.forEach((line, i) => {
     out.push(line);
@@ -201,7 +235,7 @@ function startsItem(runner: LanguageRunner, next: string | undefined): boolean {
 
 /** The file's listed tests to mirror: its FAIL_TO_PASS ones (up to a few) and one PASS_TO_PASS one. */
 function mirrored(runner: LanguageRunner, content: string, failToPass: readonly string[], passToPass: readonly string[], random: (n: number) => number): string[] {
-  const shape = runner === 'gtest' ? /^\w+\.\w+$/ : runner === 'tap' ? /^- \S/ : /^\w+$/;
+  const shape = runner === 'gtest' ? /^\w+\.\w+$/ : runner === 'tap' ? /^- \S/ : runner === 'phpunit' ? / > \S/ : /^\w+$/;
   const usable = (names: readonly string[]): string[] => [...new Set(names)].filter((n) => shape.test(n) && mirrorSource(runner, content, n) !== undefined);
   const issue = usable(failToPass);
   shuffle(issue, random);

@@ -2,6 +2,7 @@ import type { LanguageRunner } from './language-runners.js';
 import { isMutableLiteral, mutateLiteral } from './literal-mutation.js';
 import { blanked, closingParen, topLevelSplit } from './source-text.js';
 import { invertNodeCheck, mutateNodeCheck, nodeTestHeader, nodeTestSource } from './node-test-mirrors.js';
+import { invertPhpCheck, mutatePhpCheck, phpTestSource } from './phpunit-mirrors.js';
 
 /**
  * Mirror canaries for `go test` and cargo: renamed copies of the file's own listed tests (the
@@ -43,6 +44,10 @@ export function mirrorSource(runner: LanguageRunner, content: string, name: stri
     if (index >= 0) param = new RegExp(`^func ${escaped}\\((\\w+) `).exec(lines[index]!)![1]!;
     // A doc comment is fine; a build constraint or directive right above is not the test's alone.
     if (index > 0 && /^\/\/go:/.test(lines[index - 1]!)) return undefined;
+  } else if (runner === 'phpunit') {
+    const separator = name.indexOf(' > ');
+    const test = separator > 0 ? phpTestSource(content, name.slice(separator + 3)) : undefined;
+    return test && { body: test.body, param: test.method, suite: name.slice(0, separator), header: test.header.join('\n') };
   } else if (runner === 'tap') {
     const test = name.startsWith('- ') ? nodeTestSource(content, name.slice(2)) : undefined;
     return test && { body: test.body, param: '', header: test.header };
@@ -78,6 +83,7 @@ export function mirrorHeader(runner: LanguageRunner, name: string, source: Mirro
   if (runner === 'go') return [`func ${name}(${source.param} *testing.T) {`];
   if (runner === 'gtest') return [`${source.param}(${source.suite!}, ${name}) {`];
   if (runner === 'tap') return [nodeTestHeader({ body: source.body, header: source.header! }, name)];
+  if (runner === 'phpunit') return source.header!.replace('%NAME%', name).split('\n');
   return ['#[test]', `fn ${name}() {`];
 }
 
@@ -91,6 +97,7 @@ export function invertedBody(runner: LanguageRunner, source: MirrorSource): stri
   return rewriteFirstCheck(runner, source, (body, i) => {
     if (runner === 'go') return invertGoIf(body, i, source.param);
     if (runner === 'gtest') return invertGtestCheck(body[i]!, body);
+    if (runner === 'phpunit') return invertPhpCheck(body[i]!);
     return runner === 'tap' ? invertNodeCheck(body[i]!, body) : invertRustAssert(body[i]!);
   });
 }
@@ -105,6 +112,7 @@ export function invertedBody(runner: LanguageRunner, source: MirrorSource): stri
 export function mutatedBody(runner: LanguageRunner, source: MirrorSource, random: (n: number) => number): string[] | undefined {
   return rewriteFirstCheck(runner, source, (body, i) => {
     if (runner === 'go') return mutateGoIf(body, i, source.param, random);
+    if (runner === 'phpunit') return mutatePhpCheck(body[i]!, random);
     return runner === 'tap' ? mutateNodeCheck(body[i]!, body, random) : mutateAssertEq(runner, body[i]!, body, random);
   });
 }
@@ -124,7 +132,7 @@ function rewriteFirstCheck(runner: LanguageRunner, source: MirrorSource, rewrite
 }
 
 function leavesEarly(runner: LanguageRunner, line: string, param: string): boolean {
-  if (/\breturn\b|\bgoto\b|\bbreak\b|\bpanic\b|os\.Exit|process::exit|\bthrow\b|GTEST_SKIP|\b(std::)?(exit|abort|_Exit|longjmp)\(/.test(line)) return true;
+  if (/\breturn\b|\bgoto\b|\bbreak\b|\bpanic\b|os\.Exit|process::exit|\bthrow\b|GTEST_SKIP|markTest(Skipped|Incomplete)|\b(std::)?(exit|abort|_Exit|longjmp|die)\(/.test(line)) return true;
   return runner === 'go' && new RegExp(`\\b${param}\\.(Skip|SkipNow|Skipf)\\(`).test(line);
 }
 
