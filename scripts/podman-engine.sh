@@ -83,6 +83,9 @@ if ! answers; then
     sleep 1
   done
   answers || { tail -n 20 "$log_file" >&2; exit 1; }
+  # $! is the wrapper's (nohup, runuser for rootless): the file holds the service's own pid.
+  service_pid=$(pgrep -o -f -- "system service --time=0 unix://$socket" || true)
+  [ -n "$service_pid" ] && echo "$service_pid" >"$pidfile"
   # The root server connects to a rootless user's socket.
   [ "$mode" = rootless ] && chmod 0666 "$socket"
 fi
