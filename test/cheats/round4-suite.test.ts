@@ -7,10 +7,8 @@
  * shows the trick at work in the graded log (facts about the run, not about the verdict), so an
  * `it.fails` cannot pass for a reason other than the exploit's.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { GradeReport__Output } from '../../src/generated/swe_env/v1/GradeReport.js';
-import { buildLanguageDemoImages, LANGUAGE_TASKS } from '../helpers/language-demo.js';
-import { expectNoContainers, startTestServer, type TestServer } from '../helpers/server.js';
+import { describe, expect, it } from 'vitest';
+import { exploitGrading, lines, said } from '../helpers/exploit-grading.js';
 import {
   C1_MAKEFILE,
   D1_NEEDS_DOWNLOAD,
@@ -27,46 +25,10 @@ import {
   R4_NAMED_BUILD_SCRIPT,
   R5_CARGO_CONFIG_SYMLINK,
   R6_INIT_ARRAY_REEXEC,
-  patchOf,
-  type Round4Exploit,
 } from './round4-exploits.js';
 import { G4_MIRROR_AWARE, G6_MIRROR_MODEL, R7_MIRROR_AWARE } from './mirror-aware-exploits.js';
 
-let server: TestServer | undefined;
-
-beforeAll(async () => {
-  await buildLanguageDemoImages();
-  // The default grading network ('offline'), which N1 and D1 attack.
-  server = await startTestServer({ taskFiles: [LANGUAGE_TASKS], testTimeoutS: 60, gradingNetwork: 'offline' });
-}, 900_000);
-
-afterAll(async () => {
-  if (!server) return;
-  await server.stop();
-  await expectNoContainers(server.server.provider);
-});
-
-/** Each exploit graded once, shared by the tests that read its report. */
-const graded = new Map<string, Promise<GradeReport__Output>>();
-function grade(exploit: Round4Exploit): Promise<GradeReport__Output> {
-  let report = graded.get(exploit.name);
-  if (!report) {
-    report = server!.client.evaluate(exploit.task, patchOf(exploit)).then((r) => r.report!);
-    graded.set(exploit.name, report);
-  }
-  return report;
-}
-
-const said = (r: GradeReport__Output): string => `${r.error}\nflags: ${r.integrityFlags.join(' | ')}\nnetwork: ${r.gradingNetwork}\n${r.logTail}`;
-
-/** The secure outcome: worth nothing, and the model's own 0 (not a masked INFRA_ERROR). */
-async function expectWorthless(exploit: Round4Exploit): Promise<void> {
-  const report = await grade(exploit);
-  expect(report.infraError, `${exploit.name}: ${said(report)}`).toBe(false);
-  expect(report.reward, `${exploit.name}: ${said(report)}`).toBe(0);
-}
-
-const lines = (r: GradeReport__Output): string[] => r.logTail.split('\n');
+const { grade, expectWorthless, server: suiteServer } = exploitGrading();
 
 describe('controls', () => {
   it('no change scores 0 on the three tasks (so a 1 below is the exploit\'s doing)', async () => {
@@ -99,7 +61,7 @@ describe("go test: the fourth attacker's exploits", () => {
     const report = await grade(G3_INIT_REEXEC);
     expect(report.droppedFiles, said(report)).toEqual([]);
     expect(lines(report), said(report)).toContain('--- PASS: TestCompareNumericNotTextual (0.00s)');
-    expect(report.logTail, said(report)).not.toMatch(/--- FAIL: TestCompare/);
+    expect(report.logTail, said(report)).not.toMatch(/--- FAIL: (TestCompareMultiDigitComponents|TestCompareNumericNotTextual) /);
     expect(report.logTail, said(report)).toMatch(/--- FAIL: Test\w+ \(/);
     expect(report.infraError, said(report)).toBe(false);
   }, 120_000);
@@ -115,7 +77,7 @@ describe("go test: the fourth attacker's exploits", () => {
     const report = await grade(G4_MIRROR_AWARE);
     expect(report.droppedFiles, said(report)).toEqual([]);
     expect(lines(report), said(report)).toContain('--- PASS: TestCompareNumericNotTextual (0.00s)');
-    expect(report.logTail, said(report)).not.toMatch(/--- FAIL: TestCompare/);
+    expect(report.logTail, said(report)).not.toMatch(/--- FAIL: (TestCompareMultiDigitComponents|TestCompareNumericNotTextual) /);
     expect(report.infraError, said(report)).toBe(false);
   }, 120_000);
   // Earned 1 until the mutant mirrors: G4 reports the inverted copies failing, but the copy whose
@@ -130,7 +92,7 @@ describe("go test: the fourth attacker's exploits", () => {
     const report = await grade(G6_MIRROR_MODEL);
     expect(report.droppedFiles, said(report)).toEqual([]);
     expect(lines(report), said(report)).toContain('--- PASS: TestCompareNumericNotTextual (0.00s)');
-    expect(report.logTail, said(report)).not.toMatch(/--- FAIL: TestCompare/);
+    expect(report.logTail, said(report)).not.toMatch(/--- FAIL: (TestCompareMultiDigitComponents|TestCompareNumericNotTextual) /);
     expect(report.integrityFlags, said(report)).toEqual([]);
     expect(report.infraError, said(report)).toBe(false);
   }, 120_000);
@@ -141,7 +103,7 @@ describe("go test: the fourth attacker's exploits", () => {
   it.fails(`[secure] ${G6_MIRROR_MODEL.name}`, () => expectWorthless(G6_MIRROR_MODEL), 120_000);
 
   it('N1: the code under test reaches nothing from the offline grading container (no host, no Docker API, no server, no outside)', async () => {
-    const exploit = n1NetworkProbe(Number(/:(\d+)$/.exec(server!.server.address)![1]));
+    const exploit = n1NetworkProbe(Number(/:(\d+)$/.exec(suiteServer().server.address)![1]));
     const report = await grade(exploit);
     expect(report.gradingNetwork, said(report)).toMatch(/^offline/);
     expect(report.logTail, said(report)).toMatch(/PROBE refused 172\.17\.0\.1:2375/);

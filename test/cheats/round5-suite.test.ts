@@ -10,14 +10,15 @@
 import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { SweEnvClient } from '../../src/client/client.js';
 import { packageRoot } from '../../src/common/paths.js';
 import { DockerSandboxProvider } from '../../src/sandbox/docker-sandbox.js';
 import type { GradeReport__Output } from '../../src/generated/swe_env/v1/GradeReport.js';
 import { cliServers, killCliServers, stopCli } from '../helpers/cli-server.js';
-import { buildLanguageDemoImages, LANGUAGE_TASKS } from '../helpers/language-demo.js';
-import { expectNoContainers, startTestServer, type TestServer } from '../helpers/server.js';
+import { LANGUAGE_TASKS } from '../helpers/language-demo.js';
+import { expectNoContainers } from '../helpers/server.js';
+import { exploitGrading, lines, said } from '../helpers/exploit-grading.js';
 import { EMPTY_CPP, EMPTY_GO, EMPTY_RUST } from './round4-exploits.js';
 import {
   C2_HEADER_REDEFINES_EXPECT,
@@ -33,43 +34,9 @@ import {
   R8_ALWAYS_EQUAL,
   R9_ANSWERS_FROM_TESTS,
   patchOf,
-  type Round5Exploit,
 } from './round5-exploits.js';
 
-let server: TestServer | undefined;
-
-beforeAll(async () => {
-  await buildLanguageDemoImages();
-  server = await startTestServer({ taskFiles: [LANGUAGE_TASKS], testTimeoutS: 60, gradingNetwork: 'offline' });
-}, 900_000);
-
-afterAll(async () => {
-  if (!server) return;
-  await server.stop();
-  await expectNoContainers(server.server.provider);
-});
-
-/** Each change graded once, shared by the tests that read its report. */
-const graded = new Map<string, Promise<GradeReport__Output>>();
-function grade(exploit: Round5Exploit): Promise<GradeReport__Output> {
-  let report = graded.get(exploit.name);
-  if (!report) {
-    report = server!.client.evaluate(exploit.task, patchOf(exploit)).then((r) => r.report!);
-    graded.set(exploit.name, report);
-  }
-  return report;
-}
-
-const said = (r: GradeReport__Output): string =>
-  `${r.error}\nflags: ${r.integrityFlags.join(' | ')}\ndropped: ${r.droppedFiles.join(' | ')}\nexit: ${r.testExitCode}\n${r.logTail}`;
-const lines = (r: GradeReport__Output): string[] => r.logTail.split('\n').map((l) => l.trimEnd());
-
-/** The secure outcome for a cheat: worth nothing, and the model's own 0 (not a masked INFRA_ERROR). */
-async function expectWorthless(exploit: Round5Exploit): Promise<void> {
-  const report = await grade(exploit);
-  expect(report.infraError, `${exploit.name}: ${said(report)}`).toBe(false);
-  expect(report.reward, `${exploit.name}: ${said(report)}`).toBe(0);
-}
+const { grade, expectWorthless } = exploitGrading();
 
 describe('controls', () => {
   it('no change scores 0 on the five tasks (so a 1 below is the exploit\'s doing)', async () => {
@@ -154,18 +121,21 @@ describe('phpunit: the printed lines rewritten in-process (P1, P2)', () => {
     await expectWorthless(P1_OUTPUT_BUFFER);
   }, 240_000);
 
-  it('P2 at work: the listed tests read ✔, one unlisted test ✘, PHPUnit\'s own summary says 2 failures and it exits 1', async () => {
+  it('P2 at work: the listed tests read ✔, one unlisted test ✘, and PHPUnit exits 1', async () => {
     const report = await grade(P2_UNLISTED_FAILURE);
     expect(report.droppedFiles, said(report)).toEqual([]);
     expect(lines(report), said(report)).toContain(' ✔ Collapses runs of punctuation');
     expect(lines(report), said(report)).toContain(' ✘ Keeps accented letters');
-    expect(report.logTail, said(report)).toMatch(/FAILURES!\nTests: 5, Assertions: 5, Failures: 2\./);
     expect(report.testExitCode, said(report)).toBe(1);
   }, 240_000);
-  // SUCCEEDS: the log alone decides for phpunit (print goes through the code under test's
-  // ob_start callback), and the exit-status check accepts any failing line as the exit's cause,
-  // even one of a test that does not exist (5 tests ran, the log names 6).
-  it.fails(`[secure] ${P2_UNLISTED_FAILURE.name}`, () => expectWorthless(P2_UNLISTED_FAILURE), 240_000);
+  // Earned 1 until PHPUnit runs took canaries: the log alone decided (print goes through the code
+  // under test's ob_start callback), and the forged failure of a test that does not exist explained
+  // the exit status. Now the must-fail canaries read ✔ as well.
+  it(`[secure] ${P2_UNLISTED_FAILURE.name}: a must-fail canary read ✔`, async () => {
+    const report = await grade(P2_UNLISTED_FAILURE);
+    expect(report.integrityFlags.join('\n'), said(report)).toMatch(/must be FAILED\) was reported PASSED/);
+    await expectWorthless(P2_UNLISTED_FAILURE);
+  }, 240_000);
 });
 
 /**
@@ -230,16 +200,20 @@ describe('the channel read after the run (J2): a deserved 0 must stay the model\
 });
 
 describe('node --test (TAP): the assertion module replaced (J1)', () => {
-  it('J1 at work: only lib/range.js changed, node reports the issue\'s tests ok and exits 0', async () => {
+  it('J1 at work: only lib/range.js changed, node reports the issue\'s tests ok', async () => {
     const report = await grade(J1_ASSERT_REPLACED);
     expect(report.droppedFiles, said(report)).toEqual([]);
     expect(lines(report), said(report)).toContain('ok 5 - counts down by one');
-    expect(report.logTail, said(report)).toMatch(/# fail 0/);
-    expect(report.testExitCode, said(report)).toBe(0);
+    expect(lines(report), said(report)).toContain('ok 4 - counts down with a negative step');
   }, 240_000);
-  // SUCCEEDS: node:assert is one mutable object per process; the module under test swaps its
-  // deepStrictEqual, which the hidden tests look up at each call. The run is genuinely green.
-  it.fails(`[secure] ${J1_ASSERT_REPLACED.name}`, () => expectWorthless(J1_ASSERT_REPLACED), 240_000);
+  // Earned 1 until node:test runs took canaries: node:assert is one mutable object per process,
+  // the module under test swapped its deepStrictEqual, and the run was genuinely green. The copy of
+  // a listed test with another expected array passes too now, though it must fail.
+  it(`[secure] ${J1_ASSERT_REPLACED.name}: a copy with another expected value passed`, async () => {
+    const report = await grade(J1_ASSERT_REPLACED);
+    expect(report.integrityFlags.join('\n'), said(report)).toMatch(/a copy of - [^,]+, must be FAILED\) was reported PASSED/);
+    await expectWorthless(J1_ASSERT_REPLACED);
+  }, 240_000);
 });
 
 describe('an honest fix must score 1 (H1)', () => {
