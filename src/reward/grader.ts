@@ -15,6 +15,7 @@ import type { GradeReport } from './report.js';
 import { agentSteps, taskSteps } from './grading/agent-steps.js';
 import { GRADING_DIR, applyStage } from './grading/apply-stage.js';
 import { ModelFault, explainStepFailure, seconds } from './grading/container-watch.js';
+import { excuseMirrorFlags } from './grading/mirror-attribution.js';
 import { judgeEnvironmentSkips } from './grading/environment-skips.js';
 import { gatherEvidence } from './grading/evidence.js';
 import { testRunStage } from './grading/test-run.js';
@@ -206,7 +207,8 @@ export class Grader {
     options.onTestLog?.(run.log);
     report.resultsSource = run.pytest ? 'recorder' : 'log';
     const root = task.workdir.replace(/\/+$/, '');
-    const evidence = gatherEvidence({
+    const reference = { task, plan, parser, testTimeoutS: this.config.testTimeoutS, logLimitBytes: this.config.logLimitBytes, openControl };
+    const gathered = gatherEvidence({
       logResults: runResults(plan.harnessParser, parser, run.log, task),
       channel: run.channel,
       pytest: run.pytest,
@@ -216,6 +218,7 @@ export class Grader {
       timedOut: report.testTimedOut,
       agentPaths: new Set(diffFiles(patch.toString('utf8')).map((f) => `${root}/${f.path}`)),
     });
+    const evidence = await excuseMirrorFlags(gathered, { ...reference, canaryPlan: run.canaryPlan, family: run.family }, signal);
     report.canaries = run.canaries.length;
     decideReport(report, {
       task,
@@ -227,7 +230,6 @@ export class Grader {
       channelProblems: run.channel.problems,
       repositoryFiles,
     });
-    const reference = { task, plan, parser, testTimeoutS: this.config.testTimeoutS, logLimitBytes: this.config.logLimitBytes, openControl };
     await judgeEnvironmentSkips(report, reference, signal);
     return evidence.logResults;
   }

@@ -193,6 +193,8 @@ describe('mirrors of a file\'s listed tests', () => {
       // Every original test still there, in its order; some canary before the last original.
       expect(order.filter((n) => GO.includes(`func ${n}(`))).toEqual([...GO.matchAll(/^func (Test\w+)\(/gm)].map((m) => m[1]!));
       interleaved = order.findIndex((n) => !GO.includes(`func ${n}(`)) < order.indexOf('TestCompareNumericNotTextual');
+      // A copy runs after its original (go test runs a file's tests in order).
+      for (const c of plan.canaries.filter((m) => m.mirrorOf)) expect(order.indexOf(c.name)).toBeGreaterThan(order.indexOf(c.mirrorOf!));
     }
     expect(interleaved).toBe(true);
     const golden = 'package x\n\nimport "testing"\n\nconst want = `{\n  "a": 1\n}\n`\n\nfunc TestX(t *testing.T) {\n\tif got() != want {\n\t\tt.Fatal("x")\n\t}\n}\n';

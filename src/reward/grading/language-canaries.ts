@@ -159,7 +159,7 @@ export function planLanguageCanaries(input: {
   for (const target of input.targets) {
     const vocabulary = words(input.runner, target.content);
     const taken = new Set<string>(input.reserved ?? []);
-    const blocks: string[] = [];
+    const blocks: Block[] = [];
     // googletest: a synthetic canary joins a listed test's suite (a selection by suite keeps it in
     // the run), and is missing only when one of the file's listed tests reported.
     // node:test: each file runs in a process of its own, so the same holds for its canaries.
@@ -172,7 +172,7 @@ export function planLanguageCanaries(input: {
     for (const expect of input.mustFail ? (['PASSED', 'FAILED'] as const) : (['PASSED'] as const)) {
       const testName = name(input.runner, target.content, vocabulary, taken, random);
       canaries.push({ file: target.path, name: reported(input.runner, testName), expect, ...(suite ? { className: suite } : {}), ...gtest });
-      blocks.push(body(input.runner, testName, where, expect === 'PASSED', random));
+      blocks.push({ text: body(input.runner, testName, where, expect === 'PASSED', random) });
     }
     for (const original of mirrored(input.runner, target.content, input.failToPass ?? [], input.passToPass ?? [], random)) {
       const source = mirrorSource(input.runner, target.content, original)!;
@@ -185,7 +185,7 @@ export function planLanguageCanaries(input: {
         if (!copy.lines) continue;
         const testName = name(input.runner, target.content, vocabulary, taken, random);
         canaries.push({ file: target.path, name: reported(input.runner, testName), expect: copy.expect, mirrorOf: original, ...(source.suite ? { className: source.suite } : {}), ...gtest });
-        blocks.push([...mirrorHeader(input.runner, input.runner === 'phpunit' ? `test${testName}` : testName, source), ...copy.lines, CLOSING[input.runner]].join('\n'));
+        blocks.push({ text: [...mirrorHeader(input.runner, input.runner === 'phpunit' ? `test${testName}` : testName, source), ...copy.lines, CLOSING[input.runner]].join('\n'), after: original });
       }
     }
     shuffle(blocks, random);
@@ -194,25 +194,35 @@ export function planLanguageCanaries(input: {
   return { files, canaries };
 }
 
+/** A canary's text, and for a mirror the listed test it copies (it must run after that one). */
+interface Block {
+  readonly text: string;
+  readonly after?: string;
+}
+
 /**
  * The file with the canaries in it. Go and Rust do not care where a function is defined, so each
  * canary goes after a random top-level item of the file (a `}` in the first column): appended in a
- * block, they would tell themselves from the originals by position alone. C++ needs a name declared
- * before its use (a fixture, a helper), and a node:test test may run as soon as it is declared
- * (before a `const` below it), so there they follow the file's last line.
+ * block, they would tell themselves from the originals by position alone. A copy goes after its
+ * original, which so runs first, as without canaries (go test runs a file's tests in order: a copy
+ * ahead of it could use up state it needs). C++ needs a name declared before its use (a fixture, a
+ * helper), and a node:test test may run as soon as it is declared (before a `const` below it), so
+ * there they follow the file's last line.
  */
-function placeBlocks(runner: LanguageRunner, content: string, blocks: readonly string[], random: (n: number) => number): string {
+function placeBlocks(runner: LanguageRunner, content: string, blocks: readonly Block[], random: (n: number) => number): string {
   const lines = content.replace(/\s*$/, '').split('\n');
   const ends = runner === 'gtest' || runner === 'tap' ? [] : lines.flatMap((line, i) => (line === '}' && startsItem(runner, lines.slice(i + 1).find((l) => l.trim() !== '')) ? [i] : []));
   const after = new Map<number, string[]>();
   for (const block of blocks) {
-    const at = ends.length > 0 ? ends[random(ends.length)]! : lines.length - 1;
-    after.set(at, [...(after.get(at) ?? []), block]);
+    const from = block.after === undefined ? -1 : definitionEnd(runner, lines, block.after);
+    const allowed = ends.filter((i) => i >= from);
+    const at = allowed.length > 0 ? allowed[random(allowed.length)]! : lines.length - 1;
+    after.set(at, [...(after.get(at) ?? []), block.text]);
   }
   if (runner === 'phpunit') {
     // Members of the file's one TestCase class: before its closing brace.
     const close = lines.lastIndexOf('}');
-    return `${[...lines.slice(0, close), ...blocks.flatMap((b) => ['', b]), ...lines.slice(close)].join('\n')}\n`;
+    return `${[...lines.slice(0, close), ...blocks.flatMap((b) => ['', b.text]), ...lines.slice(close)].join('\n')}\n`;
   }
   const out: string[] = [];
   lines.forEach((line, i) => {
@@ -220,6 +230,13 @@ function placeBlocks(runner: LanguageRunner, content: string, blocks: readonly s
     for (const block of after.get(i) ?? []) out.push('', block);
   });
   return `${out.join('\n')}\n`;
+}
+
+/** The line closing a listed test's function (Go, Rust), or the file's end when it is not found. */
+function definitionEnd(runner: LanguageRunner, lines: readonly string[], listed: string): number {
+  const start = lines.findIndex((l) => (runner === 'go' ? l.startsWith(`func ${listed}(`) : l === `fn ${listed}() {`));
+  const end = start < 0 ? -1 : lines.findIndex((l, i) => i > start && l === '}');
+  return end < 0 ? lines.length - 1 : end;
 }
 
 /**

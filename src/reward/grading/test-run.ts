@@ -7,7 +7,7 @@ import type { GradeReport } from '../report.js';
 import { channelFiles, newRecorderChannel, readRecords, recorderApplies, type RecorderResult } from '../result-recorder.js';
 import { PREPARE_TESTS_SCRIPT, RUN_TESTS_SCRIPT, bashArgv } from '../scripts.js';
 import { GRADING_DIR, readRepoFiles } from './apply-stage.js';
-import { planCanaries, stopsAtFirstFailure, type Canary, type RunnerFamily } from './canaries.js';
+import { planCanaries, stopsAtFirstFailure, type Canary, type CanaryPlan, type RunnerFamily } from './canaries.js';
 import { afterTestPatchStage } from './after-test-patch.js';
 import { quiesce } from './agent-steps.js';
 import { canaryFile, commandRunsAll, languageRunner, planLanguageCanaries, stopsEarly, type LanguageRunner } from './language-canaries.js';
@@ -32,6 +32,8 @@ export interface TestRunInput {
   readonly plugins: readonly string[];
   readonly patchEmpty: boolean;
   readonly openControl: () => Promise<Sandbox>;
+  /** Canaries already planned (a reference run repeating a grading's): written as they are. */
+  readonly canaryPlan?: CanaryPlan;
 }
 
 export interface TestRunResult {
@@ -39,6 +41,8 @@ export interface TestRunResult {
   readonly exitCode: number;
   readonly family: RunnerFamily;
   readonly canaries: readonly Canary[];
+  /** The canaries' files as written (runners beyond Python), for a reference run to write again. */
+  readonly canaryPlan?: CanaryPlan;
   /** The grading channel (monitor events always; recorder records for pytest runs). */
   readonly channel: RecorderResult;
   readonly pytest: boolean;
@@ -56,7 +60,8 @@ export async function testRunStage(sandbox: Sandbox, input: TestRunInput, report
   await afterTestPatchStage(sandbox, { task, plan, timeoutS: input.testTimeoutS }, report, signal);
   const runner = languageRunner(plan.harnessParser);
   const family = runner ?? runnerFamily(input.parser);
-  const canaries = runner ? await writeLanguageCanaries(sandbox, input, runner) : await writeCanaries(sandbox, input, family);
+  const canaryPlan = runner ? await writeLanguageCanaries(sandbox, input, runner) : undefined;
+  const canaries = canaryPlan ? canaryPlan.canaries : runner ? [] : await writeCanaries(sandbox, input, family);
   const pytest = recorderApplies(input.parser, plan.testCommand);
   const channel = newRecorderChannel(GRADING_DIR, pytest);
   const testFiles = diffFiles(task.testPatch)
@@ -91,7 +96,7 @@ export async function testRunStage(sandbox: Sandbox, input: TestRunInput, report
   // it is read) is ended first: from here on nothing in the container moves.
   await quiesce(sandbox, 'the test run');
   const text = (await readContainerFile(sandbox, channel.outFile, CHANNEL_LIMIT))?.toString('utf8') ?? '';
-  return { log, exitCode: run.exitCode, family, canaries, channel: readRecords(text, channel.key, pytest), pytest };
+  return { log, exitCode: run.exitCode, family, canaries, ...(canaryPlan ? { canaryPlan } : {}), channel: readRecords(text, channel.key, pytest), pytest };
 }
 
 async function prepareTests(sandbox: Sandbox, input: TestRunInput, signal?: AbortSignal): Promise<void> {
@@ -159,24 +164,28 @@ async function writeCanaries(sandbox: Sandbox, input: TestRunInput, family: Runn
   return plan.canaries;
 }
 
-/** Canaries in the hidden test files of a Go or cargo run (see language-canaries.ts). */
-async function writeLanguageCanaries(sandbox: Sandbox, input: TestRunInput, runner: LanguageRunner): Promise<readonly Canary[]> {
+/** Canaries in the hidden test files of a run beyond Python (see language-canaries.ts). */
+async function writeLanguageCanaries(sandbox: Sandbox, input: TestRunInput, runner: LanguageRunner): Promise<CanaryPlan | undefined> {
+  const root = input.task.workdir.replace(/\/+$/, '');
+  if (input.canaryPlan) {
+    await sandbox.putFiles([...input.canaryPlan.files].map(([path, content]) => ({ path: `${root}/${path}`, content })));
+    return input.canaryPlan;
+  }
   const testCommand = input.plan.testCommand;
   const paths = diffFiles(input.task.testPatch)
     .filter((f) => !f.isDeleted && commandRunsAll(runner, testCommand, f.path))
     .map((f) => f.path);
-  if (paths.length === 0) return [];
+  if (paths.length === 0) return undefined;
   const read = await readRepoFiles(sandbox, input.task.workdir, paths);
   const targets = paths.flatMap((path) => {
     const content = read.get(path)?.work;
     return canaryFile(runner, path, content) ? [{ path, content: content! }] : [];
   });
-  if (targets.length === 0) return [];
+  if (targets.length === 0) return undefined;
   const reserved = runner === 'go' ? await goPackageFunctions(sandbox, input.task.workdir, targets.map((t) => t.path)) : new Set<string>();
   const plan = planLanguageCanaries({ runner, targets, mustFail: !stopsEarly(runner, testCommand), failToPass: input.task.failToPass, passToPass: input.task.passToPass, reserved });
-  const root = input.task.workdir.replace(/\/+$/, '');
   await sandbox.putFiles([...plan.files].map(([path, content]) => ({ path: `${root}/${path}`, content })));
-  return plan.canaries;
+  return plan;
 }
 
 /** Go's package is its folder: a canary named like a function of another file of it would not compile. */

@@ -1,0 +1,78 @@
+import { messageOf } from '../../common/errors.js';
+import type { Task } from '../../tasks/task.js';
+import { baseReport } from '../report.js';
+import type { TestStatus } from '../test-status.js';
+import { applyStage } from './apply-stage.js';
+import { taskSteps } from './agent-steps.js';
+import { checkCanaries, type CanaryPlan, type RunnerFamily } from './canaries.js';
+import type { ReferenceRunInput } from './environment-skips.js';
+import type { Evidence } from './evidence.js';
+import { runResults } from './language-results.js';
+import { testRunStage } from './test-run.js';
+
+/**
+ * A mirror canary is a copy of a listed test, and a copy behaves like its original only when the
+ * test's outcome depends on nothing but its own code: state shared between tests, a cache, a
+ * counter or the order of tests can make an honest run's copy disagree with its original. Such a
+ * flag must not score a correct fix 0. So when a run's only integrity flags are mirror flags and
+ * every listed test passed (the flags alone stand between it and reward 1), the same canaries are
+ * run in a reference the submission cannot reach: a fresh container from the pristine image with
+ * the task's gold patch. A mirror that disagrees there too is no witness on this task: its flag is
+ * dropped, with an audit note. One that agrees there stands: the submission's code made it differ.
+ */
+
+const MIRROR_FLAG = /^canary (.+?)::(.+?) \(a copy of (.+?), must be (PASSED|FAILED)\)/;
+
+export interface MirrorReferenceInput extends ReferenceRunInput {
+  readonly canaryPlan: CanaryPlan | undefined;
+  readonly family: RunnerFamily;
+}
+
+/** The canary named by a mirror flag (`file::name`), or undefined for any other flag. */
+export function mirrorFlagCanary(flag: string): string | undefined {
+  const m = MIRROR_FLAG.exec(flag);
+  return m ? `${m[1]}::${m[2]}` : undefined;
+}
+
+/** Whether the flags are worth a reference run: all of them mirror flags, and every listed test passed. */
+export function onlyMirrorFlags(evidence: Evidence, task: Task): boolean {
+  if (evidence.integrityFlags.length === 0 || !evidence.integrityFlags.every((f) => mirrorFlagCanary(f) !== undefined)) return false;
+  return [...task.failToPass, ...task.passToPass].every((name) => evidence.logResults.get(name) === 'PASSED');
+}
+
+/** The evidence with the mirror flags the gold patch raises too taken out (and said in the audit flags). */
+export async function excuseMirrorFlags(evidence: Evidence, input: MirrorReferenceInput, signal?: AbortSignal): Promise<Evidence> {
+  if (!input.canaryPlan || !onlyMirrorFlags(evidence, input.task) || input.task.goldPatch.trim() === '') return evidence;
+  let reference: ReadonlySet<string>;
+  try {
+    reference = await goldMirrorFlags(input, input.canaryPlan, signal);
+  } catch (error) {
+    if (signal?.aborted) throw error;
+    return { ...evidence, auditFlags: [...evidence.auditFlags, `mirror canaries: the gold patch's reference run failed (${messageOf(error)}); the flags stand`] };
+  }
+  const excused = evidence.integrityFlags.filter((f) => reference.has(mirrorFlagCanary(f)!));
+  if (excused.length === 0) return evidence;
+  return {
+    ...evidence,
+    integrityFlags: evidence.integrityFlags.filter((f) => !excused.includes(f)),
+    auditFlags: [...evidence.auditFlags, ...excused.map((f) => `mirror canaries: not counted, the gold patch's run disagrees the same way (${f})`)],
+  };
+}
+
+/** The mirror canaries the gold patch's run flags, the same canary files written. */
+async function goldMirrorFlags(input: MirrorReferenceInput, plan: CanaryPlan, signal?: AbortSignal): Promise<ReadonlySet<string>> {
+  const control = await input.openControl();
+  try {
+    const scratch = baseReport(input.task.id);
+    const steps = await taskSteps(control, input.task, input.plan, scratch, { timeoutS: input.testTimeoutS, installRerun: 'never' }, signal);
+    const changed = await applyStage(control, input.task, Buffer.from(input.task.goldPatch), scratch, signal);
+    if (changed === undefined) throw new Error(`the gold patch does not apply: ${scratch.error ?? ''}`);
+    const run = await testRunStage(control, { ...input, agentFiles: [], plugins: steps.plugins, patchEmpty: false, canaryPlan: plan }, scratch, signal);
+    if (scratch.testTimedOut) throw new Error('the reference run timed out');
+    const results: Map<string, TestStatus> = runResults(input.plan.harnessParser, input.parser, run.log, input.task);
+    const flags = checkCanaries(plan.canaries, results, input.family, 'printed log').flags;
+    return new Set(flags.flatMap((f) => mirrorFlagCanary(f) ?? []));
+  } finally {
+    await control.remove().catch(() => undefined);
+  }
+}
