@@ -63,7 +63,8 @@ export async function excuseMirrorFlags(evidence: Evidence, input: MirrorReferen
 async function goldMirrorFlags(input: MirrorReferenceInput, plan: CanaryPlan, signal?: AbortSignal): Promise<ReadonlySet<string>> {
   const control = await input.openControl();
   try {
-    const scratch = baseReport(input.task.id);
+    // A report of its own, for a patch that is not empty (a fresh report reads as the empty one).
+    const scratch = { ...baseReport(input.task.id), patchEmpty: false };
     const steps = await taskSteps(control, input.task, input.plan, scratch, { timeoutS: input.testTimeoutS, installRerun: 'never' }, signal);
     const changed = await applyStage(control, input.task, Buffer.from(input.task.goldPatch), scratch, signal);
     if (changed === undefined) throw new Error(`the gold patch does not apply: ${scratch.error ?? ''}`);
