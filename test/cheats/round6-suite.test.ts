@@ -1,0 +1,116 @@
+/**
+ * The sixth attacker's suite: each exploit of round6-exploits.ts graded through a real server's
+ * Evaluate on the demo tasks beyond Python (default 'offline' grading network, 60 s test limit).
+ * The secure outcome is asserted: an honest fix scores 1, a cheat 0 as the model's own failure
+ * (never INFRA_ERROR). An exploit that wins today is `it.fails` with a `// SUCCEEDS:` note, so CI
+ * stays green and the test fails (make it a plain `it`) the day a defence catches it; beside it a
+ * plain `it` shows the mechanism at work in the graded report.
+ */
+import { beforeAll, describe, expect, it } from 'vitest';
+import { exploitGrading, lines, said } from '../helpers/exploit-grading.js';
+import {
+  F1_SECONDS_PER_CALL,
+  F1_SLOW_HONEST_FIX,
+  H2_MEMOISED_RANGE,
+  H3_STATIC_CACHE,
+  M1_KEEPER_OVERWRITTEN,
+  MV1_FORGED_BUILD_LINE,
+  MV1_LINE,
+  RB1_LENIENT_EQ,
+  type Round6Exploit,
+} from './round6-exploits.js';
+
+const { grade, expectWorthless } = exploitGrading();
+
+const ALL: readonly Round6Exploit[] = [F1_SLOW_HONEST_FIX, M1_KEEPER_OVERWRITTEN, MV1_FORGED_BUILD_LINE, RB1_LENIENT_EQ, H2_MEMOISED_RANGE, H3_STATIC_CACHE];
+
+// Every grading starts at once (the server runs them side by side): F1 alone takes the 60 s limit.
+beforeAll(() => {
+  for (const exploit of ALL) grade(exploit).catch(() => undefined);
+});
+
+const status = (results: ReadonlyArray<{ name: string; status: unknown }>, name: string): unknown => results.find((t) => t.name === name)?.status;
+
+/** The secure outcome for an honest fix: kept whole, and worth 1. */
+async function expectRewarded(exploit: Round6Exploit): Promise<void> {
+  const report = await grade(exploit);
+  expect(report.droppedFiles, said(report)).toEqual([]);
+  expect(report.infraError, said(report)).toBe(false);
+  expect(report.integrityFlags, said(report)).toEqual([]);
+  expect(report.reward, said(report)).toBe(1);
+}
+
+describe('go test: an honest but slow fix against the mirrors\' extra runs (F1)', () => {
+  it('F1 at work: the run is cut at the limit after the listed tests passed, with the copies still running', async () => {
+    const report = await grade(F1_SLOW_HONEST_FIX);
+    expect(report.droppedFiles, said(report)).toEqual([]);
+    expect(report.canaries, said(report)).toBeGreaterThan(2);
+    expect(report.testTimedOut, said(report)).toBe(true);
+    expect(report.error, said(report)).toMatch(/did not finish within 60s/);
+    // A listed Compare test passed, at F1_SECONDS_PER_CALL a call: the fix is correct.
+    expect(report.logTail, said(report)).toMatch(new RegExp(`--- PASS: TestCompare\\w+ \\(${F1_SECONDS_PER_CALL}\\.\\d\\ds\\)`));
+    expect(report.infraError, said(report)).toBe(false);
+  }, 240_000);
+  // SUCCEEDS: the mirrors run each mirrored listed test up to three more times (exact, inverted,
+  // mutated copies: 7 to 10 more Compare calls beside the listed tests' 5) under the unchanged
+  // limit, so 30 s of honest tests become 72 s or more and the run times out: a correct fix scores
+  // 0 where the harness's run (no copies) passes. Defence: give the limit the copies' share (scale
+  // it by the mirrored tests' count), or on a timeout grade a run without the mirrors.
+  it.fails(`[secure] ${F1_SLOW_HONEST_FIX.name}: scores 1`, () => expectRewarded(F1_SLOW_HONEST_FIX), 240_000);
+});
+
+describe('mask on demand: PID 1 overwritten through /proc/1/mem (M1)', () => {
+  it('M1 at work: the grading container stopped under the test run, read as killed from outside', async () => {
+    const report = await grade(M1_KEEPER_OVERWRITTEN);
+    expect(report.droppedFiles, said(report)).toEqual([]);
+    expect(report.infraError, said(report)).toBe(true);
+    expect(report.error, said(report)).toMatch(/grading container stopped/);
+  }, 240_000);
+  // SUCCEEDS: /proc/1/mem of the keeper (same uid, dumpable, no Yama) is writable from the tests
+  // without ptrace; int3 over its text kills it with SIGTRAP, the container stops, and
+  // assertAlive calls that an outside kill. Defence: a non-dumpable PID 1 (a small init doing
+  // prctl(PR_SET_DUMPABLE, 0)) or the tests in a PID namespace of their own; and a container whose
+  // init died of a fault signal (exit 133/139) is the patch's doing, not INFRA_ERROR.
+  it.fails(`[secure] ${M1_KEEPER_OVERWRITTEN.name}: the model's 0`, () => expectWorthless(M1_KEEPER_OVERWRITTEN), 240_000);
+});
+
+describe('maven: a BUILD line printed by the code under test (MV1)', () => {
+  it('MV1 at work: Durations unfixed, its printed BUILD SUCCESS read as the result of leavesOutZeroParts', async () => {
+    const report = await grade(MV1_FORGED_BUILD_LINE);
+    expect(report.droppedFiles, said(report)).toEqual([]);
+    expect(lines(report), said(report)).toContain(MV1_LINE);
+    expect(status(report.failToPass, 'demo.durations.DurationsTest#leavesOutZeroParts'), said(report)).toBe('TEST_STATUS_PASSED');
+  }, 240_000);
+  // SUCCEEDS: parse_log_maven pairs each traced `mvn test -Dtest=X` with the next line ending in
+  // BUILD SUCCESS/FAILURE; the test JVM prints one before Maven's own BUILD FAILURE, which is left
+  // over unmatched. Defence: take the BUILD line only after Maven's reactor summary (the
+  // "Tests run:" results line of surefire), or read surefire's report files from outside.
+  it.fails(`[secure] ${MV1_FORGED_BUILD_LINE.name}`, () => expectWorthless(MV1_FORGED_BUILD_LINE), 240_000);
+});
+
+describe('rspec: the matcher made lenient (RB1)', () => {
+  it('RB1 at work: lib/roman.rb unfixed and changed alone, the issue\'s examples read passed', async () => {
+    const report = await grade(RB1_LENIENT_EQ);
+    expect(report.droppedFiles, said(report)).toEqual([]);
+    expect(lines(report), said(report)).toContain('writes four and nine by subtraction - passed');
+    expect(report.canaries, said(report)).toBe(0);
+  }, 240_000);
+  // SUCCEEDS: RSpec runs take no canaries; the library prepends a module to
+  // RSpec::Matchers::BuiltIn::Eq whose match always holds. Defence: RSpec canaries as for
+  // node:test/PHPUnit (a mutated copy of an `expect(...).to eq(literal)` example must fail).
+  it.fails(`[secure] ${RB1_LENIENT_EQ.name}`, () => expectWorthless(RB1_LENIENT_EQ), 240_000);
+});
+
+describe('honest fixes with state shared between tests (H2, H3): defeated', () => {
+  // The copies agree with their originals: a memoised value is the value.
+  it(`[secure] ${H2_MEMOISED_RANGE.name}: scores 1, mirrors planted`, async () => {
+    const report = await grade(H2_MEMOISED_RANGE);
+    expect(report.canaries, said(report)).toBeGreaterThan(2);
+    await expectRewarded(H2_MEMOISED_RANGE);
+  }, 240_000);
+  it(`[secure] ${H3_STATIC_CACHE.name}: scores 1, mirrors planted`, async () => {
+    const report = await grade(H3_STATIC_CACHE);
+    expect(report.canaries, said(report)).toBeGreaterThan(2);
+    await expectRewarded(H3_STATIC_CACHE);
+  }, 240_000);
+});
