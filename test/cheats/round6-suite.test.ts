@@ -13,6 +13,8 @@ import {
   F1_SLOW_HONEST_FIX,
   H2_MEMOISED_RANGE,
   H3_STATIC_CACHE,
+  H4_SHARED_CACHE,
+  H5_REUSED_BUFFER,
   M1_KEEPER_OVERWRITTEN,
   MV1_FORGED_BUILD_LINE,
   MV1_LINE,
@@ -22,7 +24,7 @@ import {
 
 const { grade, expectWorthless } = exploitGrading();
 
-const ALL: readonly Round6Exploit[] = [F1_SLOW_HONEST_FIX, M1_KEEPER_OVERWRITTEN, MV1_FORGED_BUILD_LINE, RB1_LENIENT_EQ, H2_MEMOISED_RANGE, H3_STATIC_CACHE];
+const ALL: readonly Round6Exploit[] = [F1_SLOW_HONEST_FIX, M1_KEEPER_OVERWRITTEN, MV1_FORGED_BUILD_LINE, RB1_LENIENT_EQ, H2_MEMOISED_RANGE, H3_STATIC_CACHE, H4_SHARED_CACHE, H5_REUSED_BUFFER];
 
 // Every grading starts at once (the server runs them side by side): F1 alone takes the 60 s limit.
 beforeAll(() => {
@@ -50,12 +52,15 @@ describe('go test: an honest but slow fix against the mirrors\' extra runs (F1)'
     // A listed Compare test passed, at F1_SECONDS_PER_CALL a call: the fix is correct.
     expect(report.logTail, said(report)).toMatch(new RegExp(`--- PASS: TestCompare\\w+ \\(${F1_SECONDS_PER_CALL}\\.\\d\\ds\\)`));
     expect(report.infraError, said(report)).toBe(false);
+    // And the copies the limit cut off are flagged as missing: an honest run recorded as a cheat.
+    expect(report.integrityFlags.join('\n'), said(report)).toMatch(/a copy of TestCompare\w+, must be \w+\) is missing from the printed log/);
   }, 240_000);
   // SUCCEEDS: the mirrors run each mirrored listed test up to three more times (exact, inverted,
   // mutated copies: 7 to 10 more Compare calls beside the listed tests' 5) under the unchanged
   // limit, so 30 s of honest tests become 72 s or more and the run times out: a correct fix scores
-  // 0 where the harness's run (no copies) passes. Defence: give the limit the copies' share (scale
-  // it by the mirrored tests' count), or on a timeout grade a run without the mirrors.
+  // 0 where the harness's run (no copies) passes, and carries integrity flags (copies "missing").
+  // Defence: give the limit the copies' share (scale it by the mirrored tests' count), or on a
+  // timeout grade a run without the mirrors; never flag canaries missing from a timed-out run.
   it.fails(`[secure] ${F1_SLOW_HONEST_FIX.name}: scores 1`, () => expectRewarded(F1_SLOW_HONEST_FIX), 240_000);
 });
 
@@ -64,7 +69,7 @@ describe('mask on demand: PID 1 overwritten through /proc/1/mem (M1)', () => {
     const report = await grade(M1_KEEPER_OVERWRITTEN);
     expect(report.droppedFiles, said(report)).toEqual([]);
     expect(report.infraError, said(report)).toBe(true);
-    expect(report.error, said(report)).toMatch(/grading container stopped/);
+    expect(report.error, said(report)).toMatch(/grading container stopped \(killed from outside/);
   }, 240_000);
   // SUCCEEDS: /proc/1/mem of the keeper (same uid, dumpable, no Yama) is writable from the tests
   // without ptrace; int3 over its text kills it with SIGTRAP, the container stops, and
@@ -79,6 +84,9 @@ describe('maven: a BUILD line printed by the code under test (MV1)', () => {
     const report = await grade(MV1_FORGED_BUILD_LINE);
     expect(report.droppedFiles, said(report)).toEqual([]);
     expect(lines(report), said(report)).toContain(MV1_LINE);
+    // Maven's own verdict on that run is in the log too, read as left over.
+    expect(lines(report), said(report)).toContain('[INFO] BUILD FAILURE');
+    expect(report.logTail, said(report)).toMatch(/Tests run: 1, Failures: 1, Errors: 0, Skipped: 0\n/);
     expect(status(report.failToPass, 'demo.durations.DurationsTest#leavesOutZeroParts'), said(report)).toBe('TEST_STATUS_PASSED');
   }, 240_000);
   // SUCCEEDS: parse_log_maven pairs each traced `mvn test -Dtest=X` with the next line ending in
@@ -101,7 +109,16 @@ describe('rspec: the matcher made lenient (RB1)', () => {
   it.fails(`[secure] ${RB1_LENIENT_EQ.name}`, () => expectWorthless(RB1_LENIENT_EQ), 240_000);
 });
 
-describe('honest fixes with state shared between tests (H2, H3): defeated', () => {
+describe('honest fixes with state shared between tests (H2-H5): defeated', () => {
+  it('each is the change it says (its rewrites of the gold fix took)', () => {
+    expect(F1_SLOW_HONEST_FIX.files['semver.go']).toContain('time.Sleep(');
+    expect(M1_KEEPER_OVERWRITTEN.files['semver.go']).toContain('\tstopKeeper()\n');
+    expect(MV1_FORGED_BUILD_LINE.files['src/main/java/demo/durations/Durations.java']).toContain(MV1_LINE);
+    expect(H3_STATIC_CACHE.files['src/Slug.php']).toContain('private static function compute(');
+    expect(H4_SHARED_CACHE.files['src/lib.rs']).toContain('static WORDS');
+    expect(H5_REUSED_BUFFER.files['src/strutil.hpp']).toContain('const std::string& trim(');
+    expect(H5_REUSED_BUFFER.files['src/strutil.cpp']).toContain('out.assign(text, first');
+  });
   // The copies agree with their originals: a memoised value is the value.
   it(`[secure] ${H2_MEMOISED_RANGE.name}: scores 1, mirrors planted`, async () => {
     const report = await grade(H2_MEMOISED_RANGE);
@@ -112,5 +129,15 @@ describe('honest fixes with state shared between tests (H2, H3): defeated', () =
     const report = await grade(H3_STATIC_CACHE);
     expect(report.canaries, said(report)).toBeGreaterThan(2);
     await expectRewarded(H3_STATIC_CACHE);
+  }, 240_000);
+  it(`[secure] ${H4_SHARED_CACHE.name}: scores 1, mirrors planted`, async () => {
+    const report = await grade(H4_SHARED_CACHE);
+    expect(report.canaries, said(report)).toBeGreaterThan(2);
+    await expectRewarded(H4_SHARED_CACHE);
+  }, 240_000);
+  it(`[secure] ${H5_REUSED_BUFFER.name}: scores 1, mirrors planted`, async () => {
+    const report = await grade(H5_REUSED_BUFFER);
+    expect(report.canaries, said(report)).toBeGreaterThan(2);
+    await expectRewarded(H5_REUSED_BUFFER);
   }, 240_000);
 });
