@@ -42,10 +42,34 @@ export function sandboxCreateOptions(spec: SandboxSpec, serverId: string, ociRun
       PidsLimit: spec.limits.pidsLimit,
       SecurityOpt: spec.role === 'build' ? ['no-new-privileges'] : ['no-new-privileges', `seccomp=${SANDBOX_SECCOMP_PROFILE}`],
       CapDrop: ['NET_RAW', 'MKNOD', 'AUDIT_WRITE', 'SYS_CHROOT'],
+      ...(spec.role === 'build' ? {} : { MaskedPaths: [...SANDBOX_MASKED_PATHS] }),
       ...(ociRuntime ? { Runtime: ociRuntime } : {}),
     },
   };
 }
+
+/**
+ * Paths the runtime covers with /dev/null: the engine's own list (it is replaced, not extended, by
+ * a list of ours) and PID 1's memory. The keeper (PID 1) is dumpable and runs as the agent's uid,
+ * so a root process of the agent's could write its code through /proc/1/mem (ptrace and
+ * process_vm_writev are already refused by the seccomp profile) and stop the container: a dead
+ * sandbox reads as the environment's failure, a masked INFRA_ERROR on demand. Unmounting the cover
+ * takes CAP_SYS_ADMIN and umount, which the sandbox does not have.
+ */
+export const SANDBOX_MASKED_PATHS: readonly string[] = Object.freeze([
+  '/proc/asound',
+  '/proc/acpi',
+  '/proc/kcore',
+  '/proc/keys',
+  '/proc/latency_stats',
+  '/proc/timer_list',
+  '/proc/timer_stats',
+  '/proc/sched_debug',
+  '/proc/scsi',
+  '/sys/firmware',
+  '/proc/1/mem',
+  '/proc/1/task/1/mem',
+]);
 
 /** Only a build container may be given the host's network; a sandbox an agent or grader runs in never. */
 function hostNetwork(spec: SandboxSpec): boolean {

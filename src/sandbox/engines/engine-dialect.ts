@@ -92,14 +92,17 @@ export class EngineDialect {
     if ((await this.kind().catch(() => undefined)) !== 'podman') return { options, cleanup: async () => undefined };
     const unlimited = await this.limitsIgnored();
     if (unlimited) throw new InfraError(`this engine cannot hold a sandbox's limits: ${unlimited}`);
-    const security = (options.HostConfig?.SecurityOpt as string[] | undefined) ?? [];
+    // Podman's compatible API ignores HostConfig.MaskedPaths; its own `mask=` option adds paths to
+    // its default list (checked: /proc/1/mem then reads as /dev/null).
+    const { MaskedPaths: masked, ...hostConfig } = options.HostConfig ?? {};
+    const security = [...((hostConfig.SecurityOpt as string[] | undefined) ?? []), ...(masked && masked.length > 0 ? [`mask=${masked.join(':')}`] : [])];
     const inline = security.find((entry) => entry.startsWith('seccomp={'));
-    if (inline === undefined) return { options: { ...options, StopTimeout: 0 }, cleanup: async () => undefined };
+    if (inline === undefined) return { options: { ...options, StopTimeout: 0, HostConfig: { ...hostConfig, SecurityOpt: security } }, cleanup: async () => undefined };
     const path = join(tmpdir(), `swe-env-seccomp-${randomUUID()}.json`);
     await writeFile(path, inline.slice('seccomp='.length));
     await chmod(path, 0o644); // whatever the umask: a rootless engine reads it as its own user
     const SecurityOpt = security.map((entry) => (entry === inline ? `seccomp=${path}` : entry));
-    return { options: { ...options, StopTimeout: 0, HostConfig: { ...options.HostConfig, SecurityOpt } }, cleanup: () => rm(path, { force: true }) };
+    return { options: { ...options, StopTimeout: 0, HostConfig: { ...hostConfig, SecurityOpt } }, cleanup: () => rm(path, { force: true }) };
   }
 
   /** Why Podman would ignore the sandbox's limits, or undefined when it holds them (its own info, asked once). */
