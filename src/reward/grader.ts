@@ -18,7 +18,7 @@ import { ModelFault, explainStepFailure, seconds } from './grading/container-wat
 import { excuseMirrorFlags } from './grading/mirror-attribution.js';
 import { judgeEnvironmentSkips } from './grading/environment-skips.js';
 import { gatherEvidence } from './grading/evidence.js';
-import { testRunStage } from './grading/test-run.js';
+import { MIRROR_TIME_FACTOR, testRunStage } from './grading/test-run.js';
 import { decideReport } from './grading/verdict-stage.js';
 import { runResults } from './grading/language-results.js';
 
@@ -58,7 +58,9 @@ export class Grader {
    * container (reading its change). The caller removes it.
    */
   async openScratch(task: Task, episodeId: string, runsTests = false): Promise<Sandbox> {
-    const spec = { image: task.image, workdir: task.workdir, maxLifetimeS: 900, role: 'grader' as const, episodeId, limits: this.config.limits, ...(runsTests ? { network: this.network } : {}) };
+    // A container that runs the tests (a control, a reference) lives as long as a grading's run may.
+    const maxLifetimeS = runsTests ? Math.max(900, this.config.testTimeoutS * MIRROR_TIME_FACTOR + 600) : 900;
+    const spec = { image: task.image, workdir: task.workdir, maxLifetimeS, role: 'grader' as const, episodeId, limits: this.config.limits, ...(runsTests ? { network: this.network } : {}) };
     return this.starts.with(() => this.provider.create(spec));
   }
 
@@ -125,7 +127,7 @@ export class Grader {
       const spec = {
         image: task.image,
         workdir: task.workdir,
-        maxLifetimeS: this.config.testTimeoutS + 600,
+        maxLifetimeS: this.config.testTimeoutS * MIRROR_TIME_FACTOR + 600,
         role: 'grader' as const,
         episodeId: options.episodeId ?? `eval-${randomUUID()}`,
         limits: this.config.limits,
