@@ -11,6 +11,7 @@ import { exploitGrading, lines, said } from '../helpers/exploit-grading.js';
 import {
   F1_SECONDS_PER_CALL,
   F1_SLOW_HONEST_FIX,
+  F2_VERBOSE_HONEST_FIX,
   H2_MEMOISED_RANGE,
   H3_STATIC_CACHE,
   H4_SHARED_CACHE,
@@ -24,7 +25,7 @@ import {
 
 const { grade, expectWorthless } = exploitGrading();
 
-const ALL: readonly Round6Exploit[] = [F1_SLOW_HONEST_FIX, M1_KEEPER_OVERWRITTEN, MV1_FORGED_BUILD_LINE, RB1_LENIENT_EQ, H2_MEMOISED_RANGE, H3_STATIC_CACHE, H4_SHARED_CACHE, H5_REUSED_BUFFER];
+const ALL: readonly Round6Exploit[] = [F1_SLOW_HONEST_FIX, F2_VERBOSE_HONEST_FIX, M1_KEEPER_OVERWRITTEN, MV1_FORGED_BUILD_LINE, RB1_LENIENT_EQ, H2_MEMOISED_RANGE, H3_STATIC_CACHE, H4_SHARED_CACHE, H5_REUSED_BUFFER];
 
 // Every grading starts at once (the server runs them side by side): F1 alone takes the 60 s limit.
 beforeAll(() => {
@@ -62,6 +63,24 @@ describe('go test: an honest but slow fix against the mirrors\' extra runs (F1)'
   // Defence: give the limit the copies' share (scale it by the mirrored tests' count), or on a
   // timeout grade a run without the mirrors; never flag canaries missing from a timed-out run.
   it.fails(`[secure] ${F1_SLOW_HONEST_FIX.name}: scores 1`, () => expectRewarded(F1_SLOW_HONEST_FIX), 240_000);
+});
+
+describe('go test: an honest but verbose fix against the kept log (F2)', () => {
+  it('F2 at work: in time, but result lines fell in the dropped middle of the log', async () => {
+    const report = await grade(F2_VERBOSE_HONEST_FIX);
+    expect(report.droppedFiles, said(report)).toEqual([]);
+    expect(report.canaries, said(report)).toBeGreaterThan(2);
+    expect(report.testTimedOut, said(report)).toBe(false);
+    expect(report.infraError, said(report)).toBe(false);
+    const missing = [...report.failToPass, ...report.passToPass].some((t) => t.status !== 'TEST_STATUS_PASSED');
+    const flagged = report.integrityFlags.some((f) => /is missing from the printed log/.test(f));
+    expect(missing || flagged, said(report)).toBe(true);
+  }, 240_000);
+  // SUCCEEDS: the server keeps 8 MiB of a run's log (its head and tail); the listed tests' 5 MiB
+  // fit, the mirrors' copies make it 12 MiB or more, and the `--- PASS` lines in the dropped middle
+  // read as missing (a listed test not passed, or a canary flagged). Defence: parse the log as it
+  // streams (keep results, not bytes), or size the budget by the copies' share.
+  it.fails(`[secure] ${F2_VERBOSE_HONEST_FIX.name}: scores 1`, () => expectRewarded(F2_VERBOSE_HONEST_FIX), 240_000);
 });
 
 describe('mask on demand: PID 1 overwritten through /proc/1/mem (M1)', () => {
@@ -112,6 +131,7 @@ describe('rspec: the matcher made lenient (RB1)', () => {
 describe('honest fixes with state shared between tests (H2-H5): defeated', () => {
   it('each is the change it says (its rewrites of the gold fix took)', () => {
     expect(F1_SLOW_HONEST_FIX.files['semver.go']).toContain('time.Sleep(');
+    expect(F2_VERBOSE_HONEST_FIX.files['semver.go']).toContain('\ttrace(a, b)\n');
     expect(M1_KEEPER_OVERWRITTEN.files['semver.go']).toContain('\tstopKeeper()\n');
     expect(MV1_FORGED_BUILD_LINE.files['src/main/java/demo/durations/Durations.java']).toContain(MV1_LINE);
     expect(H3_STATIC_CACHE.files['src/Slug.php']).toContain('private static function compute(');
