@@ -56,6 +56,8 @@ const CHANNEL_LIMIT = 256 * 1024 * 1024;
 
 /** How much longer a test run with mirror canaries may take than the task's limit. */
 export const MIRROR_TIME_FACTOR = 2;
+/** How much more of its log is kept (up to fifteen copies of at most five listed tests print too). */
+const MIRROR_LOG_FACTOR = 4;
 
 export async function testRunStage(sandbox: Sandbox, input: TestRunInput, report: GradeReport, signal?: AbortSignal): Promise<TestRunResult> {
   const { task, plan } = input;
@@ -68,7 +70,10 @@ export async function testRunStage(sandbox: Sandbox, input: TestRunInput, report
   // Beyond Python the mirrors run up to five listed tests up to three more times: a run the harness
   // would finish in time must not time out for our copies (an honest slow fix scored 0), so the
   // limit doubles. (A pytest run copies one kept test twice.)
-  const limitS = canaryPlan?.canaries.some((c) => c.mirrorOf) ? input.testTimeoutS * MIRROR_TIME_FACTOR : input.testTimeoutS;
+  const mirrored = canaryPlan?.canaries.some((c) => c.mirrorOf) === true;
+  const limitS = mirrored ? input.testTimeoutS * MIRROR_TIME_FACTOR : input.testTimeoutS;
+  // Their output too: a log cut in its middle for the copies' lines lost listed results (round 6's F2).
+  const logLimitBytes = mirrored ? input.logLimitBytes * MIRROR_LOG_FACTOR : input.logLimitBytes;
   const pytest = recorderApplies(input.parser, plan.testCommand);
   const channel = newRecorderChannel(GRADING_DIR, pytest);
   const testFiles = diffFiles(task.testPatch)
@@ -82,7 +87,7 @@ export async function testRunStage(sandbox: Sandbox, input: TestRunInput, report
   const run = await watchingPause(sandbox, signal, (watched) =>
     sandbox.exec(bashArgv(RUN_TESTS_SCRIPT, 'swe-env-tests', [task.workdir, String(limitS), script]), {
       timeoutMs: (limitS + 60) * 1000,
-      outputLimitBytes: input.logLimitBytes,
+      outputLimitBytes: logLimitBytes,
       env: { ...channel.env, ...(input.plugins.length > 0 ? { SWE_ENV_PLUGIN_ARGS: input.plugins.map((p) => `-p ${p}`).join(' ') } : {}) },
       signal: watched,
     }),
