@@ -54,8 +54,13 @@ export function runnerFamily(parser: LogParserName): RunnerFamily {
 
 const CHANNEL_LIMIT = 256 * 1024 * 1024;
 
-/** How much longer a test run with mirror canaries may take than the task's limit. */
-export const MIRROR_TIME_FACTOR = 2;
+/**
+ * How much longer a test run with mirror canaries may take than the task's limit: a mirrored test
+ * runs at most four times (itself, its exact, inverted and mutated copies), every other test once,
+ * so four times the limit bounds what the harness's run would finish in (round 6's F3: twice was not
+ * enough for an honest fix slow on the issue's inputs).
+ */
+export const MIRROR_TIME_FACTOR = 4;
 /** How much more of its log is kept (up to fifteen copies of at most five listed tests print too). */
 const MIRROR_LOG_FACTOR = 4;
 
@@ -69,7 +74,7 @@ export async function testRunStage(sandbox: Sandbox, input: TestRunInput, report
   const canaries = canaryPlan ? canaryPlan.canaries : runner ? [] : await writeCanaries(sandbox, input, family);
   // Beyond Python the mirrors run up to five listed tests up to three more times: a run the harness
   // would finish in time must not time out for our copies (an honest slow fix scored 0), so the
-  // limit doubles. (A pytest run copies one kept test twice.)
+  // limit grows with them. (A pytest run copies one kept test twice.)
   const mirrored = canaryPlan?.canaries.some((c) => c.mirrorOf) === true;
   const limitS = mirrored ? input.testTimeoutS * MIRROR_TIME_FACTOR : input.testTimeoutS;
   // Their output too: a log cut in its middle for the copies' lines lost listed results (round 6's F2).
@@ -102,7 +107,7 @@ export async function testRunStage(sandbox: Sandbox, input: TestRunInput, report
   if (run.timedOut || run.exitCode === 124 || run.exitCode === 137) {
     // The outer limit only fires when the code under test stopped the timeout inside: its doing.
     report.testTimedOut = true;
-    report.error = `the tests did not finish within ${limitS}s${limitS !== input.testTimeoutS ? ` (${input.testTimeoutS}s, doubled for the mirror canaries' runs)` : ''}`;
+    report.error = `the tests did not finish within ${limitS}s${limitS !== input.testTimeoutS ? ` (${input.testTimeoutS}s, times ${MIRROR_TIME_FACTOR} for the mirror canaries' runs)` : ''}`;
   }
   // What the tests left running (a daemon that keeps rewriting or shrinking the channel file while
   // it is read) is ended first: from here on nothing in the container moves.
