@@ -6,12 +6,17 @@
  * stays green and the test fails (make it a plain `it`) the day a defence catches it; beside it a
  * plain `it` shows the mechanism at work in the graded report.
  */
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { GradeReport__Output } from '../../src/generated/swe_env/v1/GradeReport.js';
+import { LANGUAGE_TASKS } from '../helpers/language-demo.js';
+import { expectNoContainers, startTestServer, type TestServer } from '../helpers/server.js';
 import { exploitGrading, lines, said } from '../helpers/exploit-grading.js';
 import {
   F1_SECONDS_PER_CALL,
   F1_SLOW_HONEST_FIX,
   F2_VERBOSE_HONEST_FIX,
+  F3_SLOW_MULTI_DIGIT,
+  F3_SLOW_PATH_SECONDS,
   H2_MEMOISED_RANGE,
   H3_STATIC_CACHE,
   H4_SHARED_CACHE,
@@ -19,6 +24,7 @@ import {
   M1_KEEPER_OVERWRITTEN,
   MV1_FORGED_BUILD_LINE,
   MV1_LINE,
+  patchOf,
   RB1_LENIENT_EQ,
   type Round6Exploit,
 } from './round6-exploits.js';
@@ -30,6 +36,24 @@ const ALL: readonly Round6Exploit[] = [F1_SLOW_HONEST_FIX, F2_VERBOSE_HONEST_FIX
 // Every grading starts at once (the server runs them side by side): F1 alone takes the 60 s limit.
 beforeAll(() => {
   for (const exploit of ALL) grade(exploit).catch(() => undefined);
+});
+
+/**
+ * F3 on a server of its own with a 20 s limit (the shared one's 60 s would hold the suite for two
+ * minutes), started beside the others: the honest run's listed tests take 13.5 s of it, the copies
+ * 45 s against twice it.
+ */
+let short: TestServer | undefined;
+let f3: Promise<GradeReport__Output> | undefined;
+beforeAll(async () => {
+  short = await startTestServer({ taskFiles: [LANGUAGE_TASKS], testTimeoutS: 20, gradingNetwork: 'offline' });
+  f3 = short.client.evaluate(F3_SLOW_MULTI_DIGIT.task, patchOf(F3_SLOW_MULTI_DIGIT)).then((r) => r.report!);
+  f3.catch(() => undefined);
+}, 900_000);
+afterAll(async () => {
+  if (!short) return;
+  await short.stop();
+  await expectNoContainers(short.server.provider);
 });
 
 const status = (results: ReadonlyArray<{ name: string; status: unknown }>, name: string): unknown => results.find((t) => t.name === name)?.status;
@@ -53,6 +77,24 @@ describe('go test: an honest but slow fix against the mirrors\' extra runs (F1):
     expect(report.canaries, said(report)).toBeGreaterThan(2);
     expect(report.logTail, said(report)).toMatch(new RegExp(`--- PASS: TestCompare\\w+ \\(${F1_SECONDS_PER_CALL}\\.\\d\\ds\\)`));
     await expectRewarded(F1_SLOW_HONEST_FIX);
+  }, 240_000);
+});
+
+describe('go test: an honest fix slow on the issue\'s inputs alone, against twice the limit (F3): defeated', () => {
+  // Scored 0 under f1f3d25's twice the limit, until 515d2a7 (four times): a copy costs what its
+  // original does whenever the costly call comes before the first check (the check reads it), so
+  // the exact, inverted and mutated copies made the issue's tests cost 10 slow calls for 3 (45 s
+  // against 40 s); a mirrored test runs at most four times.
+  it(`[secure] ${F3_SLOW_MULTI_DIGIT.name}: scores 1`, async () => {
+    const r = await f3!;
+    expect(r.droppedFiles, said(r)).toEqual([]);
+    expect(r.canaries, said(r)).toBeGreaterThan(2);
+    // A test with one slow call passed: the fix is correct and its slow path ran.
+    expect(r.logTail, said(r)).toMatch(new RegExp(`--- PASS: Test\\w+ \\(${Math.floor(F3_SLOW_PATH_SECONDS)}\\.\\d\\ds\\)`));
+    expect(r.testTimedOut, said(r)).toBe(false);
+    expect(r.infraError, said(r)).toBe(false);
+    expect(r.integrityFlags, said(r)).toEqual([]);
+    expect(r.reward, said(r)).toBe(1);
   }, 240_000);
 });
 
