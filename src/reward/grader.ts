@@ -59,9 +59,20 @@ export class Grader {
    */
   async openScratch(task: Task, episodeId: string, runsTests = false): Promise<Sandbox> {
     // A container that runs the tests (a control, a reference) lives as long as a grading's run may.
-    const maxLifetimeS = runsTests ? Math.max(900, this.config.testTimeoutS * MIRROR_TIME_FACTOR + 600) : 900;
+    const maxLifetimeS = runsTests ? Math.max(900, this.gradingLifetimeS) : 900;
     const spec = { image: task.image, workdir: task.workdir, maxLifetimeS, role: 'grader' as const, episodeId, limits: this.config.limits, ...(runsTests ? { network: this.network } : {}) };
     return this.starts.with(() => this.provider.create(spec));
+  }
+
+  /**
+   * How long a container that grades may live: the sum of its steps' limits (the row's eval steps,
+   * an install re-run and the steps after the test patch, each the test limit; the test run, up to
+   * MIRROR_TIME_FACTOR times it) and room for the rest. A container that outlived its life would be
+   * ended by its keeper mid-grading and read as killed from outside: a step the agent's code can
+   * stretch to its limit must not get there (round 6).
+   */
+  private get gradingLifetimeS(): number {
+    return this.config.testTimeoutS * (MIRROR_TIME_FACTOR + 3) + 600;
   }
 
   /** The network of containers that run tests (graders and their controls). */
@@ -127,7 +138,7 @@ export class Grader {
       const spec = {
         image: task.image,
         workdir: task.workdir,
-        maxLifetimeS: this.config.testTimeoutS * MIRROR_TIME_FACTOR + 600,
+        maxLifetimeS: this.gradingLifetimeS,
         role: 'grader' as const,
         episodeId: options.episodeId ?? `eval-${randomUUID()}`,
         limits: this.config.limits,
