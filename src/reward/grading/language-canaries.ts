@@ -140,7 +140,7 @@ function listedIn(content: string, listed: readonly string[]): string[] {
 /** At most this many of a file's FAIL_TO_PASS tests are mirrored (each gives up to three canaries). */
 const MIRRORED_FAIL_TO_PASS = 4;
 
-/** Canaries for each target file, appended at its end. */
+/** Canaries for each target file, placed among its tests (see placeBlocks). */
 export function planLanguageCanaries(input: {
   runner: LanguageRunner;
   targets: ReadonlyArray<{ readonly path: string; readonly content: string }>;
@@ -160,18 +160,14 @@ export function planLanguageCanaries(input: {
     const vocabulary = words(input.runner, target.content);
     const taken = new Set<string>(input.reserved ?? []);
     const blocks: Block[] = [];
-    // googletest: a synthetic canary joins a listed test's suite (a selection by suite keeps it in
-    // the run), and is missing only when one of the file's listed tests reported.
-    // node:test: each file runs in a process of its own, so the same holds for its canaries.
-    const bySibling = input.runner === 'gtest' || input.runner === 'tap' || input.runner === 'phpunit';
-    const siblings = input.runner === 'gtest' ? listedIn(target.content, listed) : input.runner === 'tap' ? listedTitles(target.content, listed) : input.runner === 'phpunit' ? listedPhp(target.content, listed) : [];
-    if (bySibling && siblings.length === 0) continue;
-    const suite = input.runner === 'gtest' ? siblings[random(siblings.length)]!.split('.')[0]! : input.runner === 'phpunit' ? siblings[0]!.slice(0, siblings[0]!.indexOf(' > ')) : '';
+    const siblings = fileSiblings(input.runner, target.content, listed);
+    if (siblings !== undefined && siblings.length === 0) continue;
+    const suite = suiteOf(input.runner, siblings ?? [], random);
     const where = input.runner === 'tap' ? /^(test|it)\(/m.exec(target.content)![1]! : suite;
-    const gtest = bySibling ? { siblings } : {};
+    const siblingFields = siblings ? { siblings } : {};
     for (const expect of input.mustFail ? (['PASSED', 'FAILED'] as const) : (['PASSED'] as const)) {
       const testName = name(input.runner, target.content, vocabulary, taken, random);
-      canaries.push({ file: target.path, name: reported(input.runner, testName), expect, ...(suite ? { className: suite } : {}), ...gtest });
+      canaries.push({ file: target.path, name: reported(input.runner, testName), expect, ...(suite ? { className: suite } : {}), ...siblingFields });
       blocks.push({ text: body(input.runner, testName, where, expect === 'PASSED', random) });
     }
     for (const original of mirrored(input.runner, target.content, input.failToPass ?? [], input.passToPass ?? [], random)) {
@@ -184,14 +180,33 @@ export function planLanguageCanaries(input: {
       for (const copy of copies) {
         if (!copy.lines) continue;
         const testName = name(input.runner, target.content, vocabulary, taken, random);
-        canaries.push({ file: target.path, name: reported(input.runner, testName), expect: copy.expect, mirrorOf: original, ...(source.suite ? { className: source.suite } : {}), ...gtest });
-        blocks.push({ text: [...mirrorHeader(input.runner, input.runner === 'phpunit' ? `test${testName}` : testName, source), ...copy.lines, CLOSING[input.runner]].join('\n'), after: original });
+        canaries.push({ file: target.path, name: reported(input.runner, testName), expect: copy.expect, mirrorOf: original, ...(source.suite ? { className: source.suite } : {}), ...siblingFields });
+        blocks.push({ text: [...mirrorHeader(input.runner, testName, source), ...copy.lines, CLOSING[input.runner]].join('\n'), after: original });
       }
     }
     shuffle(blocks, random);
     files.set(target.path, placeBlocks(input.runner, target.content, blocks, random));
   }
   return { files, canaries };
+}
+
+/**
+ * The row's listed tests a file defines, for the runners whose canaries count as missing only when
+ * those reported (which sources a googletest binary holds is the build's; node:test runs a process
+ * per file; PHPUnit a class): undefined for the others, where any other result means the file ran.
+ */
+function fileSiblings(runner: LanguageRunner, content: string, listed: readonly string[]): string[] | undefined {
+  if (runner === 'gtest') return listedIn(content, listed);
+  if (runner === 'tap') return listedTitles(content, listed);
+  if (runner === 'phpunit') return listedPhp(content, listed);
+  return undefined;
+}
+
+/** The suite a canary joins: a listed test's (googletest: a selection by suite keeps it in the run; PHPUnit: testdox's prefix). */
+function suiteOf(runner: LanguageRunner, siblings: readonly string[], random: (n: number) => number): string {
+  if (runner === 'gtest') return siblings[random(siblings.length)]!.split('.')[0]!;
+  if (runner === 'phpunit') return siblings[0]!.slice(0, siblings[0]!.indexOf(' > '));
+  return '';
 }
 
 /** A canary's text, and for a mirror the listed test it copies (it must run after that one). */

@@ -83,7 +83,8 @@ export function mirrorHeader(runner: LanguageRunner, name: string, source: Mirro
   if (runner === 'go') return [`func ${name}(${source.param} *testing.T) {`];
   if (runner === 'gtest') return [`${source.param}(${source.suite!}, ${name}) {`];
   if (runner === 'tap') return [nodeTestHeader({ body: source.body, header: source.header! }, name)];
-  if (runner === 'phpunit') return source.header!.replace('%NAME%', name).split('\n');
+  // PHPUnit runs the methods named test<Name>: a canary's name is the rest.
+  if (runner === 'phpunit') return source.header!.replace('%NAME%', `test${name}`).split('\n');
   return ['#[test]', `fn ${name}() {`];
 }
 
