@@ -7,7 +7,7 @@ import os
 import time
 import uuid
 from pathlib import Path
-from typing import Any, Awaitable, Callable, Dict, List, Optional, Sequence, Tuple, TypeVar, Union
+from typing import Any, Dict, List, Optional, Sequence, Tuple, Union
 
 import grpc
 from google.protobuf.json_format import MessageToDict
@@ -16,15 +16,12 @@ from ._proto.swe_env.v1 import swe_env_pb2 as pb
 from ._proto.swe_env.v1 import swe_env_pb2_grpc as pb_grpc
 from .errors import SweEnvError, from_rpc_error
 from .placement import Placement, _score, resolve_all  # noqa: F401  (_score, resolve_all: imported from here before)
-from ._loop import _LoopThread
-from .branching import AsyncBranching, SyncBranching
+from ._loop import _LoopThread  # noqa: F401  (prefetch.py imports it from here)
+from .branching import AsyncBranching
 from .prefetch import PrefetchResult, prefetch_tasks
 from .results import ResetResult, StepResult, _episode_options, _step_result, _to_dict
 from .relocation import Resolver, ServerDirectory, fleet_resolver
 from .channel_options import CHANNEL_OPTIONS, MOVE_ON, RETRYABLE
-
-T = TypeVar("T")
-
 
 class AsyncSweEnvClient(Placement, AsyncBranching):
     """asyncio client for one server or a fleet of them. Channels are created lazily, one per event
@@ -345,60 +342,8 @@ class AsyncSweEnvClient(Placement, AsyncBranching):
             self._stubs.pop(key, None)
 
 
-class SweEnvClient(SyncBranching):
-    """Synchronous facade: the same calls as AsyncSweEnvClient, run on a private event loop."""
-
-    def __init__(self, addresses: Union[str, Sequence[str]] = "127.0.0.1:50051", **kwargs: Any) -> None:
-        self.aio = AsyncSweEnvClient(addresses, **kwargs)
-        self._loop = _LoopThread()
-
-    def _run(self, fn: Callable[..., Awaitable[T]], *args: Any, **kwargs: Any) -> T:
-        return self._loop.run(fn(*args, **kwargs))
-
-    def list_tasks(self, *args: Any, **kwargs: Any) -> List[Dict[str, Any]]:
-        return self._run(self.aio.list_tasks, *args, **kwargs)
-
-    def get_task(self, *args: Any, **kwargs: Any) -> Dict[str, Any]:
-        return self._run(self.aio.get_task, *args, **kwargs)
-
-    def reset(self, *args: Any, **kwargs: Any) -> ResetResult:
-        return self._run(self.aio.reset, *args, **kwargs)
-
-    def step(self, *args: Any, **kwargs: Any) -> StepResult:
-        return self._run(self.aio.step, *args, **kwargs)
-
-    def close(self, *args: Any, **kwargs: Any) -> Dict[str, Any]:
-        return self._run(self.aio.close, *args, **kwargs)
-
-    def evaluate(self, *args: Any, **kwargs: Any) -> Dict[str, Any]:
-        return self._run(self.aio.evaluate, *args, **kwargs)
-
-    def prewarm(self, *args: Any, **kwargs: Any) -> Dict[str, Any]:
-        return self._run(self.aio.prewarm, *args, **kwargs)
-
-    def prewarm_batch(self, *args: Any, **kwargs: Any) -> List[Dict[str, Any]]:
-        return self._run(self.aio.prewarm_batch, *args, **kwargs)
-
-    def prefetch(self, *args: Any, **kwargs: Any) -> PrefetchResult:
-        return self._run(self.aio.prefetch, *args, **kwargs)
-
-    def server_info(self, *args: Any, **kwargs: Any) -> Dict[str, Any]:
-        return self._run(self.aio.server_info, *args, **kwargs)
-
-    def refresh(self, *args: Any, **kwargs: Any) -> Dict[str, Optional[Dict[str, Any]]]:
-        return self._run(self.aio.refresh, *args, **kwargs)
-
-    def shutdown(self) -> None:
-        try:
-            self._loop.run(self.aio.aclose())
-        finally:
-            self._loop.stop()
-
-    def __enter__(self) -> "SweEnvClient":
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.shutdown()
+# The synchronous facade lives beside this module; its users import it from here.
+from .sync_client import SweEnvClient  # noqa: E402
 
 
 __all__ = ["AsyncSweEnvClient", "SweEnvClient", "ResetResult", "StepResult", "SweEnvError", "PrefetchResult", "CHANNEL_OPTIONS"]
