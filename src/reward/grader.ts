@@ -20,7 +20,8 @@ import { judgeEnvironmentSkips } from './grading/environment-skips.js';
 import { gatherEvidence } from './grading/evidence.js';
 import { MIRROR_TIME_FACTOR, testRunStage } from './grading/test-run.js';
 import { decideReport } from './grading/verdict-stage.js';
-import { runResults } from './grading/language-results.js';
+import { runResults, UnreadableLog } from './grading/language-results.js';
+import { judgeUnreadableLog } from './grading/unreadable-log.js';
 
 export type { GradeOptions, GraderConfig } from './grading/grader-options.js';
 
@@ -221,8 +222,15 @@ export class Grader {
     report.resultsSource = run.pytest ? 'recorder' : 'log';
     const root = task.workdir.replace(/\/+$/, '');
     const reference = { task, plan, parser, testTimeoutS: this.config.testTimeoutS, logLimitBytes: this.config.logLimitBytes, openControl };
+    let logResults: Map<string, TestStatus>;
+    try {
+      logResults = runResults(plan.harnessParser, parser, run.log, task);
+    } catch (error) {
+      if (!(error instanceof UnreadableLog)) throw error;
+      return judgeUnreadableLog(error, reference, signal);
+    }
     const gathered = gatherEvidence({
-      logResults: runResults(plan.harnessParser, parser, run.log, task),
+      logResults,
       channel: run.channel,
       pytest: run.pytest,
       canaries: run.canaries,

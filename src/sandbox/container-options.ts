@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import type Docker from 'dockerode';
 import { SANDBOX_SECCOMP_PROFILE } from './seccomp.js';
 import { KEEPER_SCRIPT } from './shell-scripts.js';
@@ -18,6 +19,8 @@ export const SANDBOX_LOG_CONFIG = Object.freeze({ Type: 'none', Config: {} });
 /** What the engine is asked to create for a sandbox (the disk quota's StorageOpt is added by the provider). */
 export function sandboxCreateOptions(spec: SandboxSpec, serverId: string, ociRuntime: string | undefined, owner?: string): Docker.ContainerCreateOptions {
   const expiresAt = new Date(Date.now() + spec.maxLifetimeS * 1000);
+  // The engine's own choice would be the container id's first twelve digits, known only after creation.
+  const hostname = randomBytes(6).toString('hex');
   return {
     ...(spec.role === 'build' && owner ? { name: buildContainerName(owner, ++buildCount) } : {}),
     Image: spec.image,
@@ -30,12 +33,18 @@ export function sandboxCreateOptions(spec: SandboxSpec, serverId: string, ociRun
     WorkingDir: spec.workdir,
     Env: envList(spec.env),
     Labels: spec.role === 'build' ? {} : sandboxLabels({ serverId, episodeId: spec.episodeId, role: spec.role, expiresAt, owner }),
-    NetworkDisabled: !hostNetwork(spec),
+    // Not NetworkDisabled: with it the engine writes no hosts file and `localhost` resolves to
+    // nothing (redis' and valkey's test clients, servers a test starts on localhost, a model
+    // checking its fix against a local server). Network 'none' still gives loopback only, and the
+    // container's own name resolves to loopback as in the harness's containers.
+    NetworkDisabled: false,
+    ...(hostNetwork(spec) ? {} : { Hostname: hostname }),
     StopTimeout: 1,
     HostConfig: {
       AutoRemove: true,
       LogConfig: { ...SANDBOX_LOG_CONFIG },
       NetworkMode: hostNetwork(spec) ? 'host' : 'none',
+      ...(hostNetwork(spec) ? {} : { ExtraHosts: [`${hostname}:127.0.0.1`] }),
       Memory: spec.limits.memoryBytes,
       MemorySwap: spec.limits.memoryBytes,
       NanoCpus: spec.limits.nanoCpus,

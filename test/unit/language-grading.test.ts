@@ -10,7 +10,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { checkCanaries } from '../../src/reward/grading/canaries.js';
 import { gatherEvidence } from '../../src/reward/grading/evidence.js';
 import { canaryFile, commandRunsAll, languageRunner, planLanguageCanaries, stopsEarly } from '../../src/reward/grading/language-canaries.js';
-import { contradictedResults, runResults } from '../../src/reward/grading/language-results.js';
+import { contradictedResults, runResults, UnreadableLog } from '../../src/reward/grading/language-results.js';
 import { evalPlan } from '../../src/reward/eval-plan/plan.js';
 import { harnessEvalScript } from '../../src/reward/eval-plan/render.js';
 import { languageEvalScript } from '../../src/tasks/demo/language-demo.js';
@@ -117,19 +117,31 @@ describe('results beyond pytest', () => {
   it('are read by the row\'s parser, and a listed test reported both ways is found', () => {
     const log = '=== RUN   TestA\n--- FAIL: TestA (0.00s)\n=== RUN   TestB\n--- PASS: TestB (0.00s)\n--- PASS: TestA (0.00s)\nFAIL\n';
     expect(runResults('parse_log_gotest', 'pytest', log, task)).toEqual(new Map([['TestA', 'PASSED'], ['TestB', 'PASSED']]));
-    expect(contradictedResults('parse_log_gotest', log, ['TestA', 'TestB'])).toEqual(['TestA']);
-    expect(contradictedResults('parse_log_gotest', log, ['TestB'])).toEqual([]);
+    expect(contradictedResults('parse_log_gotest', log, ['TestA', 'TestB'], task)).toEqual(['TestA']);
+    expect(contradictedResults('parse_log_gotest', log, ['TestB'], task)).toEqual([]);
     const cargo = 'test words ... FAILED\ntest words ... ok\ntest lines ... ok\n';
-    expect(contradictedResults('parse_log_cargo', cargo, ['words', 'lines'])).toEqual(['words']);
-    expect(contradictedResults('parse_log_pytest', cargo, ['words'])).toEqual([]);
+    expect(contradictedResults('parse_log_cargo', cargo, ['words', 'lines'], task)).toEqual(['words']);
+    expect(contradictedResults('parse_log_pytest', cargo, ['words'], task)).toEqual([]);
+  });
+
+  it('never crash a grading: a parser that reads the instance id gets it, a whole-document parser is not read line by line, a throw is an UnreadableLog', () => {
+    const immutable = { id: 'immutable-js__immutable-js-2005', version: '4.0' } as Task;
+    const log = ' PASS  __tests__/a.ts\n  ✓ works (3 ms)\n';
+    expect(() => contradictedResults('parse_log_immutable_js', log, ['works'], immutable)).not.toThrow();
+    const doctest = '<doctest binary="t">\n<TestSuite><TestCase name="a"><SubCase name="b"><Expression success="true"/></SubCase></TestCase></TestSuite>\n</doctest>\n';
+    expect(contradictedResults('parse_log_doctest', doctest, ['a > b'], task)).toEqual([]);
+    expect(runResults('parse_log_doctest', 'pytest', doctest, task)).toEqual(new Map([['a > b', 'PASSED']]));
+    // A cut document: the harness's parser raises on it too; here it is a typed error the grader judges.
+    expect(() => runResults('parse_log_doctest', 'pytest', '<doctest binary="t">\n<TestSuite><TestCase', task)).toThrow(UnreadableLog);
+    expect(() => runResults('parse_log_immutable_js', 'pytest', log, { id: 'no-such-row', version: '1' } as Task)).toThrow(UnreadableLog);
   });
 
   it('are checked for contradictions as the parser reads each line (round-4 G1, R1: a forged line ending in a space or a carriage return)', () => {
     const go = '--- FAIL: TestA (0.00s)\n--- PASS: TestA (0.00s) \n\t--- PASS: TestB (0.00s)\r\n--- FAIL: TestB (0.01s)\n';
     expect(runResults('parse_log_gotest', 'pytest', go, task).get('TestA')).toBe('PASSED'); // the parser keeps the forged last line
-    expect(contradictedResults('parse_log_gotest', go, ['TestA', 'TestB'])).toEqual(['TestA', 'TestB']);
+    expect(contradictedResults('parse_log_gotest', go, ['TestA', 'TestB'], task)).toEqual(['TestA', 'TestB']);
     const cargo = 'test words ... FAILED\ntest words ... ok \n';
-    expect(contradictedResults('parse_log_cargo', cargo, ['words'])).toEqual(['words']);
+    expect(contradictedResults('parse_log_cargo', cargo, ['words'], task)).toEqual(['words']);
   });
 });
 

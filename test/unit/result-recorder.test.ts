@@ -68,8 +68,8 @@ describe('the grading channel beyond pytest reports', () => {
     const lines = [
       line({ kind: 'start', pid: 10, seq: 1 }),
       line({ kind: 'report', nodeid: 't::a', when: 'call', outcome: 'failed', wasxfail: false, pid: 10, seq: 2 }),
-      line({ kind: 'monitor', event: 'gc.get_objects', where: '/testbed/pkg/x.py', integrity: true, pid: 10, seq: 3 }),
-      line({ kind: 'audit', event: 'network', detail: 'socket.connect', where: '', pid: 11, seq: 1 }),
+      line({ kind: 'monitor', event: 'heap-walk', detail: 'gc.get_objects', where: '/testbed/pkg/x.py', pid: 10, seq: 3 }),
+      line({ kind: 'monitor', event: 'network', detail: 'socket.connect', where: '', pid: 11, seq: 1 }),
       line({ kind: 'report', nodeid: 't::a', when: 'call', outcome: 'passed', wasxfail: false, pid: 10, seq: 4 }),
       line({ ...end, pid: 10, seq: 5 }),
       line({ ...end, pid: 10, seq: 6 }),
@@ -79,9 +79,20 @@ describe('the grading channel beyond pytest reports', () => {
     expect(result.problems.join('\n')).toMatch(/ended twice/);
     expect(result.problems.join('\n')).not.toMatch(/missing/);
     expect(result.events).toEqual([
-      { event: 'gc.get_objects', where: '/testbed/pkg/x.py', integrity: true },
-      { event: 'network', where: '', integrity: false, detail: 'socket.connect' },
+      { kind: 'heap-walk', where: '/testbed/pkg/x.py', detail: 'gc.get_objects' },
+      { kind: 'network', detail: 'socket.connect' },
     ]);
+  });
+
+  it('takes kinds of the findings table only, and a malformed end record is a problem, never an exception', () => {
+    const unknown = readRecords([line({ kind: 'start', pid: 1, seq: 1 }), line({ kind: 'monitor', event: 'made up', pid: 1, seq: 2 })].join('\n'), KEY, false);
+    expect(unknown.events).toEqual([]);
+    expect(unknown.problems.join('\n')).toMatch(/names no known finding/);
+    for (const bad of [{ tampered: 7 }, { runtest_replaced: [['a']] }, { hook_plugins: [1] }, { exitstatus: 'zero' }]) {
+      const result = readRecords([line({ kind: 'start', pid: 1, seq: 1 }), line({ ...end, ...bad, pid: 1, seq: 2 })].join('\n'), KEY);
+      expect(result.end, JSON.stringify(bad)).toBeUndefined();
+      expect(result.problems.join('\n'), JSON.stringify(bad)).toMatch(/end record is malformed/);
+    }
   });
 
   it('for a run that is not pytest, asks only that the monitor started', () => {

@@ -1,5 +1,6 @@
 import type { TestStatus } from '../test-status.js';
 import type { RecorderResult } from '../result-recorder.js';
+import { findingLine, severityOf } from '../findings.js';
 import { canaryKeyMatches, checkCanaries, type Canary, type RunnerFamily } from './canaries.js';
 
 /**
@@ -50,7 +51,11 @@ export function gatherEvidence(input: EvidenceInput): Evidence {
         integrity.push(`pytest ended with exit status ${end.exitStatus} but the process exited with ${input.exitCode}: something else decided the exit code`);
       }
       for (const name of end.tampered) integrity.push(`the code under test replaced ${name}`);
-      for (const id of end.runtestReplaced) integrity.push(`the code under test replaced the runtest of ${id}`);
+      for (const { nodeid, file } of end.runtestReplaced) {
+        // pytest's unittest items and a pristine plugin's items run their own runtest: only one
+        // from the patch's files (or compiled from no file) is the code under test's doing.
+        if (input.agentPaths.has(file) || file.startsWith('<')) integrity.push(`the code under test replaced the runtest of ${nodeid} (${file})`);
+      }
       for (const plugin of end.hookPlugins) {
         if (input.agentPaths.has(plugin) || plugin.startsWith('<')) integrity.push(`${plugin}, changed by the patch, hooks into how pytest makes or reports outcomes`);
       }
@@ -61,10 +66,8 @@ export function gatherEvidence(input: EvidenceInput): Evidence {
     // Non-pytest runs: the channel carries monitor events only; a bad signature or a gap is tampering.
     integrity.push(...channel.problems.filter((p) => !p.includes('never started')));
   }
-  for (const event of channel.events) {
-    const what = `${event.event}${event.path ? ` ${event.path}` : ''}${event.detail ? ` (${event.detail})` : ''}${event.where ? ` from ${event.where}` : ''}`;
-    if (event.integrity) integrity.push(`monitor: ${what}`);
-    else audit.push(`${auditKind(event.event)}: ${what}`);
+  for (const finding of channel.events) {
+    (severityOf(finding.kind) === 'integrity' ? integrity : audit).push(findingLine(finding));
   }
   if ((input.family === 'go' || input.family === 'cargo') && input.exitCode === 0 && !input.timedOut && input.canaries.some((c) => c.expect === 'FAILED' && (!c.mirrorOf || input.logResults.get(c.mirrorOf) === 'PASSED'))) {
     // The runner's own exit status (go test's, cargo's) is not the code under test's to print: a
@@ -74,13 +77,6 @@ export function gatherEvidence(input: EvidenceInput): Evidence {
   }
   const canaryFailed = input.canaries.some((c) => c.expect === 'FAILED' && [...input.logResults].some(([key, status]) => status === 'FAILED' && canaryKeyMatches(c, key, input.family)));
   return { logResults: fromLog.results, recorded, integrityFlags: dedupe(integrity), auditFlags: dedupe(audit), canaryFailed };
-}
-
-function auditKind(event: string): string {
-  if (event === 'network') return 'network';
-  if (event.startsWith('git')) return 'git';
-  if (event === 'subprocess') return 'subprocess';
-  return 'runner-internals';
 }
 
 function dedupe(flags: readonly string[]): string[] {

@@ -1,7 +1,8 @@
 import type { Task } from '../../tasks/task.js';
 import { isSmithLanguageParser } from '../eval-plan/swe-smith-parsers/index.js';
 import { harnessParse } from '../harness/log-parsers.js';
-import { isLanguageParser } from '../harness/parsers/index.js';
+import { isLanguageParser, readsLineByLine } from '../harness/parsers/index.js';
+import { messageOf } from '../../common/errors.js';
 import { parseTestLog, type LogParserName } from '../log-parsers/index.js';
 import type { TestStatus } from '../test-status.js';
 
@@ -17,9 +18,20 @@ export function isLanguageRun(harnessParser: string): boolean {
  * code, the runner's own accounting, see docs/grading-languages.md), not a second reading.
  */
 export function runResults(harnessParser: string, parser: LogParserName, log: string, task: Task): Map<string, TestStatus> {
-  if (!isLanguageRun(harnessParser)) return parseTestLog(parser, log);
-  return new Map(harnessParse(harnessParser, log, '5', { instanceId: task.id, version: task.version }));
+  try {
+    if (!isLanguageRun(harnessParser)) return parseTestLog(parser, log);
+    return new Map(harnessParse(harnessParser, log, '5', { instanceId: task.id, version: task.version }));
+  } catch (error) {
+    throw new UnreadableLog(`the test log cannot be read by ${isLanguageRun(harnessParser) ? harnessParser : parser}: ${messageOf(error)}`);
+  }
 }
+
+/**
+ * A log the row's parser throws on. The log is what the tested process printed, so this is the
+ * submission's outcome (reward 0, this reason), unless the gold patch's log cannot be read either:
+ * then the row or its parser is at fault, the environment's failure (see logReadableWithGold).
+ */
+export class UnreadableLog extends Error {}
 
 /**
  * Listed tests the log reports both passing and failing. The runners report a test once per run,
@@ -30,13 +42,22 @@ export function runResults(harnessParser: string, parser: LogParserName, log: st
  * surrounding spaces, a carriage return, any prefix it tolerates) counts here as it counts there, so
  * no spelling of a result line is read by the verdict and missed by this check.
  */
-export function contradictedResults(harnessParser: string, log: string, listed: readonly string[]): string[] {
+export function contradictedResults(harnessParser: string, log: string, listed: readonly string[], task: Pick<Task, 'id' | 'version'>): string[] {
   if (!isLanguageRun(harnessParser)) return [];
+  if (!readsLineByLine(harnessParser)) return [];
   const wanted = new Set(listed);
   const seen = new Map<string, Set<TestStatus>>();
+  const spec = { instanceId: task.id, version: task.version };
   for (const line of log.split('\n')) {
     if (line.trim() === '') continue;
-    for (const [name, status] of harnessParse(harnessParser, line, '5', { instanceId: '', version: '' })) {
+    let parsed: Map<string, TestStatus>;
+    try {
+      parsed = harnessParse(harnessParser, line, '5', spec);
+    } catch {
+      // A parser that cannot read a line alone reads a document: a line holds no result of its own.
+      return [];
+    }
+    for (const [name, status] of parsed) {
       if (!wanted.has(name) || status === 'SKIPPED') continue;
       seen.set(name, (seen.get(name) ?? new Set()).add(status === 'PASSED' || status === 'XFAIL' ? 'PASSED' : 'FAILED'));
     }

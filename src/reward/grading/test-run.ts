@@ -93,7 +93,7 @@ export async function testRunStage(sandbox: Sandbox, input: TestRunInput, report
     sandbox.exec(bashArgv(RUN_TESTS_SCRIPT, 'swe-env-tests', [task.workdir, String(limitS), script]), {
       timeoutMs: (limitS + 60) * 1000,
       outputLimitBytes: logLimitBytes,
-      env: { ...channel.env, ...(input.plugins.length > 0 ? { SWE_ENV_PLUGIN_ARGS: input.plugins.map((p) => `-p ${p}`).join(' ') } : {}) },
+      env: channel.env,
       signal: watched,
     }),
   );

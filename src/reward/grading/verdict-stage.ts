@@ -35,7 +35,7 @@ export function decideReport(
   const logVerdict = decideVerdict({ results: evidence.logResults, ...lists, repositoryFiles });
   let verdict: Verdict = logVerdict;
   const flags = [...evidence.integrityFlags];
-  for (const name of contradictedResults(input.harnessParser, input.log, [...task.failToPass, ...task.passToPass])) {
+  for (const name of contradictedResults(input.harnessParser, input.log, [...task.failToPass, ...task.passToPass], task)) {
     flags.push(`${name} is reported both passing and failing in the log: something printed a result the runner did not make`);
   }
   if (evidence.recorded) {

@@ -8,9 +8,9 @@ if [ -f /opt/miniconda3/bin/activate ]; then
 fi
 if [ -n "${SWE_ENV_RECORDER_MODULE:-}" ]; then
   # Plugins load only by name: the recorder (already imported by the boot) and the pristine
-  # image's own plugins; entry points a repository-root *.dist-info declares are not looked at.
+  # image's own plugins, which the boot names on pytest's command line; entry points a
+  # repository-root *.dist-info declares are not looked at.
   export PYTEST_DISABLE_PLUGIN_AUTOLOAD=1
-  export PYTEST_ADDOPTS="${PYTEST_ADDOPTS:+$PYTEST_ADDOPTS }-p $SWE_ENV_RECORDER_MODULE${SWE_ENV_PLUGIN_ARGS:+ $SWE_ENV_PLUGIN_ARGS}"
 fi
 # One pipe for both streams: the engine relays stdout and stderr as separate streams whose order
 # between them is lost, and cargo's progress lines (stderr) then landed inside libtest's result

@@ -18,6 +18,7 @@ warning would be an error under `filterwarnings = error`).
 """
 import os
 import sys
+import types
 
 import _pytest.python
 import _pytest.reports
@@ -76,10 +77,18 @@ def _make_checks():
         return [name for (name, owner, attribute), original in zip(watched, originals) if _lookup(owner, attribute) is not original]
 
     def replaced_runtests(items):
+        # Each item whose runtest is not Function's, with the file its code comes from: pytest's
+        # own unittest items and a pristine plugin's item classes have theirs, and only one from
+        # a file the patch changed (or from no file) is the code under test's doing.
         out = []
         for item in items:
-            if "runtest" in vars(item) or (isinstance(item, _pytest.python.Function) and _lookup(type(item), "runtest") is not function_runtest):
-                out.append(item.nodeid)
+            if "runtest" in vars(item):
+                runtest = vars(item)["runtest"]
+            elif isinstance(item, _pytest.python.Function) and _lookup(type(item), "runtest") is not function_runtest:
+                runtest = _lookup(type(item), "runtest")
+            else:
+                continue
+            out.append([_text(item.nodeid), _code_file(runtest)])
         return out
 
     return tampered, replaced_runtests
@@ -91,6 +100,18 @@ del _make_checks
 
 def _text(value):
     return value if type(value) is str else ""
+
+
+def _code_file(function):
+    """The file a function's code was compiled from, read without running any of its code."""
+    if type(function) in (types.MethodType, staticmethod, classmethod):
+        function = function.__func__
+    if type(function) is not types.FunctionType:
+        return "<no code>"
+    name = function.__code__.co_filename
+    if type(name) is not str:
+        return "<no code>"
+    return name if name.startswith("<") else os.path.abspath(name)
 
 
 def _skip_reason(report):

@@ -99,6 +99,18 @@ export const UNREGISTERED_PARSERS: Readonly<Record<string, LanguageParser>> = Ob
   parse_log_lighthouse_jest: parseLogCarbon,
 });
 
+/**
+ * Parsers that read the log as one document (an XML report, a JSON report, results named by an
+ * earlier line): a line alone holds no result for them, so no line-by-line check applies.
+ * SWE-smith's parsers are not in this registry and are all read line by line.
+ */
+const WHOLE_LOG_PARSERS: ReadonlySet<string> = new Set(['parse_log_doctest', 'parse_log_jest_json', 'parse_log_rspec_transformed_json', 'parse_log_maven']);
+
+/** Whether each of the parser's results stands on a line of its own (see WHOLE_LOG_PARSERS). */
+export function readsLineByLine(name: string): boolean {
+  return !WHOLE_LOG_PARSERS.has(name);
+}
+
 export function isLanguageParser(name: string): boolean {
   return REGISTRY.has(name);
 }

@@ -1,0 +1,64 @@
+import { execFileSync } from 'node:child_process';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { GradeReport__Output } from '../../src/generated/swe_env/v1/GradeReport.js';
+import { packageRoot } from '../../src/common/paths.js';
+import { said } from '../helpers/exploit-grading.js';
+import { expectNoContainers, startTestServer, type TestServer } from '../helpers/server.js';
+import { fixedWrap, HONEST_PATTERNS, type HonestPattern } from './honest-patterns.js';
+
+const TASK = 'swe-env-demo__textkit-2';
+const DEMO = join(packageRoot(), 'tasks', 'demo');
+
+/** The pattern's patch against textkit's base commit: the gold fix, the pattern module, its files. */
+function patternPatch(pattern: HonestPattern): string {
+  const dir = mkdtempSync(join(tmpdir(), 'honest-'));
+  try {
+    cpSync(join(DEMO, 'repos', 'textkit'), dir, { recursive: true });
+    const git = (...args: string[]): string => execFileSync('git', ['-c', 'user.name=a', '-c', 'user.email=a@b', ...args], { cwd: dir, encoding: 'utf8' });
+    git('init', '-q');
+    git('add', '-A');
+    git('commit', '-qm', 'base');
+    const gold = readFileSync(join(DEMO, 'tasks', 'textkit-2', 'fix', 'textkit', 'wrap.py'), 'utf8');
+    const files: Record<string, string> = { 'textkit/wrap.py': fixedWrap(gold), 'textkit/_pattern.py': pattern.module, ...pattern.files };
+    for (const [path, content] of Object.entries(files)) {
+      mkdirSync(dirname(join(dir, path)), { recursive: true });
+      writeFileSync(join(dir, path), content);
+    }
+    git('add', '-A');
+    return git('diff', '--cached', '--binary');
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+describe('honest patterns: gold fixes doing what ordinary code does score 1 with no integrity flag', () => {
+  let t: TestServer | undefined;
+  beforeAll(async () => {
+    t = await startTestServer({ testTimeoutS: 120, gradingNetwork: 'offline' });
+  }, 120_000);
+  afterAll(async () => {
+    if (!t) return;
+    await t.stop();
+    await expectNoContainers(t.server.provider);
+  });
+  const grade = async (patch: string): Promise<GradeReport__Output> => (await t!.client.evaluate(TASK, patch)).report!;
+
+  it('the empty patch scores 0 with no integrity flag (the control)', async () => {
+    const report = await grade('');
+    expect(report.infraError, said(report)).toBe(false);
+    expect(report.reward, said(report)).toBe(0);
+    expect(report.integrityFlags, said(report)).toEqual([]);
+  }, 300_000);
+
+  for (const pattern of HONEST_PATTERNS) {
+    it(pattern.name, async () => {
+      const report = await grade(patternPatch(pattern));
+      expect(report.infraError, said(report)).toBe(false);
+      expect(report.integrityFlags, said(report)).toEqual([]);
+      expect(report.reward, said(report)).toBe(1);
+    }, 300_000);
+  }
+});
