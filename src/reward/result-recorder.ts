@@ -216,7 +216,13 @@ function readEnd(record: Record<string, unknown>): RecorderEnd | undefined {
 }
 
 function stringList(value: unknown): string[] | undefined {
-  return Array.isArray(value) && value.every((v) => typeof v === 'string') ? (value as string[]) : undefined;
+  if (!Array.isArray(value)) return undefined;
+  const out: string[] = [];
+  for (const v of value as unknown[]) {
+    if (typeof v !== 'string') return undefined;
+    out.push(v);
+  }
+  return out;
 }
 
 /** A record's JSON object, or undefined for anything else (a signed line is still not trusted to parse). */

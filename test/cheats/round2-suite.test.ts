@@ -21,10 +21,11 @@ afterAll(() => servers?.stop());
 
 /**
  * What remains possible, kept honest: code that is correct only when it can tell it runs under the
- * test runner by state no audit event reports. Each still earns 1 (the README lists them); this test
+ * test runner (R2 by an environment read that is only an audit finding, since honest code reads
+ * PYTEST_CURRENT_TEST too). Each still earns 1 (docs/grading.md lists them); this test
  * fails the day a defence catches one, so the list and the suite stay the same.
  */
-const KNOWN_OPEN = /^R[34] /;
+const KNOWN_OPEN = /^R[234] /;
 
 describe("the second attacker's exploits: none earns 1, none masks its 0", () => {
   for (const exploit of ROUND2_EXPLOITS.filter((e) => !KNOWN_OPEN.test(e.name))) {

@@ -22,10 +22,13 @@ const BASE = {
   'calc/ops.py': 'def add(a, b):\n    return a - b\n\n\ndef mul(a, b):\n    return a * b\n',
   'tests/__init__.py': '',
   'tests/inner_check.py': 'def test_inner():\n    assert 1 + 1 == 2\n',
+  'tests/run_mp.py': 'import subprocess, sys\nfor path in sys.argv[1:]:\n    ok = subprocess.run([sys.executable, path]).returncode == 0\n    print(("pass " if ok else "FAIL ") + path.split("tests/", 1)[1])\n',
+  'tests/mp/mul.py': 'from calc import mul\nassert mul(3, 4) == 12\n',
   'tests/test_calc.py': 'import unittest\n\nfrom calc import mul\n\n\nclass CalcTest(unittest.TestCase):\n    def test_mul(self):\n        self.assertEqual(mul(3, 4), 12)\n',
 };
 const FIX = {
   'calc/ops.py': 'def add(a, b):\n    return a + b\n\n\ndef mul(a, b):\n    return a * b\n',
+  'tests/mp/add.py': 'from calc import add\nassert add(2, 3) == 5\n',
   'tests/test_calc.py': `${BASE['tests/test_calc.py']}\n    def test_add(self):\n        self.assertEqual(add(2, 3), 5)\n\n\nclass NestedTest(unittest.TestCase):\n    def test_pytest_in_a_subprocess(self):\n        import subprocess, sys\n        run = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "tests/inner_check.py"], capture_output=True, text=True)\n        self.assertEqual(run.returncode, 0, run.stdout + run.stderr)\n`.replace('from calc import mul', 'from calc import add, mul'),
 };
 
@@ -38,13 +41,39 @@ beforeAll(async () => {
       PASS_TO_PASS: ['tests/test_calc.py::CalcTest::test_mul', 'tests/test_calc.py::NestedTest::test_pytest_in_a_subprocess'],
       image_name: 'swe-env-test/sweb.eval.x86_64.example__honestrun-1:latest',
     },
+    {
+      // A MicroPython-shaped run: test scripts run as they are by a runner of the repository's,
+      // read by the harness's micropython parser. No canary can run in such a script.
+      ...common,
+      instance_id: 'example__honestrun-mp',
+      FAIL_TO_PASS: ['mp/add.py'],
+      PASS_TO_PASS: ['mp/mul.py'],
+      test_cmd: 'PYTHONPATH=/testbed python3 tests/run_mp.py tests/mp/add.py tests/mp/mul.py',
+      log_parser: 'parse_log_micropython_test',
+      image_name: 'swe-env-test/sweb.eval.x86_64.example__honestrun-mp:latest',
+    },
   ], scratch);
   grader = fixtureGrader(provider);
 }, 600_000);
 
 afterAll(() => cleanUpFixture(provider, scratch));
 
-const task = (): Task => fixture.tasks[0]!;
+const task = (id = 'example__honestrun-1'): Task => fixture.tasks.find((t) => t.id === id)!;
+
+describe('canaries only where the runner takes them', () => {
+  it('a MicroPython-shaped run gets no canary in its scripts: gold 1 with canaries 0, empty 0', async () => {
+    const mp = task('example__honestrun-mp');
+    const gold = await grader.grade(mp, Buffer.from(mp.goldPatch));
+    expect(gold.integrityFlags, gold.error + gold.logTail).toEqual([]);
+    expect(gold.reward, gold.error + gold.logTail).toBe(1);
+    expect(gold.canaries).toBe(0);
+    expect(gold.logTail).toMatch(/^pass mp\/add\.py$/m);
+    const empty = await grader.grade(mp, Buffer.from(''));
+    expect(empty.infraError, empty.error).toBe(false);
+    expect(empty.reward).toBe(0);
+    expect(empty.failToPass.map((r) => r.status)).toEqual(['FAILED']);
+  });
+});
 
 describe('honest test suites', () => {
   it('unittest classes under pytest, and pytest run again by a test: gold 1 with no integrity flag', async () => {

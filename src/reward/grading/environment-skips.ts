@@ -117,7 +117,7 @@ async function referenceRun(input: ReferenceRunInput, signal?: AbortSignal): Pro
     const steps = await taskSteps(control, input.task, input.plan, scratch, { timeoutS: input.testTimeoutS, installRerun: 'never' }, signal);
     const run = await testRunStage(
       control,
-      { ...input, agentFiles: [], plugins: steps.plugins, patchEmpty: true },
+      { ...input, agentFiles: [], plugins: steps.plugins, patchEmpty: true, reference: true },
       scratch,
       signal,
     );

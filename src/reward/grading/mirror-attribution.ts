@@ -68,7 +68,7 @@ async function goldMirrorFlags(input: MirrorReferenceInput, plan: CanaryPlan, si
     const steps = await taskSteps(control, input.task, input.plan, scratch, { timeoutS: input.testTimeoutS, installRerun: 'never' }, signal);
     const changed = await applyStage(control, input.task, Buffer.from(input.task.goldPatch), scratch, signal);
     if (changed === undefined) throw new Error(`the gold patch does not apply: ${scratch.error ?? ''}`);
-    const run = await testRunStage(control, { ...input, agentFiles: [], plugins: steps.plugins, patchEmpty: false, canaryPlan: plan }, scratch, signal);
+    const run = await testRunStage(control, { ...input, agentFiles: [], plugins: steps.plugins, patchEmpty: false, canaryPlan: plan, reference: true }, scratch, signal);
     if (scratch.testTimedOut) throw new Error('the reference run timed out');
     const results: Map<string, TestStatus> = runResults(input.plan.harnessParser, input.parser, run.log, input.task);
     const flags = checkCanaries(plan.canaries, results, input.family, 'printed log').flags;

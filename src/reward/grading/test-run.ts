@@ -5,14 +5,17 @@ import { djangoModule, environmentLines, type EvalPlan } from '../eval-plan/plan
 import type { LogParserName } from '../log-parsers/index.js';
 import type { GradeReport } from '../report.js';
 import { channelFiles, newRecorderChannel, readRecords, recorderApplies, type RecorderResult } from '../result-recorder.js';
-import { PREPARE_TESTS_SCRIPT, RUN_TESTS_SCRIPT, bashArgv } from '../scripts.js';
+import { RUN_TESTS_SCRIPT, bashArgv } from '../scripts.js';
 import { GRADING_DIR, readRepoFiles } from './apply-stage.js';
 import { planCanaries, stopsAtFirstFailure, type Canary, type CanaryPlan, type RunnerFamily } from './canaries.js';
 import { afterTestPatchStage } from './after-test-patch.js';
+import { prepareTests } from './prepare-tests.js';
+import { hiddenTestPaths, judgeHiddenTestChanges, readHiddenTests } from './hidden-tests-kept.js';
 import { quiesce } from './agent-steps.js';
 import { canaryFile, commandRunsAll, languageRunner, planLanguageCanaries, stopsEarly, type LanguageRunner } from './language-canaries.js';
 import { readContainerFile } from './container-file.js';
-import { ModelFault, assertAlive, seconds, watchingPause } from './container-watch.js';
+import { isLanguageRun } from './language-results.js';
+import { assertAlive, seconds, watchingPause } from './container-watch.js';
 
 /**
  * The test stage, once no agent-driven step is left: the test files restored from base_commit and
@@ -34,6 +37,8 @@ export interface TestRunInput {
   readonly openControl: () => Promise<Sandbox>;
   /** Canaries already planned (a reference run repeating a grading's): written as they are. */
   readonly canaryPlan?: CanaryPlan;
+  /** The run is a control's reference run, not a submission's grading. */
+  readonly reference?: boolean;
 }
 
 export interface TestRunResult {
@@ -67,11 +72,18 @@ const MIRROR_LOG_FACTOR = 4;
 export async function testRunStage(sandbox: Sandbox, input: TestRunInput, report: GradeReport, signal?: AbortSignal): Promise<TestRunResult> {
   const { task, plan } = input;
   await prepareTests(sandbox, input, signal);
+  // A reference run (the gold patch's, from a control) repeats a grading: it judges nothing itself.
+  const judged = plan.afterTestPatch.length > 0 && !input.reference;
+  const applied = judged ? await readHiddenTests(sandbox, task.workdir, hiddenTestPaths(task.testPatch)) : undefined;
   await afterTestPatchStage(sandbox, { task, plan, timeoutS: input.testTimeoutS }, report, signal);
+  if (applied) await judgeHiddenTestChanges(sandbox, { ...input, testTimeoutS: input.testTimeoutS }, applied, signal);
   const runner = languageRunner(plan.harnessParser);
   const family = runner ?? runnerFamily(input.parser);
   const canaryPlan = runner ? await writeLanguageCanaries(sandbox, input, runner) : undefined;
-  const canaries = canaryPlan ? canaryPlan.canaries : runner ? [] : await writeCanaries(sandbox, input, family);
+  // Python's canaries only where a Python runner reads the files: a runner beyond Python that takes
+  // no canaries of its own (micropython's run-tests, jq's, redis') gets none, rather than pytest
+  // functions appended to a script it runs as it is.
+  const canaries = canaryPlan ? canaryPlan.canaries : runner || isLanguageRun(plan.harnessParser) ? [] : await writeCanaries(sandbox, input, family);
   // Beyond Python the mirrors run up to five listed tests up to three more times: a run the harness
   // would finish in time must not time out for our copies (an honest slow fix scored 0), so the
   // limit grows with them. (A pytest run copies one kept test twice.)
@@ -114,44 +126,6 @@ export async function testRunStage(sandbox: Sandbox, input: TestRunInput, report
   await quiesce(sandbox, 'the test run');
   const text = (await readContainerFile(sandbox, channel.outFile, CHANNEL_LIMIT))?.toString('utf8') ?? '';
   return { log, exitCode: run.exitCode, family, canaries, ...(canaryPlan ? { canaryPlan } : {}), channel: readRecords(text, channel.key, pytest), pytest };
-}
-
-async function prepareTests(sandbox: Sandbox, input: TestRunInput, signal?: AbortSignal): Promise<void> {
-  const { task } = input;
-  const testFiles = diffFiles(task.testPatch);
-  const files = [
-    { path: `${GRADING_DIR}/test.patch`, content: task.testPatch },
-    { path: `${GRADING_DIR}/modified.list`, content: testFiles.filter((f) => !f.isNew).map((f) => `${f.oldPath}\0`).join('') },
-    { path: `${GRADING_DIR}/new.list`, content: testFiles.filter((f) => f.isNew).map((f) => `${f.path}\0`).join('') },
-  ];
-  const prepare = async (box: Sandbox, watched?: AbortSignal): ReturnType<Sandbox['exec']> => {
-    await box.putFiles(files);
-    return box.exec(
-      bashArgv(PREPARE_TESTS_SCRIPT, 'swe-env-prepare', [
-        task.workdir,
-        task.baseCommit,
-        `${GRADING_DIR}/test.patch`,
-        `${GRADING_DIR}/modified.list`,
-        `${GRADING_DIR}/new.list`,
-        input.plan.beforeTestPatch.join('\n'),
-      ]),
-      { timeoutMs: 120_000, outputLimitBytes: 64 * 1024, ...(watched ? { signal: watched } : {}) },
-    );
-  };
-  const prepared = await watchingPause(sandbox, signal, (watched) => prepare(sandbox, watched));
-  if (signal?.aborted) throw new Error('grading was cancelled');
-  if (!prepared.timedOut && prepared.exitCode === 0) return;
-  const why = `the task's test patch does not apply (exit ${prepared.exitCode}): ${prepared.output.toString('utf8').slice(-2000)}`;
-  if (input.patchEmpty) throw new Error(why);
-  // Attributed by control: on the pristine repository it applies, so the patch's tree is the cause.
-  const control = await input.openControl();
-  try {
-    const pristine = await prepare(control);
-    if (pristine.timedOut || pristine.exitCode !== 0) throw new Error(`${why} (on the pristine repository too)`);
-  } finally {
-    await control.remove().catch(() => undefined);
-  }
-  throw new ModelFault(`the task's test patch does not apply on top of the patch's changes (it does on the pristine repository): ${prepared.output.toString('utf8').slice(-1500)}`);
 }
 
 /** Whether the test command runs a test file (it names it, or names no test file of the task at all). */
