@@ -56,7 +56,7 @@ function evalScript(base: string, testPatch: string, afterTestPatch: readonly st
 beforeAll(async () => {
   const repo = await newRepo();
   scratch.push(repo);
-  await writeFiles(repo, { 'style/__init__.py': 'def shout(s):\n    return s\n', 'pytest.ini': '[pytest]\npythonpath = .\n' });
+  await writeFiles(repo, { 'style/__init__.py': 'def shout(s):\n    return s\n', 'style/build.py': '# the package\'s build step\n', 'pytest.ini': '[pytest]\npythonpath = .\n' });
   const baseCommit = await commitAll(repo, 'base');
   await writeFiles(repo, {
     'style/__init__.py': 'import os\n\n\ndef shout(s):\n    return s.upper() if os.environ.get("STYLE") == "loud" else s\n',
@@ -78,7 +78,16 @@ beforeAll(async () => {
       eval_script: evalScript(baseCommit, testPatch, steps),
     };
   };
-  await writeFile(tasksFile, [row('example__after-patch-1', STEPS), row('example__after-patch-2', [])].map((r) => JSON.stringify(r)).join('\n'));
+  const rows = [
+    row('example__after-patch-1', STEPS),
+    row('example__after-patch-2', []),
+    // A build step that runs the package's own code (the patch's, once graded).
+    row('example__after-patch-3', [...STEPS, 'python3 style/build.py']),
+    // A step that itself rewrites a hidden test file (a generated or normalised test): the gold
+    // patch's run changes it alike, so it is no sign of the patch's doing.
+    row('example__after-patch-4', [...STEPS, "printf '\\n# normalised by the build\\n' >> tests/test_style.py"]),
+  ];
+  await writeFile(tasksFile, rows.map((r) => JSON.stringify(r)).join('\n'));
   await run('node', [CLI, 'images', 'build', '--tasks', tasksFile, '--repo', repo], { maxBuffer: 16 * 1024 * 1024 });
   const loaded = await loadTaskFile(tasksFile);
   expect(loaded.problems).toEqual([]);
@@ -111,5 +120,34 @@ describe("a 5.x row's steps between the test patch and the start marker", () => 
     expect(bare.plan!.afterTestPatch).toEqual([]);
     expect(bare.reward).toBe(0);
     expect(bare.failToPass[0]!.status).not.toBe('TEST_STATUS_PASSED');
+  });
+});
+
+describe('hidden tests rewritten by the steps after the test patch', () => {
+  /** The gold fix, plus a build script that rewrites the hidden test into one that always passes. */
+  const rewriting = (gold: string): string =>
+    `${gold}diff --git a/style/build.py b/style/build.py\n--- a/style/build.py\n+++ b/style/build.py\n@@ -1 +1,2 @@\n # the package's build step\n+open("tests/test_style.py", "w").write("def test_loud():\\n    pass\\n")\n`;
+  /** No fix at all: only the rewriting build script. */
+  const rewritingOnly = rewriting('');
+
+  it('no fix, a build script of the patch empties the hidden test: 0, the model\'s (it earned 1 before the test files were taken)', async () => {
+    const task = tasks.find((t) => t.id === 'example__after-patch-3')!;
+    const report = (await server!.client.evaluate(task.id, rewritingOnly)).report!;
+    expect(report.infraError, report.error).toBe(false);
+    expect(report.reward, `${report.error} ${report.logTail}`).toBe(0);
+    expect(report.error).toMatch(/steps after the test patch changed hidden test files the gold patch's run leaves as they are: tests\/test_style\.py/);
+    const gold = (await server!.client.evaluate(task.id, task.goldPatch)).report!;
+    expect(gold.reward, `${gold.error} ${gold.logTail}`).toBe(1);
+  });
+
+  it('a step that itself rewrites the hidden test (the gold run does too): gold 1, the empty patch 0', async () => {
+    const task = tasks.find((t) => t.id === 'example__after-patch-4')!;
+    const gold = (await server!.client.evaluate(task.id, task.goldPatch)).report!;
+    expect(gold.reward, `${gold.error} ${gold.logTail}`).toBe(1);
+    expect(gold.integrityFlags).toEqual([]);
+    const empty = (await server!.client.evaluate(task.id, '')).report!;
+    expect(empty.infraError, empty.error).toBe(false);
+    expect(empty.reward).toBe(0);
+    expect(empty.failToPass[0]!.status).toBe('TEST_STATUS_FAILED');
   });
 });

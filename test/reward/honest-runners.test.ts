@@ -39,6 +39,7 @@ beforeAll(async () => {
       instance_id: 'example__honestrun-1',
       FAIL_TO_PASS: ['tests/test_calc.py::CalcTest::test_add'],
       PASS_TO_PASS: ['tests/test_calc.py::CalcTest::test_mul', 'tests/test_calc.py::NestedTest::test_pytest_in_a_subprocess'],
+      test_cmd: 'pytest -rA tests/test_calc.py',
       image_name: 'swe-env-test/sweb.eval.x86_64.example__honestrun-1:latest',
     },
     {
