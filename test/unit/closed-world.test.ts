@@ -14,6 +14,14 @@ const a = (path: string): LayerChange => ({ path, kind: 'added' });
 const m = (path: string): LayerChange => ({ path, kind: 'modified' });
 
 describe('the closed-world check after the install re-run', () => {
+  it('refuses a new module in another site directory that an installed one already provides (a copy of the runner earlier on sys.path)', () => {
+    const early = '/usr/local/lib/python3.11/site-packages';
+    const f = find([m(early), a(`${early}/_pytest`), a(`${early}/_pytest/runner.py`), a(`${early}/pytest.py`), a(`${early}/greet`), a(`${early}/freshmod.py`)]);
+    const refused = Object.fromEntries(f.refused.map((c) => [c.path, c.why]));
+    expect(Object.keys(refused)).toEqual([`${early}/_pytest`, `${early}/_pytest/runner.py`]);
+    expect(refused[`${early}/_pytest`]).toMatch(/a new _pytest in \/usr\/local\/lib\/python3\.11\/site-packages that imports would find instead of pytest's/);
+  });
+
   it("lets through the repository, scratch space and the package's own installation", () => {
     const f = find([
       m('/testbed'), a('/testbed/intervals.egg-info'), a('/testbed/intervals.egg-info/PKG-INFO'), m('/testbed/.git'), m('/testbed/.git/index'),

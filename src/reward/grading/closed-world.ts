@@ -87,9 +87,34 @@ function classifyPackageFile(change: LayerChange, inPackages: string, ctx: Packa
   if (top.endsWith('.egg-link')) return ctx.repoDists.has(normalisedDist(top.slice(0, -'.egg-link'.length))) || isNewTop ? undefined : { ...change, why: 'an egg-link of another distribution' };
   if (top.endsWith('.pth')) return change.kind === 'deleted' ? undefined : 'content';
   if (top.startsWith('__editable__')) return { ...change, why: 'an editable-install finder imported at interpreter start-up' };
-  if (isNewTop || ownedByRepo) return undefined;
+  if (isNewTop) {
+    // A new entry is the install's own only if it names no module another site directory already
+    // provides: what an import resolves to, not where the file sits, decides what runs.
+    const shadowed = shadowedOwners(ctx, top);
+    return shadowed ? { ...change, why: `a new ${moduleName(top)} in ${ctx.base.replace(/\/$/, '')} that imports would find instead of ${shadowed}'s` } : undefined;
+  }
+  if (ownedByRepo) return undefined;
   const owner = owners?.join(', ') ?? 'no distribution the install made';
   return { ...change, why: `${change.kind === 'deleted' ? 'removes' : 'changes'} a file of ${owner}` };
+}
+
+/** The module a site directory's top-level entry provides (`x`, `x.py`, `x.cpython-311-x86_64-linux-gnu.so`). */
+function moduleName(top: string): string {
+  return top.replace(/\.(?:py|pyc|pyw)$/, '').replace(/(?:\.[\w-]+)?\.(?:so|pyd)$/, '');
+}
+
+/** The distributions of the pristine image that provide `top`'s module from another site directory (not the repository's own). */
+function shadowedOwners(ctx: PackageContext, top: string): string | undefined {
+  const name = moduleName(top);
+  if (name === '' || name.includes('.') || name.endsWith('-info')) return undefined;
+  for (const [entry, owners] of ctx.owners) {
+    const slash = entry.lastIndexOf('/');
+    const base = entry.slice(0, slash + 1);
+    if (base === ctx.base || moduleName(entry.slice(slash + 1)) !== name) continue;
+    const others = owners.filter((o) => !ctx.repoDists.has(o));
+    if (others.length > 0) return others.join(', ');
+  }
+  return undefined;
 }
 
 export function closedWorldFindings(input: ClosedWorldInput): ClosedWorldFindings {
