@@ -202,7 +202,10 @@ export function readRecords(text: string, key: string, pytest = true): RecorderR
  */
 function readEnd(record: Record<string, unknown>): RecorderEnd | undefined {
   const exitStatus = record['exitstatus'];
-  const tampered = stringList(record['tampered'] ?? []);
+  // The boot's own check (its closure, out of the tested code's reach) joined with the recorder's.
+  const recorderTampered = stringList(record['tampered'] ?? []);
+  const bootTampered = stringList(record['boot_tampered'] ?? []);
+  const tampered = recorderTampered && bootTampered ? [...new Set([...bootTampered, ...recorderTampered])] : undefined;
   const hookPlugins = stringList(record['hook_plugins'] ?? []);
   const replaced = record['runtest_replaced'] ?? [];
   if (typeof exitStatus !== 'number' || !Number.isInteger(exitStatus) || !tampered || !hookPlugins || !Array.isArray(replaced)) return undefined;

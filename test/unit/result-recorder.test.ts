@@ -88,7 +88,9 @@ describe('the grading channel beyond pytest reports', () => {
     const unknown = readRecords([line({ kind: 'start', pid: 1, seq: 1 }), line({ kind: 'monitor', event: 'made up', pid: 1, seq: 2 })].join('\n'), KEY, false);
     expect(unknown.events).toEqual([]);
     expect(unknown.problems.join('\n')).toMatch(/names no known finding/);
-    for (const bad of [{ tampered: 7 }, { runtest_replaced: [['a']] }, { hook_plugins: [1] }, { exitstatus: 'zero' }]) {
+    const joined = readRecords([line({ kind: 'start', pid: 1, seq: 1 }), line({ ...end, tampered: [], boot_tampered: ['os.write'], pid: 1, seq: 2 })].join('\n'), KEY);
+    expect(joined.end?.tampered).toEqual(['os.write']);
+    for (const bad of [{ tampered: 7 }, { boot_tampered: 'os.write' }, { runtest_replaced: [['a']] }, { hook_plugins: [1] }, { exitstatus: 'zero' }]) {
       const result = readRecords([line({ kind: 'start', pid: 1, seq: 1 }), line({ ...end, ...bad, pid: 1, seq: 2 })].join('\n'), KEY);
       expect(result.end, JSON.stringify(bad)).toBeUndefined();
       expect(result.problems.join('\n'), JSON.stringify(bad)).toMatch(/end record is malformed/);

@@ -30,6 +30,11 @@ def _emit(record):
     sys.audit("swe_env.record", record)
 
 
+# What the hooks below call, bound as a default argument when this module ran: replacing the
+# module global `_emit` (or `_tampered`...) changes nothing they do.
+_EMIT = _emit
+
+
 sys.audit("swe_env.register_recorder", _emit.__code__)
 
 _HOOKS = (
@@ -122,7 +127,7 @@ def _skip_reason(report):
     return ""
 
 
-def pytest_runtest_logreport(report):
+def pytest_runtest_logreport(report, _emit=_EMIT):
     outcome = _text(report.outcome)
     _emit(
         {
@@ -136,14 +141,14 @@ def pytest_runtest_logreport(report):
     )
 
 
-def pytest_collectreport(report):
+def pytest_collectreport(report, _emit=_EMIT):
     # A module or class skipped while collecting (a module-level importorskip): its tests never
     # become items, so only this says why they are missing.
     if _text(report.outcome) == "skipped":
         _emit({"kind": "collect_skip", "nodeid": _text(report.nodeid), "reason": _skip_reason(report)})
 
 
-def pytest_runtest_call(item):
+def pytest_runtest_call(item, _emit=_EMIT):
     # Before the test runs: the boot's monitor checks that the function is code its file defines.
     _emit({"kind": "test_code", "nodeid": _text(item.nodeid), "obj": getattr(item, "obj", None)})
 
@@ -162,13 +167,13 @@ def _foreign_hook_files(session):
     return sorted(foreign)
 
 
-def pytest_sessionfinish(session, exitstatus):
+def pytest_sessionfinish(session, exitstatus, _emit=_EMIT, _tampered=_tampered, _replaced_runtests=_replaced_runtests, _foreign=_foreign_hook_files):
     _emit(
         {
             "kind": "end",
             "exitstatus": int(exitstatus),
             "tampered": _tampered(),
             "runtest_replaced": _replaced_runtests(getattr(session, "items", []) or [])[:20],
-            "hook_plugins": _foreign_hook_files(session),
+            "hook_plugins": _foreign(session),
         }
     )

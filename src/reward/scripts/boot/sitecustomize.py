@@ -78,7 +78,7 @@ def _boot():
 
     # Per thread, so that one thread's event being handled never hides another thread's.
     busy = set()
-    state = {"seq": 0, "pid": getpid(), "recorder_code": None, "booting": True}
+    state = {"seq": 0, "pid": getpid(), "recorder_code": None, "booting": True, "tampered": None}
     import types as _types
 
     code_type = _types.CodeType
@@ -225,6 +225,11 @@ def _boot():
                     obj = record.pop("obj", None)
                     nodeid = record.get("nodeid")
                     record["ok"] = type(nodeid) is str_type and check_test_code(nodeid, obj)
+                elif record.get("kind") == "end" and state["tampered"] is not None:
+                    # The machinery's identity, checked here against what the boot saw before
+                    # any repository code ran: the recorder's own lists are in reach of the
+                    # code under test (its module's globals), this closure is not.
+                    record["boot_tampered"] = state["tampered"]()
                 emit(record)
             else:
                 emit({"kind": "monitor", "event": "forged-record", "where": where(caller_files())})
@@ -288,6 +293,11 @@ def _boot():
             return
         if event in ("object.__getattr__", "object.__setattr__", "object.__delattr__"):
             name = args[1] if len(args) > 1 and type(args[1]) is str_type else ""
+            if event == "object.__setattr__" and name in ("__code__", "__defaults__", "__kwdefaults__") and len(args) > 0 and type(args[0]) is function_type:
+                if type(args[0].__code__.co_filename) is str_type and args[0].__code__.co_filename.startswith(guarded):
+                    # The recorder's hooks (their bound emit, their checks) or the boot's own code.
+                    emit({"kind": "monitor", "event": "forged-record", "detail": name + " of the grader's own function set", "where": where(caller_files())})
+                    raise PermissionError("swe-env grading: the grader's functions are not to be changed")
             if event == "object.__setattr__" and name == "__code__" and len(args) > 0 and type(args[0]) is function_type:
                 current = args[0].__code__.co_filename
                 if type(current) is str_type and (current.startswith(workdir) or current in test_files):
@@ -363,6 +373,7 @@ def _boot():
 
     if main and runner == "pytest":
         _load_pytest(config, sys)
+        state["tampered"] = _watch_pytest(sys)
     state["booting"] = False
     if main:
         import atexit
@@ -395,6 +406,57 @@ def _watch_environ(os, sys):
         os.environ = WatchedEnviron(env._data, env.encodekey, env.decodekey, env.encodevalue, env.decodevalue)
     except Exception:
         pass
+
+
+def _watch_pytest(sys):
+    """A check of the pytest machinery outcomes pass through, against the objects found now (before
+    any code of the repository has run), read without calling anything of theirs: class
+    dictionaries along the MRO and module dictionaries, taken through the base types' own
+    descriptors, compared by identity."""
+    import os
+    import types
+
+    import _pytest.python
+    import _pytest.reports
+    import _pytest.runner
+    import _pytest.skipping
+
+    mro_of = type.__dict__["__mro__"].__get__
+    class_dict = type.__dict__["__dict__"].__get__
+    module_dict = types.ModuleType.__dict__["__dict__"].__get__
+    module_type = types.ModuleType
+    missing = object()
+
+    def lookup(owner, attribute):
+        if type(owner) is module_type:
+            return module_dict(owner).get(attribute, missing)
+        for klass in mro_of(owner):
+            found = class_dict(klass).get(attribute, missing)
+            if found is not missing:
+                return found
+        return missing
+
+    watched = (
+        ("_pytest.reports.TestReport.__init__", _pytest.reports.TestReport, "__init__"),
+        ("_pytest.reports.TestReport.from_item_and_call", _pytest.reports.TestReport, "from_item_and_call"),
+        ("_pytest.reports.BaseReport.passed", _pytest.reports.BaseReport, "passed"),
+        ("_pytest.reports.BaseReport.failed", _pytest.reports.BaseReport, "failed"),
+        ("_pytest.reports.BaseReport.skipped", _pytest.reports.BaseReport, "skipped"),
+        ("_pytest.runner.call_and_report", _pytest.runner, "call_and_report"),
+        ("_pytest.runner.runtestprotocol", _pytest.runner, "runtestprotocol"),
+        ("_pytest.runner.pytest_runtest_makereport", _pytest.runner, "pytest_runtest_makereport"),
+        ("_pytest.runner.CallInfo.from_call", _pytest.runner.CallInfo, "from_call"),
+        ("_pytest.python.pytest_pyfunc_call", _pytest.python, "pytest_pyfunc_call"),
+        ("_pytest.python.Function.runtest", _pytest.python.Function, "runtest"),
+        ("_pytest.skipping.pytest_runtest_makereport", _pytest.skipping, "pytest_runtest_makereport"),
+        ("os.write", os, "write"),
+    )
+    originals = tuple(lookup(owner, attribute) for _, owner, attribute in watched)
+
+    def tampered():
+        return [name for (name, owner, attribute), original in zip(watched, originals) if lookup(owner, attribute) is not original]
+
+    return tampered
 
 
 def _load_pytest(config, sys):
