@@ -15,7 +15,7 @@ import type { Task__Output } from '../generated/swe_env/v1/Task.js';
 import type { ForkResponse__Output } from '../generated/swe_env/v1/ForkResponse.js';
 import type { ReplayRequest } from '../generated/swe_env/v1/ReplayRequest.js';
 import type { ReplayResponse__Output } from '../generated/swe_env/v1/ReplayResponse.js';
-import { loadProto } from '../server/proto.js';
+import { loadProto } from '../common/proto.js';
 
 export interface CallOptions {
   /** Seconds until the call's deadline. */

@@ -2,7 +2,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import { createServer as createTlsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import type { Registry } from 'prom-client';
-import { sameSecret, type ServerSecurity } from '../server/auth.js';
+import { sameSecret, type ServerSecurity } from '../common/security.js';
 import { readOptionFile } from '../common/option-file.js';
 
 export interface MetricsEndpoint {

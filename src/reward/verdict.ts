@@ -1,7 +1,6 @@
-import { fileOfTestName } from './grading/listed-files.js';
-import type { ListedStatus, TestStatus, TestStatusMap } from './test-status.js';
+import { fileOfTestName, type ListedStatus, type Resolution, type TestStatus, type TestStatusMap } from './test-status.js';
 
-export type Resolution = 'FULL' | 'PARTIAL' | 'NO';
+export type { Resolution } from './test-status.js';
 
 export interface ListedResult {
   readonly name: string;

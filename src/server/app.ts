@@ -23,7 +23,7 @@ import { EpisodeJournal } from './persistence/episode-journal.js';
 import { recoverEpisodes } from './persistence/recovery.js';
 import { TrajectoryRecorder } from '../trajectories/trajectory-recorder.js';
 import { lockServerId, lockStateDir } from './server-lock.js';
-import { loadProto } from './proto.js';
+import { loadProto } from '../common/proto.js';
 import { serveMetrics } from '../metrics/metrics-http.js';
 import { ServerMetrics } from '../metrics/server-metrics.js';
 import { ServerInfoSource } from './server-info.js';

@@ -1,20 +1,10 @@
-import { timingSafeEqual } from 'node:crypto';
 import { isIP } from 'node:net';
 import * as grpc from '@grpc/grpc-js';
 import { InvalidArgumentError } from '../common/errors.js';
 import { readOptionFile } from '../common/option-file.js';
+import { sameSecret, type ServerSecurity } from '../common/security.js';
 
-/** Where a server's credentials come from (files, read once at start). */
-export interface ServerSecurity {
-  /** A bearer token every call must carry (`authorization: Bearer <token>`). */
-  readonly authTokenFile?: string;
-  /** The token itself (from SWE_ENV_AUTH_TOKEN), when no file is given. */
-  readonly authToken?: string;
-  readonly tlsCertFile?: string;
-  readonly tlsKeyFile?: string;
-  /** Clients must present a certificate signed by this CA (mutual TLS). */
-  readonly tlsClientCaFile?: string;
-}
+export { sameSecret, type ServerSecurity } from '../common/security.js';
 
 /** 127.0.0.0/8, ::1 and localhost: a server there is reachable from this machine only. */
 export function isLoopback(host: string): boolean {
@@ -54,10 +44,6 @@ export function serverCredentials(security: ServerSecurity): grpc.ServerCredenti
   return grpc.ServerCredentials.createSsl(ca, [{ cert_chain: readOptionFile('--tls-cert', security.tlsCertFile), private_key: readOptionFile('--tls-key', security.tlsKeyFile) }], ca !== null);
 }
 
-export function sameSecret(got: string, expected: Buffer): boolean {
-  const value = Buffer.from(got);
-  return value.length === expected.length && timingSafeEqual(value, expected);
-}
 
 /**
  * Checks the bearer token on every call, health and reflection included, before any handler

@@ -1,6 +1,6 @@
 import type { Task } from '../../tasks/task.js';
 import type { EvalPlan } from './plan.js';
-import { isLanguageRun } from '../grading/language-results.js';
+import { isLanguageRun } from '../harness/log-parsers.js';
 
 const HEREDOC = 'EOF_114329324912';
 

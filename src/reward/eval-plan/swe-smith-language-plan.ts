@@ -1,5 +1,5 @@
 import type { Task } from '../../tasks/task.js';
-import type { EvalPlan } from './plan.js';
+import type { EvalPlan } from './plan-type.js';
 import type { SmithLanguageProfile } from './swe-smith-language-profiles/index.js';
 
 /**

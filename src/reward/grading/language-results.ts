@@ -1,15 +1,11 @@
 import type { Task } from '../../tasks/task.js';
-import { isSmithLanguageParser } from '../eval-plan/swe-smith-parsers/index.js';
-import { harnessParse } from '../harness/log-parsers.js';
-import { isLanguageParser, readsLineByLine } from '../harness/parsers/index.js';
+import { harnessParse, isLanguageRun } from '../harness/log-parsers.js';
+import { readsLineByLine } from '../harness/parsers/index.js';
 import { messageOf } from '../../common/errors.js';
 import { parseTestLog, type LogParserName } from '../log-parsers/index.js';
 import type { TestStatus } from '../test-status.js';
 
-/** Whether the plan's parser is a runner's beyond Python (5.x's registry, SWE-smith's other profiles). */
-export function isLanguageRun(harnessParser: string): boolean {
-  return isLanguageParser(harnessParser) || isSmithLanguageParser(harnessParser);
-}
+export { isLanguageRun } from '../harness/log-parsers.js';
 
 /**
  * The run's results as swe-env reads them. A Python runner's log is read swe-env's stricter way

@@ -2,11 +2,9 @@ import type { Sandbox } from '../../sandbox/sandbox.js';
 import type { Task } from '../../tasks/task.js';
 import { diffFiles } from '../diff-files.js';
 
-/** The file part of a pytest id (`tests/test_a.py::test_b[x]` → `tests/test_a.py`); undefined for other names. */
-export function fileOfTestName(name: string): string | undefined {
-  const cut = name.indexOf('::');
-  return cut > 0 ? name.slice(0, cut) : undefined;
-}
+import { fileOfTestName } from '../test-status.js';
+
+export { fileOfTestName };
 
 /**
  * The listed tests' files that are files of the repository: in the pristine container (stat'd by

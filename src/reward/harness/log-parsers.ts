@@ -1,5 +1,5 @@
 import type { TestStatus } from '../test-status.js';
-import { isSmithLanguageParser, parseSmithLanguageLog } from '../eval-plan/swe-smith-parsers/index.js';
+import { isSmithLanguageParser, parseSmithLanguageLog } from './swe-smith-parsers/index.js';
 import { isLanguageParser, parseLanguageLog, type HarnessSpec } from './parsers/index.js';
 
 /**
@@ -286,6 +286,11 @@ export function isHarnessParser(name: string): boolean {
  * either generation, or one of 5.x's for other languages (parsers/, generation-free; `spec` is the
  * instance id and version the few that choose by instance read).
  */
+/** Whether the parser is a runner's beyond Python (5.x's registry, SWE-smith's other profiles). */
+export function isLanguageRun(harnessParser: string): boolean {
+  return isLanguageParser(harnessParser) || isSmithLanguageParser(harnessParser);
+}
+
 export function harnessParse(parser: string, log: string, generation: HarnessGeneration, spec: HarnessSpec = {}): StatusMap {
   const parse = HARNESS_PARSERS[parser];
   if (parse) return parse(log, generation);

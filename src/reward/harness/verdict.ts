@@ -1,4 +1,4 @@
-import type { Resolution } from '../verdict.js';
+import type { Resolution } from '../test-status.js';
 import type { HarnessGeneration, StatusMap } from './log-parsers.js';
 
 /**

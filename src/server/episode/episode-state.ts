@@ -1,7 +1,6 @@
 import type { GradeReport } from '../../reward/report.js';
-import type { EpisodeDefaults } from '../config.js';
-import { RECORD_VERSION, type EpisodeRecord, type InflightStep } from '../persistence/episode-record.js';
-import type { EndReason, EpisodeSummary, Lineage, RestoredState, StepOutcome } from './types.js';
+import { RECORD_VERSION, type EpisodeIdentity, type EpisodeRecord, type InflightStep } from './types.js';
+import type { EndReason, EpisodeSummary, RestoredState, StepOutcome } from './types.js';
 
 /** Outcomes kept for retries: a client retries the step it has no answer for, the latest. */
 export const RETAINED_OUTCOMES = 2;
@@ -31,20 +30,6 @@ export interface EpisodeState {
   /** The change a grading under way works on (kept in the record so a restart can grade it again). */
   captured: CapturedChange | undefined;
   end: EpisodeEnd | undefined;
-}
-
-/** Who the episode is: fixed at reset, written into every record beside its state. */
-export interface EpisodeIdentity {
-  readonly id: string;
-  readonly taskId: string;
-  readonly serverId: string;
-  readonly options: EpisodeDefaults;
-  readonly seed: number;
-  readonly groupId: string;
-  readonly containerId: string;
-  readonly pristineHead: string;
-  /** Set for a fork's child: the parent episode and the step it branched at. */
-  readonly lineage?: Lineage;
 }
 
 /** A new episode's state, or the one a restarted server read back from the record. */
@@ -137,3 +122,5 @@ export function summaryOf(identity: EpisodeIdentity, state: EpisodeState, remova
     containerRemovalPending: removalError ?? '',
   };
 }
+
+export type { EpisodeIdentity } from './types.js';

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { packageRoot } from '../common/paths.js';
 import type { ProtoGrpcType } from '../generated/swe_env.js';
 
-/** proto/ at the package root, from src/server or dist/src/server alike. */
+/** proto/ at the package root, from src/common or dist/src/common alike. */
 export const PROTO_ROOT = join(packageRoot(), 'proto');
 export const PROTO_FILE = 'swe_env/v1/swe_env.proto';
 

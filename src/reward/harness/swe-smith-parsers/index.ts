@@ -1,5 +1,5 @@
-import { parseLogJq, parseLogRedis } from '../../harness/parsers/c-cpp.js';
-import type { LanguageParser, StatusMap } from '../../harness/parsers/py-re.js';
+import { parseLogJq, parseLogRedis } from '../parsers/c-cpp.js';
+import type { LanguageParser, StatusMap } from '../parsers/py-re.js';
 import { parseSmithAirsim, parseSmithBoostTest, parseSmithCatch2, parseSmithCppunit, parseSmithCtest, parseSmithGtest } from './cpp.js';
 import { parseSmithGradleJunitXml, parseSmithMavenSurefire } from './java.js';
 import {

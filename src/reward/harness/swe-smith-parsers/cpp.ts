@@ -1,4 +1,4 @@
-import { py, pyFindallOne, pyLines, pyMatch, pySearch, pyStrip, type StatusMap } from '../../harness/parsers/py-re.js';
+import { py, pyFindallOne, pyLines, pyMatch, pySearch, pyStrip, type StatusMap } from '../parsers/py-re.js';
 import type { TestStatus } from '../../test-status.js';
 import { pyFinditer, pyI, pyInt, pyIsDigit, pySplitlines } from './py-more.js';
 

@@ -1,4 +1,4 @@
-import { py } from '../../harness/parsers/py-re.js';
+import { py } from '../parsers/py-re.js';
 
 /**
  * The few Python rules swesmith's parsers use beyond those of the harness's ports

@@ -1,4 +1,4 @@
-import { beforeLastOrAll, py, pyLines, pyMatch, pyStrip, type StatusMap } from '../../harness/parsers/py-re.js';
+import { beforeLastOrAll, py, pyLines, pyMatch, pyStrip, type StatusMap } from '../parsers/py-re.js';
 import type { TestStatus } from '../../test-status.js';
 import { pySplitlines, pyWords } from './py-more.js';
 

@@ -1,5 +1,5 @@
-import { descendants, parseXml, type XmlElement } from '../../harness/parsers/xml.js';
-import { py, pyLines, pyMatch, pyStrip, type StatusMap } from '../../harness/parsers/py-re.js';
+import { descendants, parseXml, type XmlElement } from '../parsers/xml.js';
+import { py, pyLines, pyMatch, pyStrip, type StatusMap } from '../parsers/py-re.js';
 import { pyFinditer } from './py-more.js';
 
 /**

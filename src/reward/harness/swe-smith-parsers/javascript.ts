@@ -1,4 +1,4 @@
-import { lineParser, py, pyLines, pyMatch, pySearch, pyStrip, type StatusMap } from '../../harness/parsers/py-re.js';
+import { lineParser, py, pyLines, pyMatch, pySearch, pyStrip, type StatusMap } from '../parsers/py-re.js';
 import type { TestStatus } from '../../test-status.js';
 import { pyInt } from './py-more.js';
 
