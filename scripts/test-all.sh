@@ -34,6 +34,8 @@ if [ -d clients/python/tests ]; then
   echo "== python client"
   . scripts/lib.sh
   python_env=$(python_env_dir)
+  echo "== python client: ruff and mypy"
+  ( cd clients/python && "$python_env/bin/ruff" check && "$python_env/bin/python" -m mypy )
   # This checkout's client, first on the path of the tests and of every process they start (the
   # shared venv holds no swe_env of its own: see scripts/setup-python.sh).
   ( cd clients/python && PYTHONPATH="$PWD${PYTHONPATH:+:$PYTHONPATH}" "$python_env/bin/python" -m pytest -q -p no:cacheprovider tests )

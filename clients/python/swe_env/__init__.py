@@ -1,5 +1,6 @@
 """Python client for the swe-env gRPC environment server."""
-from .client import AsyncSweEnvClient, ResetResult, StepResult, SweEnvClient
+from .client import AsyncSweEnvClient, ResetResult, StepResult
+from .sync_client import SweEnvClient
 from .env import AsyncSweEnv, SweEnv
 from .errors import (
     AlreadyExistsError,
@@ -14,7 +15,8 @@ from .errors import (
 )
 from .parsing import ToolCall, parse_tool_call, parse_tool_calls
 from .branching import Divergence, ForkResult, ReplayResult
-from .prefetch import BatchPrefetcher, ImageState, PrefetchResult, task_ids_of
+from .batch_prefetch import BatchPrefetcher, task_ids_of
+from .prefetch import ImageState, PrefetchResult
 
 __version__ = "0.1.0"
 

@@ -6,13 +6,25 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Dict, List, Optional, Sequence
+from typing import Any, Dict, List, Optional, Protocol, Sequence
 
 from ._proto.swe_env.v1 import swe_env_pb2 as pb
 from .results import _episode_options
 
-if TYPE_CHECKING:  # pragma: no cover
-    from .client import AsyncSweEnvClient
+
+class _Host(Protocol):
+    """What Fork and Replay use of the client they are mixed into (the client is not imported here)."""
+
+    timeout_s: float
+    step_timeout_s: float
+    addresses: List[str]
+    _episode_address: Dict[str, str]
+    _reset_at: Dict[str, float]
+    _placed: Dict[str, int]
+
+    def episode_address(self, episode_id: str) -> str: ...
+
+    async def _call(self, address: str, method: str, request: Any, timeout_s: float, retry: bool) -> Any: ...
 
 
 @dataclass(frozen=True)
@@ -51,7 +63,7 @@ class ReplayResult:
 
 class AsyncBranching:
     async def fork(
-        self: "AsyncSweEnvClient",
+        self: _Host,
         episode_id: str,
         n: int,
         *,
@@ -80,7 +92,7 @@ class AsyncBranching:
         )
 
     async def replay(
-        self: "AsyncSweEnvClient",
+        self: _Host,
         *,
         source_episode_id: str = "",
         trajectory_jsonl: str = "",

@@ -16,7 +16,6 @@ from ._proto.swe_env.v1 import swe_env_pb2 as pb
 from ._proto.swe_env.v1 import swe_env_pb2_grpc as pb_grpc
 from .errors import SweEnvError, from_rpc_error
 from .placement import Placement, _score, resolve_all  # noqa: F401  (_score, resolve_all: imported from here before)
-from ._loop import _LoopThread  # noqa: F401  (prefetch.py imports it from here)
 from .branching import AsyncBranching
 from .prefetch import PrefetchResult, prefetch_tasks
 from .results import ResetResult, StepResult, _episode_options, _step_result, _to_dict
@@ -342,8 +341,6 @@ class AsyncSweEnvClient(Placement, AsyncBranching):
             self._stubs.pop(key, None)
 
 
-# The synchronous facade lives beside this module; its users import it from here.
-from .sync_client import SweEnvClient  # noqa: E402
 
 
-__all__ = ["AsyncSweEnvClient", "SweEnvClient", "ResetResult", "StepResult", "SweEnvError", "PrefetchResult", "CHANNEL_OPTIONS"]
+__all__ = ["AsyncSweEnvClient", "ResetResult", "StepResult", "SweEnvError", "PrefetchResult", "CHANNEL_OPTIONS"]

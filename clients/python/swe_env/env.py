@@ -1,10 +1,10 @@
 """Gymnasium-shaped environments over swe-env episodes."""
 from __future__ import annotations
 
-import asyncio
 from typing import Any, Dict, Mapping, Optional, Tuple, Union
 
-from .client import AsyncSweEnvClient, ResetResult, StepResult, SweEnvClient
+from .client import AsyncSweEnvClient, ResetResult, StepResult
+from .sync_client import SweEnvClient
 from .parsing import ToolCall, parse_tool_call
 
 #: An action: a ToolCall, a mapping {"name", "arguments"[, "call_id"]}, or raw model text.

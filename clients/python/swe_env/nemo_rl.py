@@ -315,7 +315,7 @@ def prefetching(dataloader: Any, cfg: Optional[Dict[str, Any]] = None, lookahead
     images of batches k+1 .. k+lookahead are pulled while batch k runs (``swe_env.BatchPrefetcher``;
     the task ids from each sample's ``extra_env_info``). ``cfg``: this environment's config
     (``addresses``)."""
-    from .prefetch import BatchPrefetcher
+    from .batch_prefetch import BatchPrefetcher
 
     addresses = (cfg or {}).get("addresses", "127.0.0.1:50051")
     return BatchPrefetcher([a.strip() for a in addresses.split(",")] if isinstance(addresses, str) else list(addresses), dataloader, lookahead=lookahead)

@@ -10,7 +10,6 @@ import subprocess
 import sys
 from pathlib import Path
 
-import pytest
 
 MSA = Path(sys.prefix) / "mini-swe-agent"
 os.environ.setdefault("MSWEA_SILENT_STARTUP", "1")

@@ -256,7 +256,6 @@ def test_tool_agent_loop_with_the_tool_pair(server: Any, demo_tasks: Dict[str, d
     """verl's own ToolAgentLoop with the package's tool_config.yaml, rows made with
     --agent tool_agent, and the reward function loaded by verl from pkg://swe_env.verl.tools."""
     import yaml
-    from omegaconf import OmegaConf
     from verl.utils.import_utils import load_extern_object
 
     from swe_env.verl import config_path

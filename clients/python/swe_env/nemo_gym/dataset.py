@@ -11,7 +11,7 @@ import argparse
 import json
 from typing import Any, Dict, List, Optional
 
-from ..client import SweEnvClient
+from ..sync_client import SweEnvClient
 
 
 def gym_row(task: Dict[str, Any], tools: List[Dict[str, Any]]) -> Dict[str, Any]:

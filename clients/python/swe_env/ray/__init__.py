@@ -29,7 +29,8 @@ from typing import Any, Callable, Dict, List, Optional, Sequence, Union
 import ray
 from ray.util.scheduling_strategies import NodeAffinitySchedulingStrategy
 
-from ..client import AsyncSweEnvClient, SweEnvClient
+from ..client import AsyncSweEnvClient
+from ..sync_client import SweEnvClient
 from ..prefetch import PrefetchResult
 from .server_process import ServerProcess
 
@@ -196,7 +197,7 @@ class SweEnvRayFleet:
         for index, node in enumerate(self.nodes):
             socket = docker_socket(node) if callable(docker_socket) else docker_socket
             node_args = [*task_args, *args, *(["--docker-socket", socket] if socket else [])]
-            actor = SweEnvServerActor.options(
+            actor = SweEnvServerActor.options(  # type: ignore[attr-defined]  # ray.remote gives the class .options
                 name=f"{self.name}:{index}",
                 namespace=NAMESPACE,
                 scheduling_strategy=NodeAffinitySchedulingStrategy(node_id=node["NodeID"], soft=False),

@@ -108,7 +108,7 @@ class ServerProcess:
     def adopt_previous(self) -> bool:
         """Takes over the server an earlier actor of this server id started, if it still runs."""
         prev = self.previous()
-        pid, start, address = int(prev.get("pid", 0) or 0), str(prev.get("start", "")), str(prev.get("address", ""))
+        pid, start, address = int(str(prev.get("pid", 0) or 0)), str(prev.get("start", "")), str(prev.get("address", ""))
         if not pid or not address or not process_running(pid, start):
             return False
         self.pid, self.start_time, self.address, self.shell = pid, start, address, None

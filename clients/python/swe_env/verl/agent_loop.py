@@ -21,7 +21,7 @@ import logging
 import time
 import uuid
 from dataclasses import dataclass, field
-from typing import Any, Dict, List, Optional, Sequence, Tuple
+from typing import Any, Dict, List, Optional, Sequence, Tuple, Union
 
 from verl.experimental.agent_loop import agent_loop as _verl_agent_loop
 from verl.experimental.agent_loop.agent_loop import AgentLoopBase, AgentLoopOutput, register
@@ -364,7 +364,7 @@ if "swe_env" not in _verl_agent_loop._agent_loop_registry:
     register("swe_env")(SweEnvAgentLoop)
 
 
-def _assistant_message(text: str, name: str, arguments: Dict[str, Any]) -> Dict[str, Any]:
+def _assistant_message(text: str, name: str, arguments: Union[Dict[str, Any], str]) -> Dict[str, Any]:
     message: Dict[str, Any] = {"role": "assistant", "content": text}
     if name:
         message["tool_calls"] = [{"type": "function", "function": {"name": name, "arguments": arguments}}]

@@ -19,14 +19,15 @@ the dataloader's own read-ahead (``data.dataloader_num_workers`` x 2 batches; no
 from __future__ import annotations
 
 import asyncio
+import functools
 import logging
 import os
 from typing import Any, Dict, List, Optional, Sequence
 
 from verl.utils.dataset.rl_dataset import RLHFDataset
 
-from ..client import SweEnvClient
-from ..prefetch import BatchPrefetcher
+from ..sync_client import SweEnvClient
+from ..batch_prefetch import BatchPrefetcher
 
 logger = logging.getLogger(__name__)
 
@@ -102,7 +103,7 @@ class SweEnvRLHFDataset(RLHFDataset):
                 continue
             ids = list(dict.fromkeys(t for t in (self.task_ids[i] for i in batch) if t))
             future = asyncio.run_coroutine_threadsafe(self._swe_env.aio.prefetch(ids), self._swe_env._loop.loop)
-            future.add_done_callback(lambda f, first=batch[0]: BatchPrefetcher._done(first, f))
+            future.add_done_callback(functools.partial(BatchPrefetcher._done, batch[0]))
             self._swe_env_sent[batch[0]] = future
             sent.append(ids)
         return sent
