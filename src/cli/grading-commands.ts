@@ -1,10 +1,12 @@
+import { mkdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import type { Command } from 'commander';
 import { createLogger } from '../common/logger.js';
 import { Semaphore } from '../common/semaphore.js';
 import { Grader } from '../reward/grader.js';
 import type { InstallRerun } from '../reward/eval-plan/install-policy.js';
 import { GRADING_NETWORK_HELP, type GradingNetwork } from '../reward/grading/grader-options.js';
-import { validateTask, validationTable } from '../reward/validate-task.js';
+import { validateTask, validationTable, type ValidationRow } from '../reward/validate-task.js';
 import { runEvaluation } from '../reward/eval-run/eval-run.js';
 import { GOLD, goldPredictions, loadPredictions, refuseUnknown } from '../reward/eval-run/predictions.js';
 import type { RewardRule } from '../reward/report.js';
@@ -102,7 +104,8 @@ export function registerGradingCommands(program: Command): void {
     .option('--concurrency <n>', 'tasks at once', number, 2)
     .option('--test-timeout <s>', 'limit on each test run', number, 1800)
     .option('--image-template <t>', 'image name per task')
-    .action(async (o: { tasks: string[]; instance?: string[]; concurrency: number; testTimeout: number; imageTemplate?: string }) => {
+    .option('--logs <dir>', 'keep each task\'s gold and empty runs: DIR/TASK/{gold,empty}.log and .report.json')
+    .action(async (o: { tasks: string[]; instance?: string[]; concurrency: number; testTimeout: number; imageTemplate?: string; logs?: string }) => {
       const tasks = selectInstances(await loadAll(o.tasks, o.imageTemplate), o.instance);
       const { grader, provider } = offlineGrader(o.concurrency, o.testTimeout);
       await provider.removeExpired();
@@ -115,11 +118,13 @@ export function registerGradingCommands(program: Command): void {
             if (interrupt.signal.aborted) return undefined;
             throw error;
           });
+          if (row && o.logs) await keepValidationLogs(o.logs, row);
           if (row) progress.tick(`${task.id} ${row.ok ? 'ok' : 'FAILS'}`);
           return row;
         });
         const done = rows.filter((r) => r !== undefined);
         process.stdout.write(`${validationTable(done)}\n`);
+        if (done.some((r) => !r.ok)) process.stdout.write(o.logs ? `both runs' logs and reports of every task: ${o.logs}/TASK/\n` : 'run again with --logs DIR to keep both runs\' whole logs and reports\n');
         if (interrupt.interrupted) {
           process.stdout.write(`interrupted: ${done.length} of ${tasks.length} tasks validated\n`);
           process.exitCode = interrupt.exitCode;
@@ -173,4 +178,16 @@ function offlineGrader(concurrency: number, testTimeoutS: number, rules: { rewar
     logger,
   );
   return { grader, provider };
+}
+
+/** A validated task's two runs, whole logs and reports, where a dataset builder can read them. */
+async function keepValidationLogs(dir: string, row: ValidationRow): Promise<void> {
+  const into = join(dir, row.taskId.replace(/[^\w.-]+/g, '_'));
+  await mkdir(into, { recursive: true });
+  await Promise.all([
+    writeFile(join(into, 'gold.log'), row.logs.gold),
+    writeFile(join(into, 'empty.log'), row.logs.empty),
+    writeFile(join(into, 'gold.report.json'), `${JSON.stringify(row.gold, null, 2)}\n`),
+    writeFile(join(into, 'empty.report.json'), `${JSON.stringify(row.empty, null, 2)}\n`),
+  ]);
 }

@@ -10,12 +10,15 @@ export interface ValidationRow {
   readonly problems: string[];
   readonly gold: GradeReport;
   readonly empty: GradeReport;
+  /** Each run's whole test log (kept by `validate --logs`). */
+  readonly logs: { readonly gold: string; readonly empty: string };
 }
 
 /** A sound task: the gold patch scores 1 and the empty patch 0, with no infrastructure error. */
 export async function validateTask(grader: Grader, task: Task, signal?: AbortSignal): Promise<ValidationRow> {
-  const gold = await grader.grade(task, Buffer.from(task.goldPatch, 'utf8'), signal ? { signal } : {});
-  const empty = await grader.grade(task, Buffer.alloc(0), signal ? { signal } : {});
+  const logs = { gold: '', empty: '' };
+  const gold = await grader.grade(task, Buffer.from(task.goldPatch, 'utf8'), { ...(signal ? { signal } : {}), onTestLog: (log) => (logs.gold = log) });
+  const empty = await grader.grade(task, Buffer.alloc(0), { ...(signal ? { signal } : {}), onTestLog: (log) => (logs.empty = log) });
   if (signal?.aborted) throw new Error('validation was interrupted');
   const problems: string[] = [];
   if (gold.error.startsWith(ENVIRONMENT_SKIP_PREFIX)) problems.push(`gold: the task's image lacks what its tests need: ${gold.error}`);
@@ -31,7 +34,27 @@ export async function validateTask(grader: Grader, task: Task, signal?: AbortSig
   if (hint) problems.push(hint);
   if (empty.infraError) problems.push(`empty: infrastructure error: ${empty.error}`);
   else if (empty.reward !== 0) problems.push('the empty patch scores 1: the FAIL_TO_PASS tests already pass');
-  return { taskId: task.id, ok: problems.length === 0, problems, gold, empty };
+  if (problems.length > 0) {
+    const cause = likelyCause(gold, logs.gold || gold.logTail);
+    if (cause) problems.push(`likely cause: ${cause}`);
+  }
+  return { taskId: task.id, ok: problems.length === 0, problems, gold, empty, logs };
+}
+
+/**
+ * What a gold run that went wrong most likely lacked, read from its error and log: the reasons a
+ * real row fails here that are no fault of its patch. A hint for the dataset builder, never a verdict.
+ */
+const CAUSES: ReadonlyArray<{ readonly test: RegExp; readonly cause: string }> = [
+  { test: /the test log cannot be read by /, cause: "the row's log parser cannot read its own run (see the error above)" },
+  { test: /No url found for submodule|fatal: no submodule mapping|does not contain a CMakeLists\.txt|please run `?git submodule update/i, cause: 'a git submodule the build or the tests need is not in the image: build the image from a repository whose submodules are initialised' },
+  { test: /getaddrinfo (?:EAI_AGAIN|ENOTFOUND)|Temporary failure in name resolution|Name or service not known|Could not resolve host|couldn't (?:resolve|open socket)|nodename nor servname/i, cause: 'a test resolves a host name: the grading container has no network, so a test that needs the internet cannot pass here (localhost and its own name do resolve)' },
+  { test: /Network is unreachable|ENETUNREACH|Failed to establish a new connection|urlopen error|ConnectTimeout|connect ETIMEDOUT/i, cause: 'a test connects to another host: the grading container has no network, so a test that needs the internet cannot pass here' },
+];
+
+export function likelyCause(gold: GradeReport, log: string): string | undefined {
+  const text = `${gold.error}\n${log}`;
+  return CAUSES.find((c) => c.test.test(text))?.cause;
 }
 
 /**

@@ -6,6 +6,9 @@
  * fault (validate names it); a submission whose code breaks what conftest.py imports is the
  * model's 0, never INFRA_ERROR. Images are built by this test from a git repository; real engine.
  */
+import { mkdtemp, readFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Grader } from '../../src/reward/grader.js';
 import type { Task } from '../../src/tasks/task.js';
@@ -86,8 +89,14 @@ describe('a test command that cannot start or collect', () => {
   });
 
   it('`validate` names the task as at fault and prints the error under it', async () => {
-    const out = await cli('validate', '--tasks', fixture.tasksFile);
+    const logs = await mkdtemp(join(tmpdir(), 'swe-env-validate-logs-'));
+    scratch.push(logs);
+    const out = await cli('validate', '--tasks', fixture.tasksFile, '--logs', logs);
     expect(out.code).toBe(1);
+    // Both runs of every task kept, whole, with their reports.
+    expect(await readFile(join(logs, 'example__runerr-typo', 'gold.log'), 'utf8')).toMatch(/pytset: command not found/);
+    expect(JSON.parse(await readFile(join(logs, 'example__runerr-sound', 'empty.report.json'), 'utf8'))).toMatchObject({ reward: 0 });
+    expect(out.stdout).toMatch(/both runs' logs and reports of every task: /);
     expect(out.stdout).toMatch(/example__runerr-sound +yes/);
     for (const { id, shows } of GOLD_CASES) {
       const section = out.stdout.split(/\n  (?=example__runerr-)/).find((s) => s.startsWith(`example__runerr-${id}:`));
