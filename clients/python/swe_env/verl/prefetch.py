@@ -5,7 +5,7 @@ verl gives no hook that sees the next batch but its dataloader, which reads whol
 dataset (``__getitems__``). Select the class and say where the servers are and how far to look::
 
     data.custom_cls.path=pkg://swe_env.verl.prefetch data.custom_cls.name=SweEnvRLHFDataset
-    +data.swe_env_addr=HOST:PORT[,HOST:PORT...]   # or SWE_ENV_ADDR; the agent loop's env_addr
+    '+data.swe_env_addr=[HOST:PORT,HOST:PORT]'   # a list (a bare A,B is a Hydra sweep); or SWE_ENV_ADDR
     +data.prefetch_lookahead=2                    # batches ahead (default 1; 0: the batch itself)
     data.shuffle=false                            # shuffle the parquet instead (see below)
 
