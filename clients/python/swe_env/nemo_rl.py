@@ -63,6 +63,10 @@ _MARK = "\u2063swe-env-assistant-end\u2063"
 _FINISHED_KEPT = 100_000
 
 
+def _as_list(value: Any) -> List[Any]:
+    return list(value.tolist()) if hasattr(value, "tolist") else list(value)
+
+
 def _tensor(values: List[Any], dtype: Any = None) -> Any:
     try:
         import torch  # type: ignore
@@ -106,7 +110,9 @@ class SweEnvEnvironment(EnvironmentInterface):  # type: ignore[misc]
     ["</tool_call>"]), ``max_observation_chars`` (default 16384), ``max_rollout_turns`` (NeMo-RL's
     ``grpo.max_rollout_turns``: tells a sample out of turns, the model's failure, from one the
     rollout dropped after a generation error; unset, every unfinished sample that NeMo-RL did not
-    truncate is masked)."""
+    truncate is masked), ``task_name`` (default "swe_env": the key of this environment in NeMo-RL's
+    ``task_to_env``; the post-process touches only samples of that name, or those whose episode it
+    opened)."""
 
     def __init__(self, cfg: Optional[Dict[str, Any]] = None) -> None:
         cfg = dict(cfg or {})
@@ -117,6 +123,9 @@ class SweEnvEnvironment(EnvironmentInterface):  # type: ignore[misc]
         self.stop_strings = list(cfg.get("stop_strings", ["</tool_call>"]))
         self.max_observation_chars = int(cfg.get("max_observation_chars", 16384))
         self.max_rollout_turns = int(cfg["max_rollout_turns"]) if cfg.get("max_rollout_turns") else None
+        # The name NeMo-RL's task_to_env gives this environment: a batch may hold other environments'
+        # samples (two swe_env environments, or a math one), which are not this one's to close or mask.
+        self.task_name = str(cfg.get("task_name", "swe_env"))
         self.renderer: Optional[ObservationRenderer] = None
         if cfg.get("tokenizer"):
             from transformers import AutoTokenizer  # type: ignore
@@ -252,16 +261,29 @@ class SweEnvEnvironment(EnvironmentInterface):  # type: ignore[misc]
         infos = list(batch["extra_env_info"])
         logs = list(batch["message_log"])
         truncated = list(batch["truncated"]) if "truncated" in batch else [False] * len(infos)
+        names = list(batch["task_name"]) if "task_name" in batch else [self.task_name] * len(infos)
+        # Another environment's post-process may have run first: its samples keep what it said.
+        prior = [bool(m) for m in _as_list(batch["mask_sample"])] if "mask_sample" in batch else [False] * len(infos)
+        episode_ids = [str(dict(info or {}).get("episode_id") or "") for info in infos]
+        opened = self._run(self._opened(episode_ids))
         masked: List[bool] = []
         resolved = 0
         finals: List[Optional[Dict[str, Any]]] = []
         stopped: List[int] = []
+        ours: List[bool] = []
         for i, (info, log) in enumerate(zip(infos, logs)):
             info = dict(info or {})
-            episode_id = str(info.get("episode_id") or "")
+            episode_id = episode_ids[i]
             finals.append(self.final_info(str(info.get("task_id", "")), log, episode_id))
-            if finals[i] is None and episode_id:  # still open: the rollout stopped it without a word
+            ours.append(finals[i] is not None or opened[i] or (not episode_id and str(names[i]) == self.task_name))
+            if finals[i] is None and opened[i]:  # still open: the rollout stopped it without a word
                 stopped.append(i)
+            elif ours[i] and finals[i] is None:
+                # No episode at all: generation failed before the first tool call reached the server.
+                finals[i] = dict(
+                    info, swe_env_reward=0.0, swe_env_resolved=False, swe_env_end="llm_error", swe_env_masked=True,
+                    swe_env_error="the rollout stopped this sample before its first step reached the environment (a generation error)",
+                )
 
         async def close_stopped() -> List[Dict[str, Any]]:
             return list(await asyncio.gather(*(self._stopped_by_rollout(dict(infos[i] or {}), bool(truncated[i])) for i in stopped)))
@@ -270,14 +292,22 @@ class SweEnvEnvironment(EnvironmentInterface):  # type: ignore[misc]
             for i, final in zip(stopped, self._run(close_stopped())):
                 finals[i] = final
         for i, final in enumerate(finals):
+            if not ours[i]:
+                masked.append(prior[i])
+                continue
             if final is not None:
                 infos[i] = final
             masked.append(bool((final or {}).get("swe_env_masked", False)))
             resolved += int(bool((final or {}).get("swe_env_resolved", False)))
         batch["extra_env_info"] = infos
         batch["mask_sample"] = _tensor(masked, dtype=_bool_dtype())
-        n = max(1, len(infos))
-        return batch, {"swe_env/resolved_rate": resolved / n, "swe_env/masked_rate": sum(masked) / n, "swe_env/masked": sum(masked)}
+        n = max(1, sum(ours))
+        masked_ours = sum(1 for i, m in enumerate(masked) if m and ours[i])
+        return batch, {"swe_env/resolved_rate": resolved / n, "swe_env/masked_rate": masked_ours / n, "swe_env/masked": masked_ours}
+
+    async def _opened(self, episode_ids: Sequence[str]) -> List[bool]:
+        """Which of these episodes this environment opened and has not closed (read on its loop)."""
+        return [bool(e) and e in self._open for e in episode_ids]
 
     def close_open_episodes(self) -> int:
         """Closes every episode still open and returns how many (``shutdown`` does it first)."""

@@ -182,3 +182,41 @@ def test_prefetching_wraps_the_grpo_dataloader(server: Any, demo_tasks: Dict[str
         assert all(r.ready for r in loader.results(timeout_s=30).values())
     finally:
         loader.close()
+
+
+def test_two_environments_in_one_batch_leave_each_others_samples_alone(ray_cluster: Any, server: Any, demo_tasks: Dict[str, dict]) -> None:
+    """Two swe_env environments (NeMo-RL's task_to_env names each) in one batch: each post-process
+    closes and masks only its own samples, and keeps what the other said of the rest. Before, the
+    first marked every sample whose episode it did not know as cut by an LLM error: the other
+    environment's gold 1 was masked (and its episode closed under it). An LLM error on a sample's
+    first turn (no episode yet) of this environment's name is masked, not trained as 0."""
+    ray = ray_cluster
+    first = _plain_actor(ray, addresses=server.address, max_rollout_turns=3, task_name="swe_env")
+    second = _plain_actor(ray, addresses=server.address, max_rollout_turns=3, task_name="swe_env_b")
+    other_gold = "swe-env-demo__minicalc-1"
+    first_turn_error = "swe-env-demo__textkit-1"
+    generation = nr.ScriptedGeneration(
+        {
+            GOLD: [("bash", vs.gold_bash(demo_tasks[GOLD]["patch"])), ("submit",)],
+            other_gold: [("bash", vs.gold_bash(demo_tasks[other_gold]["patch"])), ("submit",)],
+            first_turn_error: [("raise", "vLLM engine died")],
+        }
+    )
+    batch_in = _rollout_batch([GOLD, other_gold, first_turn_error])
+    batch_in["task_name"] = ["swe_env", "swe_env_b", "swe_env"]
+    try:
+        batch, _ = nr.run_async_multi_turn_rollout(generation, batch_in, {"swe_env": first, "swe_env_b": second}, max_rollout_turns=3)
+        assert batch["total_reward"].tolist() == [1.0, 1.0, 0.0]
+        merged, stats = ray.get(first.global_post_process_and_metrics.remote(batch))
+        merged, stats_b = ray.get(second.global_post_process_and_metrics.remote(merged))
+        ends = [i.get("swe_env_end") for i in merged["extra_env_info"]]
+        assert ends == ["submitted", "submitted", "llm_error"], merged["extra_env_info"]
+        assert merged["mask_sample"].tolist() == [False, False, True]
+        assert stats["swe_env/masked"] == 1 and stats["swe_env/resolved_rate"] == 0.5
+        assert stats_b["swe_env/masked"] == 0 and stats_b["swe_env/resolved_rate"] == 1.0
+    finally:
+        for env in (first, second):
+            ray.get(env.shutdown.remote())
+            ray.kill(env)
+        leftovers = server.leftovers()
+    assert leftovers == []
