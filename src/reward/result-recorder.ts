@@ -175,7 +175,9 @@ export function readRecords(text: string, key: string, pytest = true): RecorderR
       if (read) end = read;
       else problems.push('the recorder\'s end record is malformed: something handed it values of the wrong type');
     } else if (kind === 'test_code') {
-      if (record['ok'] !== true) events.push({ kind: 'foreign-test-code', detail: asText(record['nodeid']) });
+      const verdict = record['ok'];
+      const kind = verdict === 'ok' ? undefined : verdict === 'wrapped' ? 'test-wrapped-by-patch' : verdict === 'unverified' ? 'unverified-test-code' : 'foreign-test-code';
+      if (kind) events.push({ kind, detail: asText(record['nodeid']) });
     } else if (kind === 'monitor') {
       const event = record['event'];
       if (!isFindingKind(event)) {

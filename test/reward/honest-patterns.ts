@@ -63,6 +63,26 @@ export const HONEST_PATTERNS: readonly HonestPattern[] = [
     module: `import socket, threading\ndef _serve(listener):\n    conn, _ = listener.accept()\n    conn.sendall(b"ok")\n    conn.close()\n${use('for host in ("localhost", socket.gethostname()):\n    listener = socket.create_server((host, 0))\n    port = listener.getsockname()[1]\n    t = threading.Thread(target=_serve, args=(listener,), daemon=True)\n    t.start()\n    with socket.create_connection((host, port), timeout=5) as c:\n        assert c.recv(2) == b"ok"\n    t.join(); listener.close()')}`,
   },
   {
+    name: 'imports asyncio and unittest.mock (asyncio sets a standard-library function\'s __code__ on import)',
+    module: `import asyncio\nfrom unittest import mock\nasync def _twice(x):\n    return x * 2\n${use('assert asyncio.run(_twice(2)) == 4\nwith mock.patch("os.getcwd", return_value="/"):\n    pass')}`,
+  },
+  {
+    name: 'parses its own flags from sys.argv (absl-style parse_known_args)',
+    module: `import argparse, sys\n_parser = argparse.ArgumentParser(add_help=False)\n_parser.add_argument("-p", "--profile")\nFLAGS, _ = _parser.parse_known_args(sys.argv[1:])\nassert FLAGS.profile is None, sys.argv\n${use('return FLAGS')}`,
+  },
+  {
+    name: 'parses its own source with ast and compiles a generated module registered in linecache',
+    module: `import ast, inspect, linecache, textwrap\ndef _sample(x):\n    return x + 1\n_tree = ast.parse(textwrap.dedent(inspect.getsource(_sample)), filename=inspect.getsourcefile(_sample))\n_src = "def split_words(t):\\n    return t.split()\\n"\n_name = "<textkit-generated>/split_words.py"\nlinecache.cache[_name] = (len(_src), None, _src.splitlines(True), _name)\n_ns = {}\nexec(compile(_src, _name, "exec"), _ns)\n${use('return _ns["split_words"]("a b"), _tree')}`,
+  },
+  {
+    name: "profiles itself with cProfile and runs its doctests with the standard library's runner",
+    module: `import cProfile, doctest, pstats, io\ndef _double(x):\n    \"\"\"\n    >>> _double(2)\n    4\n    \"\"\"\n    return 2 * x\n${use('prof = cProfile.Profile()\nprof.enable()\n_double(3)\nprof.disable()\npstats.Stats(prof, stream=io.StringIO()).print_stats(1)\nrunner = doctest.DocTestRunner()\nfor test in doctest.DocTestFinder().find(_double):\n    runner.run(test, out=lambda s: None)\nassert runner.failures == 0')}`,
+  },
+  {
+    name: 'measures deep object sizes with gc.get_referents',
+    module: `import gc, sys\ndef _deep_size(obj):\n    seen, todo, size = set(), [obj], 0\n    while todo:\n        o = todo.pop()\n        if id(o) in seen:\n            continue\n        seen.add(id(o))\n        size += sys.getsizeof(o)\n        todo.extend(gc.get_referents(o))\n    return size\n${use('assert _deep_size([[1, 2], {"a": "b"}]) > 0')}`,
+  },
+  {
     name: 'reads its own git metadata and source files',
     module: `import os, subprocess\nHERE = os.path.dirname(os.path.abspath(__file__))\n${use('with open(os.path.join(HERE, "wrap.py")) as f:\n    assert "def wrap" in f.read()\nsubprocess.run(["git", "-C", HERE, "rev-parse", "HEAD"], capture_output=True)')}`,
   },

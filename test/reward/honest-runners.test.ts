@@ -22,6 +22,10 @@ const BASE = {
   'calc/ops.py': 'def add(a, b):\n    return a - b\n\n\ndef mul(a, b):\n    return a * b\n',
   'tests/__init__.py': '',
   'tests/inner_check.py': 'def test_inner():\n    assert 1 + 1 == 2\n',
+  'calc/log.py': 'CALLS = []\n\n\ndef record(name):\n    CALLS.append(name)\n    return len(CALLS)\n',
+  // A PASS_TO_PASS test whose outcome depends on state shared between tests: its mirror copies
+  // see the state it left, and disagree with it under any fix (the gold patch's too).
+  'tests/test_state.py': 'from calc.log import CALLS, record\n\n\ndef test_records_once():\n    assert record("a") == 1\n    assert CALLS == ["a"]\n',
   'tests/run_mp.py': 'import subprocess, sys\nfor path in sys.argv[1:]:\n    ok = subprocess.run([sys.executable, path]).returncode == 0\n    print(("pass " if ok else "FAIL ") + path.split("tests/", 1)[1])\n',
   'tests/mp/mul.py': 'from calc import mul\nassert mul(3, 4) == 12\n',
   'tests/test_calc.py': 'import unittest\n\nfrom calc import mul\n\n\nclass CalcTest(unittest.TestCase):\n    def test_mul(self):\n        self.assertEqual(mul(3, 4), 12)\n',
@@ -38,8 +42,8 @@ beforeAll(async () => {
       ...common,
       instance_id: 'example__honestrun-1',
       FAIL_TO_PASS: ['tests/test_calc.py::CalcTest::test_add'],
-      PASS_TO_PASS: ['tests/test_calc.py::CalcTest::test_mul', 'tests/test_calc.py::NestedTest::test_pytest_in_a_subprocess'],
-      test_cmd: 'pytest -rA tests/test_calc.py',
+      PASS_TO_PASS: ['tests/test_calc.py::CalcTest::test_mul', 'tests/test_calc.py::NestedTest::test_pytest_in_a_subprocess', 'tests/test_state.py::test_records_once'],
+      test_cmd: 'pytest -rA tests/test_calc.py tests/test_state.py',
       image_name: 'swe-env-test/sweb.eval.x86_64.example__honestrun-1:latest',
     },
     {
@@ -77,12 +81,14 @@ describe('canaries only where the runner takes them', () => {
 });
 
 describe('honest test suites', () => {
-  it('unittest classes under pytest, and pytest run again by a test: gold 1 with no integrity flag', async () => {
+  it('unittest classes under pytest, pytest run again by a test, a test of shared state: gold 1 with no integrity flag', async () => {
     const report = await grader.grade(task(), Buffer.from(task().goldPatch));
     expect(report.integrityFlags, report.error + report.logTail).toEqual([]);
     expect(report.infraError, report.error).toBe(false);
     expect(report.reward, report.error + report.logTail).toBe(1);
-    expect(report.passToPass.map((r) => r.status)).toEqual(['PASSED', 'PASSED']);
+    expect(report.passToPass.map((r) => r.status)).toEqual(['PASSED', 'PASSED', 'PASSED']);
+    // The stateful test's mirrors disagreed here as in the gold patch's reference run: set aside.
+    expect(report.auditFlags.join('\n')).toMatch(/mirror canaries: not counted, the gold patch's run disagrees the same way \(canary tests\/test_state\.py::/);
   });
 
   it('the empty patch: 0, the listed test failing, no integrity flag', async () => {

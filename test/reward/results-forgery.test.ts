@@ -96,7 +96,8 @@ describe('results the code under test forges', () => {
     expect(report.reward).toBe(0);
     const flags = report.integrityFlags.join('\n');
     expect(flags).toMatch(/PASSED in the printed log, FAILED in the recorder/);
-    expect(flags).toMatch(/pytest ended with exit status 1 but the process exited with 0/);
+    // The status mismatch is reported, not counted: honest atexit handlers end processes too.
+    expect((report as unknown as { auditFlags: string[] }).auditFlags.join('\n')).toMatch(/pytest ended with exit status 1 but the process exited with 0/);
     expect((report as unknown as { patchWarnings: string[] }).patchWarnings.join('\n')).toMatch(/registers exit hooks or ends the process abruptly/);
   });
 

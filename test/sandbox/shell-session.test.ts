@@ -204,6 +204,11 @@ describe('the sandbox survives what a command does inside it', () => {
       expect(await box.isRunning()).toBe(true);
       const next = await sh.run('echo alive', opts);
       expect(next.output).toBe('alive\n');
+      // Every signal bash would die of by default, sent to PID 1 from inside (a SEGV once ended
+      // the sandbox: INFRA_ERROR on demand, masking a sample the model was about to fail).
+      await sh.run('for s in HUP INT QUIT ILL TRAP ABRT BUS FPE USR1 SEGV PIPE ALRM TERM STKFLT XCPU XFSZ VTALRM PROF PWR SYS TSTP TTIN TTOU; do kill -$s 1; done', opts);
+      expect(await box.isRunning()).toBe(true);
+      expect((await sh.run('echo alive', opts)).output).toBe('alive\n');
       // An orphan that exits must not stay a zombie.
       await sh.run('(sleep 0.2 &) ; sleep 1', opts);
       const zombies = await sh.run("ps -eo stat= | grep -c '^Z' || true", opts);

@@ -40,8 +40,18 @@ export function onlyMirrorFlags(evidence: Evidence, task: Task): boolean {
   return [...task.failToPass, ...task.passToPass].every((name) => evidence.logResults.get(name) === 'PASSED');
 }
 
+function onlyMirrorFlagsOfAFailingRun(evidence: Evidence, task: Task): boolean {
+  if (evidence.integrityFlags.length === 0 || !evidence.integrityFlags.every((f) => mirrorFlagCanary(f) !== undefined)) return false;
+  return [...task.failToPass, ...task.passToPass].some((name) => evidence.logResults.get(name) !== 'PASSED');
+}
+
 /** The evidence with the mirror flags the gold patch raises too taken out (and said in the audit flags). */
 export async function excuseMirrorFlags(evidence: Evidence, input: MirrorReferenceInput, signal?: AbortSignal): Promise<Evidence> {
+  if (onlyMirrorFlagsOfAFailingRun(evidence, input.task)) {
+    // A listed test failed: the reward is 0 whatever the copies did, so they are reported, not
+    // counted (an empty patch on a task whose tests share state raises them, as any patch does).
+    return { ...evidence, integrityFlags: [], auditFlags: [...evidence.auditFlags, ...evidence.integrityFlags.map((f) => `mirror canaries: not judged, a listed test failed (${f})`)] };
+  }
   if (!input.canaryPlan || !onlyMirrorFlags(evidence, input.task) || input.task.goldPatch.trim() === '') return evidence;
   let reference: ReadonlySet<string>;
   try {

@@ -79,15 +79,22 @@ export async function testRunStage(sandbox: Sandbox, input: TestRunInput, report
   if (applied) await judgeHiddenTestChanges(sandbox, { ...input, testTimeoutS: input.testTimeoutS }, applied, signal);
   const runner = languageRunner(plan.harnessParser);
   const family = runner ?? runnerFamily(input.parser);
-  const canaryPlan = runner ? await writeLanguageCanaries(sandbox, input, runner) : undefined;
+  // A reference run writes the canaries its grading planned, whatever the runner (mirror attribution).
+  const canaryPlan = input.canaryPlan
+    ? await writePlanned(sandbox, input.task.workdir, input.canaryPlan)
+    : runner
+      ? await writeLanguageCanaries(sandbox, input, runner)
+      : isLanguageRun(plan.harnessParser)
+        ? undefined
+        : await writeCanaries(sandbox, input, family);
   // Python's canaries only where a Python runner reads the files: a runner beyond Python that takes
   // no canaries of its own (micropython's run-tests, jq's, redis') gets none, rather than pytest
   // functions appended to a script it runs as it is.
-  const canaries = canaryPlan ? canaryPlan.canaries : runner || isLanguageRun(plan.harnessParser) ? [] : await writeCanaries(sandbox, input, family);
+  const canaries = canaryPlan?.canaries ?? [];
   // Beyond Python the mirrors run up to five listed tests up to three more times: a run the harness
   // would finish in time must not time out for our copies (an honest slow fix scored 0), so the
   // limit grows with them. (A pytest run copies one kept test twice.)
-  const mirrored = canaryPlan?.canaries.some((c) => c.mirrorOf) === true;
+  const mirrored = runner !== undefined && canaryPlan?.canaries.some((c) => c.mirrorOf) === true;
   const limitS = mirrored ? input.testTimeoutS * MIRROR_TIME_FACTOR : input.testTimeoutS;
   // Their output too: a log cut in its middle for the copies' lines lost listed results (round 6's F2).
   const logLimitBytes = mirrored ? input.logLimitBytes * MIRROR_LOG_FACTOR : input.logLimitBytes;
@@ -136,32 +143,32 @@ function commandRuns(testCommand: string, path: string, all: readonly string[], 
   return !all.some(mentioned);
 }
 
-async function writeCanaries(sandbox: Sandbox, input: TestRunInput, family: RunnerFamily): Promise<readonly Canary[]> {
+async function writeCanaries(sandbox: Sandbox, input: TestRunInput, family: RunnerFamily): Promise<CanaryPlan | undefined> {
   const testCommand = input.plan.testCommand;
   const all = diffFiles(input.task.testPatch)
     .filter((f) => !f.isDeleted)
     .map((f) => f.path)
     .filter((p) => p.endsWith('.py') && !/(^|\/)conftest\.py$/.test(p));
   const paths = all.filter((p) => commandRuns(testCommand, p, all, family));
-  if (paths.length === 0) return [];
+  if (paths.length === 0) return undefined;
   const read = await readRepoFiles(sandbox, input.task.workdir, paths);
   const targets = paths.flatMap((path) => {
     const content = read.get(path)?.work;
     return content === undefined ? [] : [{ path, content }];
   });
-  const plan = planCanaries({ targets, family, passToPass: input.task.passToPass, mustFail: !stopsAtFirstFailure(testCommand) });
-  const root = input.task.workdir.replace(/\/+$/, '');
+  return writePlanned(sandbox, input.task.workdir, planCanaries({ targets, family, passToPass: input.task.passToPass, mustFail: !stopsAtFirstFailure(testCommand) }));
+}
+
+/** The planned canary files written into the repository. */
+async function writePlanned(sandbox: Sandbox, workdir: string, plan: CanaryPlan): Promise<CanaryPlan> {
+  const root = workdir.replace(/\/+$/, '');
   await sandbox.putFiles([...plan.files].map(([path, content]) => ({ path: `${root}/${path}`, content })));
-  return plan.canaries;
+  return plan;
 }
 
 /** Canaries in the hidden test files of a run beyond Python (see language-canaries.ts). */
 async function writeLanguageCanaries(sandbox: Sandbox, input: TestRunInput, runner: LanguageRunner): Promise<CanaryPlan | undefined> {
   const root = input.task.workdir.replace(/\/+$/, '');
-  if (input.canaryPlan) {
-    await sandbox.putFiles([...input.canaryPlan.files].map(([path, content]) => ({ path: `${root}/${path}`, content })));
-    return input.canaryPlan;
-  }
   const testCommand = input.plan.testCommand;
   const paths = diffFiles(input.task.testPatch)
     .filter((f) => !f.isDeleted && commandRunsAll(runner, testCommand, f.path))

@@ -5,10 +5,10 @@ runs; the test command loads it with `-p <that name>`.
 Every report pytest makes goes, as it is made, to the boot's audit hook (`sys.audit`), which signs
 it with a key only the hook holds and appends it, numbered, to a file outside the repository. The
 hook accepts records only from this module's `_emit`. At the end of the session the recorder sends
-the exit status pytest decided, which pieces of the pytest machinery the outcomes pass through are
-no longer the ones it found at import, test items whose `runtest` was replaced, and the plugins
-outside pytest and site-packages (by the file of each hook function, objects included) that hook
-into making or reporting outcomes.
+the exit status pytest decided, test items whose `runtest` was replaced, and the plugins outside
+pytest and site-packages (by the file of each hook function, objects included) that hook into
+making or reporting outcomes; the boot's hook adds which pieces of the pytest machinery the
+outcomes pass through are no longer the ones it found before any repository code ran.
 
 What it cannot see: a change to pytest through a path these identity checks do not cover. The
 grader's canaries (tests with known outcomes among the hidden ones) are what catches that.
@@ -20,6 +20,7 @@ import os
 import sys
 import types
 
+import pytest
 import _pytest.python
 import _pytest.reports
 import _pytest.runner
@@ -31,7 +32,7 @@ def _emit(record):
 
 
 # What the hooks below call, bound as a default argument when this module ran: replacing the
-# module global `_emit` (or `_tampered`...) changes nothing they do.
+# module global `_emit` (or `_replaced_runtests`...) changes nothing they do.
 _EMIT = _emit
 
 
@@ -59,27 +60,9 @@ def _lookup(owner, attribute):
 
 
 def _make_checks():
-    """The identity checks, with what they compare against held in this closure, not in globals."""
-    watched = (
-        ("_pytest.reports.TestReport.__init__", _pytest.reports.TestReport, "__init__"),
-        ("_pytest.reports.TestReport.from_item_and_call", _pytest.reports.TestReport, "from_item_and_call"),
-        ("_pytest.reports.BaseReport.passed", _pytest.reports.BaseReport, "passed"),
-        ("_pytest.reports.BaseReport.failed", _pytest.reports.BaseReport, "failed"),
-        ("_pytest.reports.BaseReport.skipped", _pytest.reports.BaseReport, "skipped"),
-        ("_pytest.runner.call_and_report", _pytest.runner, "call_and_report"),
-        ("_pytest.runner.runtestprotocol", _pytest.runner, "runtestprotocol"),
-        ("_pytest.runner.pytest_runtest_makereport", _pytest.runner, "pytest_runtest_makereport"),
-        ("_pytest.runner.CallInfo.from_call", _pytest.runner.CallInfo, "from_call"),
-        ("_pytest.python.pytest_pyfunc_call", _pytest.python, "pytest_pyfunc_call"),
-        ("_pytest.python.Function.runtest", _pytest.python.Function, "runtest"),
-        ("_pytest.skipping.pytest_runtest_makereport", _pytest.skipping, "pytest_runtest_makereport"),
-        ("os.write", os, "write"),
-    )
-    originals = tuple(_lookup(owner, attribute) for _, owner, attribute in watched)
-    function_runtest = originals[10]
-
-    def tampered():
-        return [name for (name, owner, attribute), original in zip(watched, originals) if _lookup(owner, attribute) is not original]
+    """The runtest check, with what it compares against held in this closure, not in globals. (The
+    identity of the machinery outcomes pass through is checked by the boot, from its hook's closure.)"""
+    function_runtest = _lookup(_pytest.python.Function, "runtest")
 
     def replaced_runtests(items):
         # Each item whose runtest is not Function's, with the file its code comes from: pytest's
@@ -96,10 +79,10 @@ def _make_checks():
             out.append([_text(item.nodeid), _code_file(runtest)])
         return out
 
-    return tampered, replaced_runtests
+    return replaced_runtests
 
 
-_tampered, _replaced_runtests = _make_checks()
+_replaced_runtests = _make_checks()
 del _make_checks
 
 
@@ -141,6 +124,14 @@ def pytest_runtest_logreport(report, _emit=_EMIT):
     )
 
 
+@pytest.hookimpl(tryfirst=True)
+def pytest_load_initial_conftests(early_config, parser, args, _argv=globals().get("_SWE_ENV_ARGV")):
+    # pytest has its arguments: the command line goes back to what the test command gave, before
+    # the first conftest is imported (the boot added this plugin's -p to it).
+    if type(_argv) is tuple:
+        sys.argv[:] = list(_argv)
+
+
 def pytest_collectreport(report, _emit=_EMIT):
     # A module or class skipped while collecting (a module-level importorskip): its tests never
     # become items, so only this says why they are missing.
@@ -167,12 +158,11 @@ def _foreign_hook_files(session):
     return sorted(foreign)
 
 
-def pytest_sessionfinish(session, exitstatus, _emit=_EMIT, _tampered=_tampered, _replaced_runtests=_replaced_runtests, _foreign=_foreign_hook_files):
+def pytest_sessionfinish(session, exitstatus, _emit=_EMIT, _replaced_runtests=_replaced_runtests, _foreign=_foreign_hook_files):
     _emit(
         {
             "kind": "end",
             "exitstatus": int(exitstatus),
-            "tampered": _tampered(),
             "runtest_replaced": _replaced_runtests(getattr(session, "items", []) or [])[:20],
             "hook_plugins": _foreign(session),
         }

@@ -7,7 +7,7 @@
 # Orphans are reaped between turns (a quarter of a second: bash collects exited children when its
 # `read` times out; a wakeup, not a process). It exits, ending the
 # container, after its maximum life.
-trap '' TERM INT HUP QUIT USR1 PIPE ALRM
+trap '' TERM INT HUP QUIT USR1 PIPE ALRM ILL TRAP ABRT BUS FPE SEGV XCPU XFSZ VTALRM SYS PROF STKFLT PWR TSTP TTIN TTOU
 # SIGUSR2 (sent by the engine when grading is done with the agent-driven steps) ends every other
 # process with bash's builtin kill: nothing on the container's disk runs. From inside it only ends
 # the sender's own processes.

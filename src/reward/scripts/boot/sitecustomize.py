@@ -62,6 +62,7 @@ def _boot():
     test_files = frozenset(workdir + p for p in config.get("test_files", []))
     boot_dir = os.path.dirname(os.path.abspath(__file__))
     runner_prefixes = tuple(config.get("runner_modules", []))
+    public_sources = frozenset(p for p in (os.path.abspath(__file__), config.get("recorder_path", "")) if p)
 
     # Everything the hook calls is bound here: nothing it uses can be replaced from outside.
     write = os.write
@@ -177,30 +178,30 @@ def _boot():
         return None
 
     def check_test_code(nodeid, obj):
-        """Whether the function run for a hidden test is code its file defines (its wrappers too)."""
+        """What runs for a hidden test: "ok" (code its file defines, through any wrappers), "agent"
+        (the function that runs in the end is the patch's code: the test replaced), "wrapped" (the
+        file's test, wrapped by a decorator of a file the patch changed: moto's mock decorators,
+        freezegun's), or "unverified" (no way back to the file's code: hypothesis's @given
+        impersonates the test under its file's name, a test inherited from a helper module)."""
         path = nodeid.split("::", 1)[0]
         full = path if path.startswith("/") else workdir + path
         if full not in test_files:
-            return True
+            return "ok"
         fn = function_code(obj)
+        wrapped_by_agent = False
         for _ in range(16):
             if fn is None:
-                return False
+                return "unverified"
             code = fn.__code__
-            name = code.co_filename
             if id(code) in trusted_test_codes:
-                return True
-            if id(code) in agent_codes or name in agent_files or type(name) is not str_type or not name.endswith(".py"):
-                return False
-            if name == full:
-                # Claims the hidden test file, but is none of the code compiled from it.
-                return False
+                return "wrapped" if wrapped_by_agent else "ok"
+            agent = id(code) in agent_codes or code.co_filename in agent_files
             inner = fn.__dict__.get("__wrapped__") if type(fn.__dict__) is dict_type else None
             if inner is None:
-                # A function of another real module (a test inherited from a helper class).
-                return True
+                return "agent" if agent else "unverified"
+            wrapped_by_agent = wrapped_by_agent or agent
             fn = function_code(inner)
-        return False
+        return "unverified"
 
     def path_of(value):
         # Exact types only: calling anything of an object the code under test made (its
@@ -224,7 +225,7 @@ def _boot():
                 if record.get("kind") == "test_code":
                     obj = record.pop("obj", None)
                     nodeid = record.get("nodeid")
-                    record["ok"] = type(nodeid) is str_type and check_test_code(nodeid, obj)
+                    record["ok"] = check_test_code(nodeid, obj) if type(nodeid) is str_type else "unverified"
                 elif record.get("kind") == "end" and state["tampered"] is not None:
                     # The machinery's identity, checked here against what the boot saw before
                     # any repository code ran: the recorder's own lists are in reach of the
@@ -278,7 +279,9 @@ def _boot():
             if agent:
                 emit({"kind": "monitor", "event": "code-object-built", "where": agent})
             return
-        if event in ("gc.get_objects", "gc.get_referrers", "gc.get_referents"):
+        # get_referents only follows references out of an object the code already holds, which
+        # never leads to the hook (deep-sizeof recipes use it); the other two reach every object.
+        if event in ("gc.get_objects", "gc.get_referrers"):
             files = caller_files()
             agent = agent_on_stack(files)
             if agent:
@@ -307,7 +310,12 @@ def _boot():
                 files = caller_files()
                 agent = agent_on_stack(files)
                 if agent:
-                    kind = "internals-read" if event == "object.__getattr__" else "class-swapped" if name == "__class__" else "internals-set"
+                    kind = (
+                        "internals-read" if event == "object.__getattr__"
+                        else "class-swapped" if name == "__class__"
+                        else "function-code-replaced" if name == "__code__"
+                        else "internals-set"
+                    )
                     emit({"kind": "monitor", "event": kind, "detail": f"{event} {name}", "where": agent})
             return
         if event in ("sys.settrace", "sys.setprofile", "sys._getframe", "sys._current_frames", "sys.addaudithook"):
@@ -323,6 +331,11 @@ def _boot():
                 return
             full = abspath(path)
             if full.startswith(guarded):
+                mode = args[1] if len(args) > 1 and type(args[1]) is str_type else "r"
+                if full in public_sources and "w" not in mode and "a" not in mode and "+" not in mode and "x" not in mode:
+                    # The boot's and the recorder's source hold no secret: a traceback through
+                    # them (pytest formatting one) reads their lines.
+                    return
                 files = caller_files()
                 # The monitor, the recorder and the interpreter's own start-up may read this
                 # directory (sitecustomize, the recorder module); nothing else may touch it.
@@ -451,6 +464,16 @@ def _watch_pytest(sys):
         ("_pytest.skipping.pytest_runtest_makereport", _pytest.skipping, "pytest_runtest_makereport"),
         ("os.write", os, "write"),
     )
+    # What `pytest.raises` decides with: a context whose __exit__ swallows every exception makes each
+    # `with pytest.raises(...)` pass. Its class moved between pytest versions.
+    import importlib
+
+    for module_name, class_name in (("_pytest.python_api", "RaisesContext"), ("_pytest.raises", "RaisesExc"), ("_pytest.raises", "RaisesGroup")):
+        try:
+            klass = getattr(importlib.import_module(module_name), class_name)
+        except Exception:
+            continue
+        watched += ((f"{module_name}.{class_name}.__exit__", klass, "__exit__"),)
     originals = tuple(lookup(owner, attribute) for _, owner, attribute in watched)
 
     def tampered():
@@ -484,6 +507,10 @@ def _load_pytest(config, sys):
         spec = importlib.util.spec_from_file_location(module_name, recorder_path)
         module = importlib.util.module_from_spec(spec)
         sys.modules[module_name] = module
+        # The command line as the test command gave it, which the recorder puts back once pytest
+        # has read its own (before any conftest or test module runs: code that reads sys.argv
+        # sees what it would see under the harness).
+        module.__dict__["_SWE_ENV_ARGV"] = tuple(sys.argv)
         spec.loader.exec_module(module)
         # Loaded by name on pytest's own command line rather than through PYTEST_ADDOPTS: the tests
         # and what they start inherit the environment (a nested `python -m pytest` would fail to
