@@ -3,6 +3,7 @@
 //
 //   node scripts/corpus/run.mjs [--tasks tasks/corpus/tasks.jsonl] [--repos DIR] [--out DIR]
 //        [--instance ID]... [--no-build] [--keep-images] [--swebench-python PY] [--test-timeout S]
+//   node scripts/corpus/run.mjs --merge DIR [--merge DIR]... --out DIR   (one report from several runs)
 //
 // Per row: `swe-env images build` (on the base variant its repository asks for in
 // tasks/corpus/selection.json, with --network-install when the row has an install step), then the
@@ -78,7 +79,9 @@ const grader = new Grader(provider, new Semaphore(1), {
 let interrupted = false;
 process.on('SIGINT', () => { interrupted = true; process.stderr.write('interrupted: finishing the current step, then writing the report\n'); });
 
-const results = [];
+const merged = many('--merge');
+const results = merged.length ? merged.flatMap((d) => JSON.parse(readFileSync(join(resolve(d), 'report.json'), 'utf8'))) : [];
+if (merged.length) tasks = [];
 for (const task of tasks) {
   if (interrupted) break;
   const raw = rawRows.get(task.id);
@@ -91,7 +94,7 @@ for (const task of tasks) {
       const base = await baseFor(task.repo);
       const started = Date.now();
       const args = [cli, 'images', 'build', '--tasks', tasksFile, '--repo', repos, '--base', base, '--instance', task.id, '--concurrency', '1'];
-      if (raw.install) args.push('--network-install');
+      if (raw.install && selection.repos[task.repo]?.networkInstall !== false) args.push('--network-install');
       const r = await sh('node', args);
       row.build_s = Math.round((Date.now() - started) / 100) / 10;
       writeFileSync(join(dir, 'build.log'), r.text);
@@ -137,6 +140,7 @@ for (const task of tasks) {
   }
 }
 await provider.removeServerContainers();
+if (merged.length) writeFileSync(join(out, 'report.json'), JSON.stringify(results, null, 1));
 
 const cell = (v) => (v === undefined || v === null ? '-' : Array.isArray(v) ? (v.length ? v.join('; ') : '-') : String(v)).replace(/\|/g, '\\|').replace(/\n/g, ' ');
 const lines = [
