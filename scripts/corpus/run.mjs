@@ -79,9 +79,50 @@ const grader = new Grader(provider, new Semaphore(1), {
 let interrupted = false;
 process.on('SIGINT', () => { interrupted = true; process.stderr.write('interrupted: finishing the current step, then writing the report\n'); });
 
+
+const passing = (s) => s === 'PASSED' || s === 'XFAIL';
+/** swebench 5.x's parser and verdict on the same log; exact status agreement and pass/fail agreement per listed test. */
+function compare(row, which, task, raw, log) {
+  if (!swebenchPython) return;
+  const input = JSON.stringify({ instance_id: task.id, version: task.version, log_parser: raw.log_parser, eval_type: raw.eval_type, log, fail_to_pass: [...task.failToPass], pass_to_pass: [...task.passToPass] });
+  const answer = JSON.parse(execFileSync(swebenchPython, [join(root, 'scripts/corpus/swebench_compare.py')], { input: input + '\n', maxBuffer: 1 << 28 }).toString().trim());
+  delete row[`${which}_disagree`];
+  if (answer.error) { row[`${which}_swebench`] = `parser error: ${answer.error}`; row[`${which}_agree`] = null; return; }
+  row[`${which}_swebench`] = answer.resolved ? 1 : 0;
+  const ours = row[`${which}_tests`];
+  const entries = Object.entries(answer.statuses);
+  const sameStatus = entries.filter(([name, s]) => (s ?? 'MISSING') === (ours[name] ?? 'MISSING')).length;
+  const sameClass = entries.filter(([name, s]) => passing(s) === passing(ours[name])).length;
+  row[`${which}_agree`] = `${sameStatus}/${entries.length}`;
+  row[`${which}_agree_passfail`] = `${sameClass}/${entries.length}`;
+  const differ = entries.filter(([name, s]) => (s ?? 'MISSING') !== (ours[name] ?? 'MISSING'));
+  if (differ.length) row[`${which}_disagree`] = differ.slice(0, 10).map(([n, s]) => `${n}: swebench ${s ?? 'MISSING'}, swe-env ${ours[n] ?? 'MISSING'}`);
+}
+
+function causeOf(error, log) {
+  const because = [...error.split('\n'), ...log.split('\n')].map((l) => l.replace(/\x1b\[[0-9;]*m/g, '').trim()).filter((l) => /^(E\s+)?[\w.]*(Error|Exception)\b.*:|^[\w.]*Error: /.test(l));
+  return because[0]?.replace(/^E\s+/, '').slice(0, 200) ?? '';
+}
+
 const merged = many('--merge');
 const results = merged.length ? merged.flatMap((d) => JSON.parse(readFileSync(join(resolve(d), 'report.json'), 'utf8'))) : [];
-if (merged.length) tasks = [];
+if (merged.length) {
+  // Re-read every kept log with swebench (a parser or comparison change since the run).
+  const byId = new Map(tasks.map((t) => [t.id, t]));
+  for (const d of merged) for (const row of JSON.parse(readFileSync(join(resolve(d), 'report.json'), 'utf8'))) {
+    const r = results.find((x) => x.instance === row.instance && x.gold_s === row.gold_s);
+    const task = byId.get(row.instance);
+    if (!r || !task || r.gold === undefined) continue;
+    for (const which of ['gold', 'empty']) {
+      try {
+        const log = readFileSync(join(resolve(d), 'logs', task.id, `${which}.log`), 'utf8');
+        r[`${which}_cause`] = causeOf(JSON.parse(readFileSync(join(resolve(d), 'logs', task.id, `${which}.json`), 'utf8')).error, log);
+        compare(r, which, task, rawRows.get(task.id), log);
+      } catch { /* no log kept */ }
+    }
+  }
+  tasks = [];
+}
 for (const task of tasks) {
   if (interrupted) break;
   const raw = rawRows.get(task.id);
@@ -111,23 +152,14 @@ for (const task of tasks) {
       row[`${which}_flags`] = report.integrityFlags;
       row[`${which}_audit`] = report.auditFlags;
       row[`${which}_error`] = report.error.split('\n')[0];
+      // The line that says why (an exception's last line in the error or the log), for the report.
+      row[`${which}_cause`] = causeOf(report.error, log);
+
       row[`${which}_harness`] = report.harness ? report.harness.resolved : null;
       row[`${which}_tests`] = Object.fromEntries([...report.failToPass, ...report.passToPass].map((t) => [t.name, t.status]));
       row[`${which}_durations`] = report.durations;
       row.canaries = report.canaries;
-      if (swebenchPython) {
-        const input = JSON.stringify({ instance_id: task.id, version: task.version, log_parser: raw.log_parser, eval_type: raw.eval_type, log, fail_to_pass: [...task.failToPass], pass_to_pass: [...task.passToPass] });
-        const answer = JSON.parse(execFileSync(swebenchPython, [join(root, 'scripts/corpus/swebench_compare.py')], { input: input + '\n', maxBuffer: 1 << 28 }).toString().trim());
-        if (answer.error) { row[`${which}_swebench`] = `parser error: ${answer.error}`; row[`${which}_agree`] = null; }
-        else {
-          row[`${which}_swebench`] = answer.resolved ? 1 : 0;
-          const ours = row[`${which}_tests`];
-          const passing = (s) => s === 'PASSED' || s === 'XFAIL';
-          const differ = Object.entries(answer.statuses).filter(([name, s]) => passing(s) !== passing(ours[name]) || (s ?? 'MISSING') !== (ours[name] ?? 'MISSING'));
-          row[`${which}_agree`] = `${Object.keys(answer.statuses).length - differ.length}/${Object.keys(answer.statuses).length}`;
-          if (differ.length) row[`${which}_disagree`] = differ.slice(0, 10).map(([n, s]) => `${n}: swebench ${s ?? 'MISSING'}, swe-env ${ours[n] ?? 'MISSING'}`);
-        }
-      }
+      compare(row, which, task, raw, log);
     }
     row.outcome = row.gold === 1 && row.empty === 0 && !row.gold_flags.length && !row.empty_flags.length ? 'ok' : 'NOT SOUND';
     process.stdout.write(`${task.id}: ${row.outcome} gold ${row.gold} empty ${row.empty} build ${row.build_s ?? '-'}s grade ${row.gold_s}+${row.empty_s}s agree ${row.gold_agree ?? '-'} ${row.empty_agree ?? '-'}${row.gold_error ? ` (gold: ${row.gold_error})` : ''}\n`);
@@ -144,12 +176,12 @@ if (merged.length) writeFileSync(join(out, 'report.json'), JSON.stringify(result
 
 const cell = (v) => (v === undefined || v === null ? '-' : Array.isArray(v) ? (v.length ? v.join('; ') : '-') : String(v)).replace(/\|/g, '\\|').replace(/\n/g, ' ');
 const lines = [
-  '| instance | repo | language | build s | grade s (gold+empty) | gold | empty | swebench gold/empty | flags | per-test agreement (gold; empty) | outcome |',
-  '|---|---|---|---|---|---|---|---|---|---|---|',
-  ...results.map((r) => `| ${r.instance} | ${r.repo} | ${r.language} | ${cell(r.build_s)} | ${r.gold_s !== undefined ? `${r.gold_s}+${r.empty_s ?? '-'}` : '-'} | ${cell(r.gold)} | ${cell(r.empty)} | ${cell(r.gold_swebench)}/${cell(r.empty_swebench)} | ${cell([...(r.gold_flags ?? []), ...(r.empty_flags ?? [])])} | ${cell(r.gold_agree)}; ${cell(r.empty_agree)} | ${cell(r.outcome)} |`),
+  '| instance | repo | language | build s | grade s (gold+empty) | gold | empty | swebench gold/empty | flags | same status as swebench (gold; empty) | same pass/fail (gold; empty) | outcome |',
+  '|---|---|---|---|---|---|---|---|---|---|---|---|',
+  ...results.map((r) => `| ${r.instance} | ${r.repo} | ${r.language} | ${cell(r.build_s)} | ${r.gold_s !== undefined ? `${r.gold_s}+${r.empty_s ?? '-'}` : '-'} | ${cell(r.gold)} | ${cell(r.empty)} | ${cell(r.gold_swebench)}/${cell(r.empty_swebench)} | ${cell([...(r.gold_flags ?? []), ...(r.empty_flags ?? [])])} | ${cell(r.gold_agree)}; ${cell(r.empty_agree)} | ${cell(r.gold_agree_passfail)}; ${cell(r.empty_agree_passfail)} | ${cell(r.outcome)} |`),
 ];
 const failing = results.filter((r) => r.outcome !== 'ok');
-const details = failing.map((r) => `- **${r.instance}** (${r.outcome}): ${cell(r.problem ?? r.gold_error ?? '')}${r.gold_disagree ? ` disagreements: ${cell(r.gold_disagree)}` : ''}`);
+const details = failing.map((r) => `- **${r.instance}** (${r.outcome}): ${cell(r.problem ?? [r.gold_error, r.gold_cause].filter(Boolean).join(': ') ?? '')}${r.gold_disagree ? ` disagreements: ${cell(r.gold_disagree)}` : ''}`);
 writeFileSync(join(out, 'report.md'), [`# swe-env real-task corpus: ${results.filter((r) => r.outcome === 'ok').length} of ${results.length} rows sound`, '', ...lines, '', ...(details.length ? ['## Rows not sound', '', ...details] : []), ''].join('\n'));
 process.stdout.write(`report: ${join(out, 'report.md')}\n`);
 if (failing.length) process.exitCode = 1;
