@@ -7,7 +7,7 @@
  * container it creates is removed, whatever the outcome.
  */
 import { execFile } from 'node:child_process';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { appendFile, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -72,7 +72,13 @@ beforeAll(async () => {
   for (const row of picked) {
     const bare = join(repos, row.repo.replace('/', '+'));
     await run('git', ['init', '-q', '--bare', bare]).catch(() => undefined);
-    await run('git', ['-C', bare, 'fetch', '-q', join(CI, 'bundles', `${row.instance_id}.bundle`), `refs/heads/base:refs/heads/${row.instance_id}`]);
+    // A depth-1 bundle: its objects unbundled as they are, its commit marked as a shallow boundary
+    // (a fetch from it would look for the parents and refuse).
+    const { stdout } = await run('git', ['-C', bare, 'bundle', 'unbundle', join(CI, 'bundles', `${row.instance_id}.bundle`)]);
+    const commit = stdout.trim().split(/\s+/)[0] ?? '';
+    expect(commit).toBe(row.base_commit);
+    await appendFile(join(bare, 'shallow'), `${commit}\n`);
+    await run('git', ['-C', bare, 'update-ref', `refs/heads/${row.instance_id}`, commit]);
   }
   for (const task of tasks) {
     const entry = selection.repos[task.repo] ?? {};
