@@ -105,7 +105,12 @@ function causeOf(error, log) {
 }
 
 const merged = many('--merge');
-const results = merged.length ? merged.flatMap((d) => JSON.parse(readFileSync(join(resolve(d), 'report.json'), 'utf8'))) : [];
+// Merged runs: a row graded again in a later run replaces its earlier result (in the first one's place).
+const results = [];
+for (const d of merged) for (const row of JSON.parse(readFileSync(join(resolve(d), 'report.json'), 'utf8'))) {
+  const at = results.findIndex((r) => r.instance === row.instance);
+  if (at >= 0) results[at] = row; else results.push(row);
+}
 if (merged.length) {
   // Re-read every kept log with swebench (a parser or comparison change since the run).
   const byId = new Map(tasks.map((t) => [t.id, t]));
@@ -176,9 +181,9 @@ if (merged.length) writeFileSync(join(out, 'report.json'), JSON.stringify(result
 
 const cell = (v) => (v === undefined || v === null ? '-' : Array.isArray(v) ? (v.length ? v.join('; ') : '-') : String(v)).replace(/\|/g, '\\|').replace(/\n/g, ' ');
 const lines = [
-  '| instance | repo | language | build s | grade s (gold+empty) | gold | empty | swebench gold/empty | flags | same status as swebench (gold; empty) | same pass/fail (gold; empty) | outcome |',
-  '|---|---|---|---|---|---|---|---|---|---|---|---|',
-  ...results.map((r) => `| ${r.instance} | ${r.repo} | ${r.language} | ${cell(r.build_s)} | ${r.gold_s !== undefined ? `${r.gold_s}+${r.empty_s ?? '-'}` : '-'} | ${cell(r.gold)} | ${cell(r.empty)} | ${cell(r.gold_swebench)}/${cell(r.empty_swebench)} | ${cell([...(r.gold_flags ?? []), ...(r.empty_flags ?? [])])} | ${cell(r.gold_agree)}; ${cell(r.empty_agree)} | ${cell(r.gold_agree_passfail)}; ${cell(r.empty_agree_passfail)} | ${cell(r.outcome)} |`),
+  '| instance | repo | language | build s | grade s (gold+empty) | gold | empty | swebench gold/empty | integrity flags | audit flags (gold) | same status as swebench (gold; empty) | same pass/fail (gold; empty) | outcome |',
+  '|---|---|---|---|---|---|---|---|---|---|---|---|---|',
+  ...results.map((r) => `| ${r.instance} | ${r.repo} | ${r.language} | ${cell(r.build_s)} | ${r.gold_s !== undefined ? `${r.gold_s}+${r.empty_s ?? '-'}` : '-'} | ${cell(r.gold)} | ${cell(r.empty)} | ${cell(r.gold_swebench)}/${cell(r.empty_swebench)} | ${cell([...(r.gold_flags ?? []), ...(r.empty_flags ?? [])])} | ${cell([...new Set((r.gold_audit ?? []).map((f) => f.split(' from ')[0].split(' (')[0]))])} | ${cell(r.gold_agree)}; ${cell(r.empty_agree)} | ${cell(r.gold_agree_passfail)}; ${cell(r.empty_agree_passfail)} | ${cell(r.outcome)} |`),
 ];
 const failing = results.filter((r) => r.outcome !== 'ok');
 const details = failing.map((r) => `- **${r.instance}** (${r.outcome}): ${cell(r.problem ?? [r.gold_error, r.gold_cause].filter(Boolean).join(': ') ?? '')}${r.gold_disagree ? ` disagreements: ${cell(r.gold_disagree)}` : ''}`);
