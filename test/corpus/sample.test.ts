@@ -59,7 +59,7 @@ beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'swe-env-corpus-sample-'));
   // The sample's rows, under image names of this test's own.
   const rows = (await readFile(join(ROOT, 'tasks', 'corpus', 'tasks.jsonl'), 'utf8')).split('\n').filter(Boolean).map((l) => JSON.parse(l) as Record<string, string>);
-  const picked = sample.instances.map((id) => {
+  const picked: Record<string, string>[] = sample.instances.map((id) => {
     const row = rows.find((r) => r.instance_id === id);
     if (!row) throw new Error(`${id}: not in tasks/corpus/tasks.jsonl`);
     return { ...row, image_name: `swe-env-test/corpus-${id.toLowerCase()}:latest` };
@@ -70,15 +70,15 @@ beforeAll(async () => {
   // One bare repository per owner+name, holding every sampled base commit from its bundle.
   const repos = join(dir, 'repos');
   for (const row of picked) {
-    const bare = join(repos, row.repo.replace('/', '+'));
+    const bare = join(repos, (row.repo ?? '').replace('/', '+'));
     await run('git', ['init', '-q', '--bare', bare]).catch(() => undefined);
     // A depth-1 bundle: its objects unbundled as they are, its commit marked as a shallow boundary
     // (a fetch from it would look for the parents and refuse).
-    const { stdout } = await run('git', ['-C', bare, 'bundle', 'unbundle', join(CI, 'bundles', `${row.instance_id}.bundle`)]);
+    const { stdout } = await run('git', ['-C', bare, 'bundle', 'unbundle', join(CI, 'bundles', `${row.instance_id ?? ''}.bundle`)]);
     const commit = stdout.trim().split(/\s+/)[0] ?? '';
     expect(commit).toBe(row.base_commit);
     await appendFile(join(bare, 'shallow'), `${commit}\n`);
-    await run('git', ['-C', bare, 'update-ref', `refs/heads/${row.instance_id}`, commit]);
+    await run('git', ['-C', bare, 'update-ref', `refs/heads/${row.instance_id ?? ''}`, commit]);
   }
   for (const task of tasks) {
     const entry = selection.repos[task.repo] ?? {};
