@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { createReadStream } from 'node:fs';
+import { createReadStream, existsSync, readFileSync } from 'node:fs';
 import { createHash } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -85,6 +85,33 @@ export function packageIndexEnv(env: NodeJS.ProcessEnv): Record<string, string> 
   return Object.fromEntries(Object.entries(env).filter((entry): entry is [string, string] => passed.test(entry[0]) && entry[1] !== undefined));
 }
 
+/** Where a --network-install build container finds the host's CA bundle; removed with /swe_env/build before the commit. */
+export const BUILD_CA_PATH = '/swe_env/build/ca-certificates.crt';
+
+/**
+ * The host's CA bundle for a --network-install build, so pip, npm, curl and git trust what the host
+ * trusts (an intercepting proxy's CA among them): the first of SSL_CERT_FILE, PIP_CERT,
+ * REQUESTS_CA_BUNDLE, NODE_EXTRA_CA_CERTS, CURL_CA_BUNDLE, then Debian's bundle, that exists. The
+ * bundle goes to BUILD_CA_PATH and the variables naming it to the script's environment only: the
+ * image commits neither.
+ */
+export function hostCaBundle(env: NodeJS.ProcessEnv, exists: (path: string) => boolean = existsSync): string | undefined {
+  const candidates = [env.SSL_CERT_FILE, env.PIP_CERT, env.REQUESTS_CA_BUNDLE, env.NODE_EXTRA_CA_CERTS, env.CURL_CA_BUNDLE, '/etc/ssl/certs/ca-certificates.crt'];
+  return candidates.find((path): path is string => !!path && exists(path));
+}
+
+export function caBundleEnv(path: string = BUILD_CA_PATH): Record<string, string> {
+  return {
+    SSL_CERT_FILE: path,
+    PIP_CERT: path,
+    REQUESTS_CA_BUNDLE: path,
+    CURL_CA_BUNDLE: path,
+    GIT_SSL_CAINFO: path,
+    NODE_EXTRA_CA_CERTS: path,
+    npm_config_cafile: path,
+  };
+}
+
 /** A tar file of parent/name (a file rather than a pipe: docker-modem loses a pipe whose writer already exited). */
 async function tarDirectory(parent: string, name: string): Promise<NodeJS.ReadableStream> {
   const file = join(parent, `${name}.tar`);
@@ -114,15 +141,17 @@ async function buildOne(options: ImageBuildOptions, task: Task, baseId: string):
     const source = await repositoryFor(options.repoDir, task.repo);
     await snapshotAtBase(source, task.baseCommit, join(scratch, name));
     const parentDir = task.workdir.split('/').slice(0, -1).join('/') || '/';
+    const caBundle = options.networkInstall ? hostCaBundle(process.env) : undefined;
+    const caFiles = caBundle ? [{ path: BUILD_CA_PATH, content: readFileSync(caBundle) }] : [];
     await buildImageFromFiles(options.provider, {
       baseImage: options.baseImage,
       archive: { data: await tarDirectory(scratch, name), path: parentDir },
-      files: task.bugPatch ? [{ path: '/swe_env/build/bug.patch', content: task.bugPatch }] : [],
+      files: [...(task.bugPatch ? [{ path: '/swe_env/build/bug.patch', content: task.bugPatch }] : []), ...caFiles],
       script: IMAGE_SCRIPT.replaceAll('/testbed', task.workdir),
       scriptArgs: [install, task.bugPatch ? '1' : '0'],
       tag: task.image,
       workdir: task.workdir,
-      ...(options.networkInstall ? { network: 'host' as const, scriptEnv: packageIndexEnv(process.env) } : {}),
+      ...(options.networkInstall ? { network: 'host' as const, scriptEnv: { ...packageIndexEnv(process.env), ...(caBundle ? caBundleEnv() : {}) } } : {}),
       labels: {
         [LABEL_BUILD_HASH]: hash,
         'swe-env.task': task.id,
