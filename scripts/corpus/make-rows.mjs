@@ -52,6 +52,11 @@ for (const id of Object.values(selection.instances).flat()) {
   for (const k of ['repo', 'instance_id', 'base_commit', 'patch', 'test_patch', 'problem_statement', 'hints_text', 'created_at', 'version', 'FAIL_TO_PASS', 'PASS_TO_PASS', 'environment_setup_commit', 'eval_script', 'log_parser', 'eval_type']) {
     if (r[k] !== undefined && r[k] !== null) row[k] = r[k];
   }
+  // The project writes no package registry's address into its files: an issue text that quotes
+  // one (a Gemfile's `source` line) keeps its shape with the address left out.
+  for (const k of ['problem_statement', 'hints_text']) {
+    if (typeof row[k] === 'string') row[k] = row[k].replace(/https?:\/\/(?:rubygems\.org|registry\.npmjs\.org|pypi\.org|files\.pythonhosted\.org)[^\s"']*/g, '<package source>');
+  }
   row.install = installFor(r);
   row.image_name = `swe-env-corpus/${id.toLowerCase()}:latest`;
   row.corpus_source = `${selection.rev}:${r.source}`;

@@ -143,12 +143,23 @@ function commandRuns(testCommand: string, path: string, all: readonly string[], 
   return !all.some(mentioned);
 }
 
+/**
+ * A file the runner collects tests from by its name (pytest's test_*.py and *_test.py, Django's
+ * test*.py and tests.py), not a module the tests read as data: sphinx's test roots
+ * (the target modules under tests/roots) are documented by the tests, and a canary appended there showed up
+ * in their output (sphinx-10325's gold patch scored 0).
+ */
+export function isTestModule(path: string): boolean {
+  const base = path.slice(path.lastIndexOf('/') + 1);
+  return base !== 'conftest.py' && (/^test.*\.py$/.test(base) || /_test\.py$/.test(base) || base === 'tests.py');
+}
+
 async function writeCanaries(sandbox: Sandbox, input: TestRunInput, family: RunnerFamily): Promise<CanaryPlan | undefined> {
   const testCommand = input.plan.testCommand;
   const all = diffFiles(input.task.testPatch)
     .filter((f) => !f.isDeleted)
     .map((f) => f.path)
-    .filter((p) => p.endsWith('.py') && !/(^|\/)conftest\.py$/.test(p));
+    .filter(isTestModule);
   const paths = all.filter((p) => commandRuns(testCommand, p, all, family));
   if (paths.length === 0) return undefined;
   const read = await readRepoFiles(sandbox, input.task.workdir, paths);
