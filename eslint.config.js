@@ -73,7 +73,7 @@ export default tseslint.config(
   ...REWARD_INNER,
   KNOWN_BACK_UP,
   {
-    files: ['eslint.config.js', 'vitest.config.ts'],
+    files: ['eslint.config.js', 'vitest.config.ts', 'scripts/**/*.mjs'],
     extends: [tseslint.configs.disableTypeChecked],
   },
 );

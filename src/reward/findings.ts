@@ -46,9 +46,12 @@ export const FINDING_KINDS = {
   // checks PYTEST_CURRENT_TEST; code that wants to know it runs under pytest has ways no rule sees
   // ('pytest' in sys.modules). What it would do differently is the canaries' to catch.
   'runner-variable-read': { family: 'runner-detection', severity: 'audit', text: "the test runner's environment read", label: 'runner-internals' },
-  // Audit: honest code compiles under real and made-up file names (ast.parse with the source's
-  // file, code generators registering a name in linecache, zipimport of a vendored archive).
-  'code-under-false-name': { family: 'runner-rewrite', severity: 'audit', text: 'code compiled under the name of a file that holds other code', label: 'runner-internals' },
+  // Audit: honest code compiles under names no file has (code generators registering a name in
+  // linecache, zipimport of a vendored archive) and re-parses its own files' lines (ast.parse
+  // of inspect.getsource with the file's name).
+  'code-under-false-name': { family: 'runner-rewrite', severity: 'audit', text: 'code compiled under a name no file has', label: 'runner-internals' },
+  // Lines a real file does not hold, compiled under its name (a hidden test's or pytest's).
+  'code-impersonating-a-file': { family: 'runner-rewrite', severity: 'integrity', text: 'code compiled under the name of a file that holds other code' },
   // Honest code builds code objects (code.replace, pytest's own assertion rewriter tests, pydicom).
   'code-object-built': { family: 'interpreter-internals', severity: 'audit', text: 'code object built', label: 'runner-internals' },
   // Honest code loads C libraries (ctypes.util.find_library, numpy, uuid) and sets __code__.

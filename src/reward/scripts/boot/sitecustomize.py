@@ -271,8 +271,17 @@ def _boot():
                 return
             text = source.encode("utf-8") if type(source) is str_type else source
             on_disk = read_text(name)
-            if on_disk is None or on_disk.lstrip(b"\xef\xbb\xbf").replace(b"\r\n", b"\n") != text.lstrip(b"\xef\xbb\xbf").replace(b"\r\n", b"\n"):
+            if on_disk is None:
+                # A name no file has (a generator's name kept in linecache, a module in a zip):
+                # nothing real is impersonated.
                 emit({"kind": "monitor", "event": "code-under-false-name", "path": name, "where": agent})
+                return
+            disk_lines = frozenset(line.strip() for line in on_disk.replace(b"\r\n", b"\n").split(b"\n"))
+            own = all(line.strip() in disk_lines for line in text.lstrip(b"\xef\xbb\xbf").replace(b"\r\n", b"\n").split(b"\n"))
+            if not own:
+                # Code a real file does not hold, under that file's name: what runs would be
+                # taken for the file's (its tests' identity, its tracebacks).
+                emit({"kind": "monitor", "event": "code-impersonating-a-file", "path": name, "where": agent})
             return
         if event == "code.__new__":
             agent = agent_on_stack(caller_files())
