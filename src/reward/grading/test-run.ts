@@ -167,7 +167,7 @@ async function writeCanaries(sandbox: Sandbox, input: TestRunInput, family: Runn
     const content = read.get(path)?.work;
     return content === undefined ? [] : [{ path, content }];
   });
-  return writePlanned(sandbox, input.task.workdir, planCanaries({ targets, family, passToPass: input.task.passToPass, mustFail: !stopsAtFirstFailure(testCommand) }));
+  return writePlanned(sandbox, input.task.workdir, planCanaries({ targets, family, passToPass: input.task.passToPass, failToPass: input.task.failToPass, mustFail: !stopsAtFirstFailure(testCommand) }));
 }
 
 /** The planned canary files written into the repository. */
