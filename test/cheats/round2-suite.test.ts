@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestServer } from '../helpers/server.js';
-import { CHEAT_TASK as TASK, expectWorthlessBothWays, startCheatServers, type CheatServers } from './attack.js';
+import { CHEAT_TASK as TASK, expectWorthlessEpisode, startCheatServers, type CheatServers } from './attack.js';
 import { ROUND2_EXPLOITS } from './round2-exploits.js';
 
 let servers: CheatServers;
@@ -32,7 +32,7 @@ const KNOWN_OPEN = /^(R1b|R2|R3|R4) /;
 
 describe("the second attacker's exploits: none earns 1, none masks its 0", () => {
   for (const exploit of ROUND2_EXPLOITS.filter((e) => !KNOWN_OPEN.test(e.name))) {
-    it(`[${exploit.family}] ${exploit.name}`, () => expectWorthlessBothWays(exploit.install ? install : plain, exploit, TASK), 240_000);
+    it(`[${exploit.family}] ${exploit.name}`, () => expectWorthlessEpisode(exploit.install ? install : plain, exploit, TASK), 240_000);
   }
 });
 
