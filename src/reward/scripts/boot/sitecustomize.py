@@ -109,14 +109,15 @@ def _boot():
                     stack.append(const)
 
     def remember_defs(module_code):
-        # A function's code is optimized (CO_OPTIMIZED); a class body's is not, and holds its methods.
+        # A function's code is optimized (CO_OPTIMIZED); a class body's is not, and holds its
+        # methods. Names by scope: the module's ("") and each module-level class's.
         path = module_code.co_filename
-        names = test_def_names.setdefault(path, set())
-        bodies = [module_code]
+        bodies = [("", module_code)]
         for const in module_code.co_consts:
             if type(const) is code_type and not const.co_flags & 1:
-                bodies.append(const)
-        for body in bodies:
+                bodies.append((const.co_name, const))
+        for scope, body in bodies:
+            names = test_def_names.setdefault((path, scope), set())
             for const in body.co_consts:
                 if type(const) is code_type and const.co_flags & 1:
                     test_def_codes[id(const)] = path
@@ -206,7 +207,9 @@ def _boot():
         full = path if path.startswith("/") else workdir + path
         if full not in test_files:
             return "ok"
-        name = nodeid.rsplit("::", 1)[-1].split("[", 1)[0]
+        parts = nodeid.split("::")
+        name = parts[-1].split("[", 1)[0]
+        scope = parts[1] if len(parts) == 3 else "" if len(parts) == 2 else None
         fn = function_code(obj)
         wrapped_by_agent = False
         for _ in range(16):
@@ -216,10 +219,10 @@ def _boot():
             if id(code) in trusted_test_codes:
                 if wrapped_by_agent:
                     return "wrapped"
-                # Another definition of the file run under a test the file defines by that name:
-                # the test's code swapped for a passing one (an alias, `test_b = test_a`, defines no
-                # test_b and stays "ok").
-                if test_def_codes.get(id(code)) == full and code.co_name != name and name in test_def_names.get(full, ()):
+                # Another definition of the file run under a test its scope (the module, or the
+                # test's class) defines by that name: the test's code swapped for a passing one (an
+                # alias, `test_b = test_a`, defines no test_b and stays "ok").
+                if test_def_codes.get(id(code)) == full and code.co_name != name and name in test_def_names.get((full, scope), ()):
                     return "swapped"
                 return "ok"
             agent = id(code) in agent_codes or code.co_filename in agent_files
