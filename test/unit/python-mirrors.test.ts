@@ -80,6 +80,39 @@ describe('Python mirror canaries', () => {
     expect(placeAfterOriginals('def a():\n    pass\n', [{ text: 'def c():\n    pass\n', after: 'a' }], constant)).toBe('def a():\n    pass\n\n\ndef c():\n    pass\n');
   });
 
+  it('never go between a decorator spanning lines and what it decorates (sphinx-10466: a test lost its marker)', () => {
+    const content = `import pytest
+
+
+def test_plain():
+    assert f() == 1
+
+
+@pytest.mark.sphinx(
+    'gettext', srcdir='gettext',
+    confoverrides={'gettext_compact': False})
+def test_marked(app):
+    assert app
+
+
+@pytest.mark.skipif(
+    True, reason='never')
+def test_skipped_plain():
+    assert g() == 2
+`;
+    const lines = content.split('\n');
+    const starts = topLevelStarts(lines);
+    expect(starts.map((i) => lines[i] ?? '<end>')).toEqual(['def test_plain():', '@pytest.mark.sphinx(', '@pytest.mark.skipif(', '<end>']);
+    for (let seed = 1; seed <= 30; seed++) {
+      const plan = planCanaries({ targets: [{ path: 'tests/test_m.py', content }], family: 'pytest', passToPass: [], failToPass: ['tests/test_m.py::test_plain', 'tests/test_m.py::test_skipped_plain'], mustFail: true, random: seeded(seed) });
+      const text = plan.files.get('tests/test_m.py')!;
+      expect(text).toContain("    confoverrides={'gettext_compact': False})\ndef test_marked(app):");
+      expect(text).toContain("    True, reason='never')\ndef test_skipped_plain():");
+      // A function under a decorator is not copied: its copy would run without it.
+      expect(plan.canaries.map((c) => c.mirrorOf).filter(Boolean)).toEqual(['tests/test_m.py::test_plain']);
+    }
+  });
+
   for (const seed of [1, 2, 3, 4, 5, 6, 7, 8]) {
     it(`copy FAIL_TO_PASS tests with another expected value, no exact copy beside them (seed ${seed})`, () => {
       const plan = planCanaries({ targets: [{ path: FILE, content: CONTENT }], family: 'pytest', passToPass: PASS_TO_PASS, failToPass: FAIL_TO_PASS, mustFail: true, random: seeded(seed) });

@@ -1,7 +1,7 @@
 import { randomInt } from 'node:crypto';
 import type { TestStatus } from '../test-status.js';
 import { djangoModule } from '../eval-plan/plan.js';
-import { mutatedBody, placeAfterOriginals, plainMethod, type PlacedBlock } from './python-mirrors.js';
+import { definitionStarts, mutatedBody, placeAfterOriginals, plainMethod, type PlacedBlock } from './python-mirrors.js';
 
 /**
  * Canary tests: tests with a known outcome put among the hidden tests at grading time, in the same
@@ -102,9 +102,7 @@ function syntheticAssertion(holds: boolean, random: (n: number) => number, unitt
 function plainFunction(lines: readonly string[], name: string): { body: string[] } | undefined {
   const index = lines.findIndex((line) => new RegExp(`^def ${name}\\(\\s*\\)\\s*(->\\s*None\\s*)?:\\s*$`).test(line));
   if (index < 0) return undefined;
-  let previous = index - 1;
-  while (previous >= 0 && lines[previous]!.trim() === '') previous--;
-  if (previous >= 0 && lines[previous]!.startsWith('@')) return undefined;
+  if (definitionStarts(lines, '').decorated.has(index)) return undefined;
   const body: string[] = [];
   for (let i = index + 1; i < lines.length; i++) {
     const line = lines[i]!;

@@ -164,19 +164,35 @@ function insideLongStrings(lines: readonly string[]): boolean[] {
 }
 
 /**
- * Indexes of lines before which a top-level definition may go: a first-column `def`, `class` or
- * decorator that no decorator precedes and no long string holds, or the end of the file.
+ * Where definitions at one indentation begin, a definition being its decorators and its `def` or
+ * `class` line: a decorator may span lines (`@pytest.mark.sphinx(\n    'html', ...)`), and nothing
+ * may go between it and what it decorates. `decorated` holds the `def`/`class` lines that have one.
  */
-export function topLevelStarts(lines: readonly string[]): number[] {
+export function definitionStarts(lines: readonly string[], indent: string, from = 0, to = lines.length): { starts: number[]; decorated: Set<number> } {
   const inside = insideLongStrings(lines);
+  const decorator = new RegExp(`^${indent}@`);
+  const header = new RegExp(`^${indent}(def |async def |class )`);
   const starts: number[] = [];
-  let previous = '';
-  lines.forEach((line, i) => {
-    if (!inside[i] && /^(def |async def |class |@)/.test(line) && !previous.startsWith('@')) starts.push(i);
-    if (line.trim() !== '') previous = line;
-  });
-  starts.push(lines.length);
-  return starts;
+  const decorated = new Set<number>();
+  let inDecorator = false;
+  for (let i = from; i < to; i++) {
+    const line = lines[i]!;
+    if (inside[i]) continue;
+    if (decorator.test(line)) {
+      if (!inDecorator) starts.push(i);
+      inDecorator = true;
+    } else if (header.test(line)) {
+      if (inDecorator) decorated.add(i);
+      else starts.push(i);
+      inDecorator = false;
+    }
+  }
+  return { starts, decorated };
+}
+
+/** Indexes of lines before which a top-level definition may go (definitions' starts), or the end of the file. */
+export function topLevelStarts(lines: readonly string[]): number[] {
+  return [...definitionStarts(lines, '').starts, lines.length];
 }
 
 /** The index of the first line after a top-level function's body (its next top-level line, or the end). */
@@ -208,9 +224,7 @@ export function plainMethod(lines: readonly string[], className: string, method:
   const header = new RegExp(`^    def ${method}\\(self\\)\\s*(->\\s*None\\s*)?:\\s*$`);
   const at = lines.findIndex((line, i) => i > start && i < end && !inside[i] && header.test(line));
   if (at < 0) return undefined;
-  let previous = at - 1;
-  while (previous > start && lines[previous]!.trim() === '') previous--;
-  if (lines[previous]!.startsWith('    @')) return undefined;
+  if (definitionStarts(lines, '    ', start + 1, end).decorated.has(at)) return undefined;
   const body: string[] = [];
   let i = at + 1;
   for (; i < end; i++) {
@@ -222,16 +236,9 @@ export function plainMethod(lines: readonly string[], className: string, method:
   return body.length > 0 ? { body, end: at + 1 + body.length } : undefined;
 }
 
-/** Lines of a class's body before which a method may go: a method or decorator no decorator precedes. */
-function methodStarts(lines: readonly string[], from: number, end: number, inside: readonly boolean[]): number[] {
-  const starts: number[] = [];
-  let previous = '';
-  for (let i = from; i < end; i++) {
-    const line = lines[i]!;
-    if (!inside[i] && /^    (def |async def |@)/.test(line) && !previous.startsWith('    @')) starts.push(i);
-    if (line.trim() !== '') previous = line;
-  }
-  return starts;
+/** Lines of a class's body before which a method may go: where its later methods (with their decorators) begin. */
+function methodStarts(lines: readonly string[], from: number, end: number): number[] {
+  return definitionStarts(lines, '    ', from, end).starts;
 }
 
 export interface PlacedBlock {
@@ -262,7 +269,7 @@ export function placeAfterOriginals(content: string, blocks: readonly PlacedBloc
       const method = plainMethod(lines, block.inClass, block.after);
       const start = lines.findIndex((line, i) => !inside[i] && new RegExp(`^class ${block.inClass}\\b`).test(line));
       if (method && start >= 0) {
-        const later = methodStarts(lines, method.end, classEnd(lines, start, inside), inside);
+        const later = methodStarts(lines, method.end, classEnd(lines, start, inside));
         const at = random(later.length + 1);
         // Before a later method of the class, or right after the original's body.
         if (at < later.length) put(later[at]!, [...text, '']);
