@@ -1,4 +1,4 @@
-import { languageOf, type ParserLanguage } from '../reward/harness/parsers/index.js';
+import { languageOfParser } from '../languages/index.js';
 
 /**
  * Language toolchain families: the Debian packages a base variant adds for each (`swe-env images
@@ -43,27 +43,6 @@ export function familyPackages(names: readonly string[]): string[] {
   return [...new Set(names.flatMap((n) => LANGUAGE_FAMILIES[n as LanguageFamily].packages))];
 }
 
-const PARSER_LANGUAGE: Readonly<Record<ParserLanguage, string>> = Object.freeze({
-  'c-cpp': 'C/C++',
-  go: 'Go',
-  java: 'Java',
-  javascript: 'JavaScript/TypeScript',
-  php: 'PHP',
-  ruby: 'Ruby',
-  rust: 'Rust',
-});
-
-/** SWE-smith's non-Python parsers by the language of the profiles that use them. */
-const SMITH_LANGUAGE: ReadonlyArray<readonly [RegExp, string]> = [
-  [/^swesmith_go$/, 'Go'],
-  [/^swesmith_cargo$/, 'Rust'],
-  [/^swesmith_(jest|mocha|mocha_counts|vitest|karma|jasmine|qunit|react_pdf|marked|turbo)$/, 'JavaScript/TypeScript'],
-  [/^swesmith_(maven_surefire|gradle_junit_xml)$/, 'Java'],
-  [/^swesmith_(ctest|gtest|catch2|boost_test|cppunit|airsim|valkey|jq)$/, 'C/C++'],
-  [/^swesmith_dotnet$/, 'C#'],
-  [/^swesmith_phpunit_testdox$/, 'PHP'],
-];
-
 /**
  * The task's programming language as its parser tells it: a non-Python parser of the harness's
  * registry or of SWE-smith's other profiles names one; every other parser is a Python runner's
@@ -71,7 +50,5 @@ const SMITH_LANGUAGE: ReadonlyArray<readonly [RegExp, string]> = [
  */
 export function taskLanguage(logParser: string | undefined): string {
   if (logParser === undefined) return 'Python';
-  const language = languageOf(logParser);
-  if (language) return PARSER_LANGUAGE[language];
-  return SMITH_LANGUAGE.find(([pattern]) => pattern.test(logParser))?.[1] ?? 'Python';
+  return languageOfParser(logParser)?.title ?? 'Python';
 }

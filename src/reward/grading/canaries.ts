@@ -1,5 +1,5 @@
 import { randomInt } from 'node:crypto';
-import type { TestStatus } from '../test-status.js';
+import type { TestStatus } from '../../languages/index.js';
 
 /**
  * Canary tests: tests with a known outcome put among the hidden tests at grading time, in the same

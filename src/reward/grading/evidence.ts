@@ -1,4 +1,4 @@
-import type { TestStatus } from '../test-status.js';
+import type { TestStatus } from '../../languages/index.js';
 import type { RecorderResult } from '../result-recorder.js';
 import { findingLine, severityOf } from '../findings.js';
 import { canaryKeyMatches, checkCanaries, type Canary, type RunnerFamily } from './canaries.js';

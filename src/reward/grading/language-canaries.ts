@@ -2,8 +2,7 @@ import { randomInt } from 'node:crypto';
 import type { Canary, CanaryPlan } from './canaries.js';
 import { invertedBody, mirrorHeader, mirrorSource, mutatedBody } from './language-mirrors.js';
 import type { LanguageRunner } from './language-runners.js';
-import { nodeTestTitles } from './node-test-mirrors.js';
-import { phpTitles, testdoxTitle } from './phpunit-mirrors.js';
+import { nodeTestTitles, phpTitles, testdoxTitle } from '../../languages/index.js';
 
 /**
  * Canaries for the runners beyond Python whose test files swe-env can add a test to safely: `go

@@ -1,8 +1,5 @@
 import type { LanguageRunner } from './language-runners.js';
-import { isMutableLiteral, mutateLiteral } from './literal-mutation.js';
-import { blanked, closingParen, topLevelSplit } from './source-text.js';
-import { invertNodeCheck, mutateNodeCheck, nodeTestHeader, nodeTestSource } from './node-test-mirrors.js';
-import { invertPhpCheck, mutatePhpCheck, phpTestSource } from './phpunit-mirrors.js';
+import { isMutableLiteral, mutateLiteral, blanked, closingParen, topLevelSplit, invertNodeCheck, mutateNodeCheck, nodeTestHeader, nodeTestSource, invertPhpCheck, mutatePhpCheck, phpTestSource } from '../../languages/index.js';
 
 /**
  * Mirror canaries for `go test` and cargo: renamed copies of the file's own listed tests (the

@@ -2,7 +2,7 @@ import type { Sandbox } from '../../sandbox/sandbox.js';
 import type { Task } from '../../tasks/task.js';
 import { diffFiles } from '../diff-files.js';
 import { djangoModule, environmentLines, type EvalPlan } from '../eval-plan/plan.js';
-import type { LogParserName } from '../log-parsers/index.js';
+import type { LogParserName } from '../../languages/index.js';
 import type { GradeReport } from '../report.js';
 import { channelFiles, newRecorderChannel, readRecords, recorderApplies, type RecorderResult } from '../result-recorder.js';
 import { RUN_TESTS_SCRIPT, bashArgv } from '../scripts.js';

@@ -1,0 +1,17 @@
+import { harnessFunctions, type Language } from '../language.js';
+import { parseLogCucumber, parseLogJekyll, parseLogMinitest, parseLogRspecTransformedJson, parseLogRubyUnit } from './harness-parsers.js';
+
+/** Ruby: the harness's parsers only (swesmith 0.0.9 has no Ruby profile). */
+export const RUBY: Language = {
+  name: 'ruby',
+  title: 'Ruby',
+  harnessParsers: harnessFunctions({
+    parse_log_minitest: parseLogMinitest,
+    parse_log_cucumber: parseLogCucumber,
+    parse_log_ruby_unit: parseLogRubyUnit,
+    parse_log_rspec_transformed_json: parseLogRspecTransformedJson,
+    parse_log_jekyll: parseLogJekyll,
+  }),
+  smithParsers: {},
+  wholeLogParsers: ['parse_log_rspec_transformed_json'],
+};
