@@ -4,13 +4,14 @@
  * (registry.ts). Code outside the wing imports this file only; the wing imports nothing above
  * src/common.
  */
-export type { CanaryRunner, HarnessGeneration, Language, LanguageName, LanguageRunner, ParseContext, ParseFunction } from './language.js';
+export type { CanaryRunner, CanaryText, HarnessGeneration, Language, LanguageName, LanguageRunner, MirrorSource, MirrorText, ParseContext, ParseFunction, RunnerRules } from './language.js';
 export {
   LANGUAGES,
   canaryRunner,
   harnessParse,
   isHarnessParser,
   isLanguageRun,
+  isLanguageRunner,
   isSmithParser,
   languageOf,
   languageOfParser,
@@ -23,7 +24,6 @@ export { SWE_SMITH_LANGUAGE_PROFILES, type SmithLanguage, type SmithLanguageProf
 export type { HarnessSpec, LanguageParser, StatusMap } from './shared/py-re.js';
 export { fileOfTestName, TEST_STATUSES, type ListedStatus, type Resolution, type TestStatus, type TestStatusMap } from './shared/test-status.js';
 export { isMutableLiteral, mutateLiteral } from './shared/literal-mutation.js';
-export { blanked, closingParen, topLevelSplit } from './shared/source-text.js';
 export {
   HARNESS_PARSERS,
   ownParser,
@@ -36,5 +36,3 @@ export {
   type SmithProfile,
 } from './python/index.js';
 export { UNREGISTERED_PARSERS } from './javascript/index.js';
-export { invertNodeCheck, mutateNodeCheck, nodeTestHeader, nodeTestSource, nodeTestTitles } from './javascript/node-test-mirrors.js';
-export { invertPhpCheck, mutatePhpCheck, phpTestSource, phpTitles, testdoxTitle } from './php/phpunit-mirrors.js';

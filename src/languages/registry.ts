@@ -99,3 +99,8 @@ const RUNNERS: ReadonlyMap<LanguageRunner, CanaryRunner> = new Map(LANGUAGES.fla
 export function canaryRunner(name: LanguageRunner): CanaryRunner {
   return RUNNERS.get(name)!;
 }
+
+/** Whether a runner family's name is one of the runners beyond Python that take canaries. */
+export function isLanguageRunner(name: string): name is LanguageRunner {
+  return RUNNERS.has(name as LanguageRunner);
+}

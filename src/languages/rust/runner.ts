@@ -1,7 +1,11 @@
 import type { CanaryRunner } from '../language.js';
+import { CARGO_CANARY_TEXT } from './canaries.js';
+import { CARGO_MIRRORS } from './mirrors.js';
 
 /** cargo's libtest: canaries are `#[test]` functions of an integration test file (tests/*.rs). */
 export const CARGO_RUNNER: CanaryRunner = {
+  ...CARGO_CANARY_TEXT,
+  ...CARGO_MIRRORS,
   name: 'cargo',
   parsers: ['parse_log_cargo', 'swesmith_cargo'],
   canaryFile: (path, content) => /^tests\/[^/]+\.rs$/.test(path) && /#\[test\]/.test(content),
@@ -14,4 +18,7 @@ export const CARGO_RUNNER: CanaryRunner = {
   },
   // cargo stops after a failing test target unless told not to.
   stopsEarly: (testCommand) => !/--no-fail-fast\b/.test(testCommand),
+  // libtest names a test by its module path (`tests::name`) where it has one.
+  keyMatches: (canary, key) => key === canary.name || key.endsWith(`::${canary.name}`),
+  exitStatusOf: 'cargo test',
 };
