@@ -35,6 +35,12 @@ export interface Language {
   readonly wholeLogParsers?: readonly string[];
   /** SWE-smith's profiles beyond Python, by the language swesmith files them under (Python's have a table of their own). */
   readonly smithProfiles?: Readonly<Partial<Record<SmithLanguage, readonly SmithProfileRow[]>>>;
+  /**
+   * The toolchain family a base image variant adds for it (`swe-env images base --family NAME`, one
+   * layer on the sandbox base image): Debian bookworm packages only, from the machine's own apt
+   * sources, so an image builds with only the Debian mirror reachable.
+   */
+  readonly toolchain?: { readonly family: string; readonly packages: readonly string[] };
   /** The runners beyond Python that take canaries, by the parser names whose logs they print. */
   readonly canaryRunners?: readonly CanaryRunner[];
 }

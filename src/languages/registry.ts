@@ -10,8 +10,8 @@ import { RUBY } from './ruby/index.js';
 import { RUST } from './rust/index.js';
 import type { HarnessSpec, StatusMap } from './shared/py-re.js';
 
-/** Every language swe-env grades: adding one is its folder and a line here. */
-export const LANGUAGES: readonly Language[] = [PYTHON, C_CPP, GO, JAVA, JAVASCRIPT, PHP, RUBY, RUST, CSHARP];
+/** Every language swe-env grades: adding one is its folder and a line here (the order is the toolchain families' as listed). */
+export const LANGUAGES: readonly Language[] = [PYTHON, GO, RUST, JAVASCRIPT, JAVA, RUBY, PHP, C_CPP, CSHARP];
 
 interface Entry {
   readonly language: Language;

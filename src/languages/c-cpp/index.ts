@@ -27,6 +27,7 @@ export const C_CPP: Language = {
     swesmith_jq: parseLogJq,
   }),
   wholeLogParsers: ['parse_log_doctest'],
+  toolchain: { family: 'cpp', packages: ['gcc', 'g++', 'cmake', 'make', 'libgtest-dev'] },
   smithProfiles: { cpp: SMITH_CPP_PROFILES, c: SMITH_C_PROFILES },
   canaryRunners: [GTEST_RUNNER],
 };

@@ -9,6 +9,7 @@ export const GO: Language = {
   title: 'Go',
   harnessParsers: harnessFunctions({ parse_log_gotest: parseLogGotest }),
   smithParsers: smithFunctions({ swesmith_go: parseSmithGo }),
+  toolchain: { family: 'go', packages: ['golang-go'] },
   smithProfiles: { go: SMITH_GO_PROFILES },
   canaryRunners: [GO_RUNNER],
 };

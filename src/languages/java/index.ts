@@ -9,5 +9,12 @@ export const JAVA: Language = {
   harnessParsers: harnessFunctions({ parse_log_maven: parseLogMaven, parse_log_ant: parseLogAnt, parse_log_gradle_custom: parseLogGradleCustom }),
   smithParsers: smithFunctions({ swesmith_maven_surefire: parseSmithMavenSurefire, swesmith_gradle_junit_xml: parseSmithGradleJunitXml }),
   wholeLogParsers: ['parse_log_maven'],
+  // Debian's Maven repository (/usr/share/maven-repo) holds surefire, JUnit 4 and, with the plugin
+  // packages, the compiler and resources plugins: an offline build (`mvn -o
+  // -Dmaven.repo.local=/usr/share/maven-repo`) uses it as its local repository instead of a remote one.
+  toolchain: {
+    family: 'java',
+    packages: ['openjdk-17-jdk-headless', 'maven', 'maven-repo-helper', 'libsurefire-java', 'junit4', 'libmaven-compiler-plugin-java', 'libmaven-resources-plugin-java'],
+  },
   smithProfiles: { java: SMITH_JAVA_PROFILES },
 };

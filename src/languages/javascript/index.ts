@@ -74,6 +74,7 @@ export const JAVASCRIPT: Language = {
     swesmith_turbo: parseSmithTurbo,
   }),
   wholeLogParsers: ['parse_log_jest_json'],
+  toolchain: { family: 'node', packages: ['nodejs', 'npm'] },
   smithProfiles: { javascript: SMITH_JAVASCRIPT_PROFILES, typescript: SMITH_TYPESCRIPT_PROFILES },
   canaryRunners: [TAP_RUNNER],
 };

@@ -9,6 +9,7 @@ export const PHP: Language = {
   title: 'PHP',
   harnessParsers: harnessFunctions({ parse_log_phpunit: parseLogPhpunit }),
   smithParsers: smithFunctions({ swesmith_phpunit_testdox: parseSmithPhpunitTestdox }),
+  toolchain: { family: 'php', packages: ['php-cli', 'phpunit'] },
   smithProfiles: { php: SMITH_PHP_PROFILES },
   canaryRunners: [PHPUNIT_RUNNER],
 };

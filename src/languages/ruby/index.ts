@@ -13,5 +13,7 @@ export const RUBY: Language = {
     parse_log_jekyll: parseLogJekyll,
   }),
   smithParsers: {},
+  // jq: the harness's RSpec rows pipe `rspec --format json` through jq into `name - status` lines.
+  toolchain: { family: 'ruby', packages: ['ruby', 'ruby-rspec', 'ruby-minitest', 'jq'] },
   wholeLogParsers: ['parse_log_rspec_transformed_json'],
 };

@@ -9,6 +9,7 @@ export const RUST: Language = {
   title: 'Rust',
   harnessParsers: harnessFunctions({ parse_log_cargo: parseLogCargo }),
   smithParsers: smithFunctions({ swesmith_cargo: parseSmithCargo }),
+  toolchain: { family: 'rust', packages: ['rustc', 'cargo'] },
   smithProfiles: { rust: SMITH_RUST_PROFILES },
   canaryRunners: [CARGO_RUNNER],
 };
