@@ -20,6 +20,7 @@ export {
   readsLineByLine,
   type ParserLanguage,
 } from './registry.js';
+export { isLanguageControlPath } from './runner-control.js';
 export { SWE_SMITH_LANGUAGE_PROFILES, type SmithLanguage, type SmithLanguageProfile } from './smith-profiles.js';
 export type { HarnessSpec, LanguageParser, StatusMap } from './shared/py-re.js';
 export { fileOfTestName, TEST_STATUSES, type ListedStatus, type Resolution, type TestStatus, type TestStatusMap } from './shared/test-status.js';

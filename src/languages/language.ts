@@ -41,8 +41,20 @@ export interface Language {
    * sources, so an image builds with only the Debian mirror reachable.
    */
   readonly toolchain?: { readonly family: string; readonly packages: readonly string[] };
+  /**
+   * What the language's runners read or run around their tests, which a change may no more touch
+   * than a pytest configuration (the task's own fix still may: allowedPaths).
+   */
+  readonly runnerControl?: RunnerControl;
   /** The runners beyond Python that take canaries, by the parser names whose logs they print. */
   readonly canaryRunners?: readonly CanaryRunner[];
+}
+
+export interface RunnerControl {
+  /** Whether the path (split at `/`; its last component may be a symlink standing for a folder) is one the runners read or run. */
+  isControlPath(parts: readonly string[]): boolean;
+  /** The build definitions the test command's own tools read (a tool the command names, the file name it reads): grading is offline, so a new dependency they would name could not be fetched anyway. */
+  readonly buildDefinitions?: ReadonlyArray<readonly [tool: RegExp, file: RegExp]>;
 }
 
 /** A runner's name among those taking canaries beyond Python (see CanaryRunner). */

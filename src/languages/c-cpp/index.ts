@@ -28,6 +28,10 @@ export const C_CPP: Language = {
   }),
   wholeLogParsers: ['parse_log_doctest'],
   toolchain: { family: 'cpp', packages: ['gcc', 'g++', 'cmake', 'make', 'libgtest-dev'] },
+  runnerControl: {
+    isControlPath: () => false,
+    buildDefinitions: [[/(^|[\s;&|(/])(cmake|ctest)(\s|$)/, /^(CMakeLists\.txt|.*\.cmake)$/]],
+  },
   smithProfiles: { cpp: SMITH_CPP_PROFILES, c: SMITH_C_PROFILES },
   canaryRunners: [GTEST_RUNNER],
 };

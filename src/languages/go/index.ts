@@ -10,6 +10,12 @@ export const GO: Language = {
   harnessParsers: harnessFunctions({ parse_log_gotest: parseLogGotest }),
   smithParsers: smithFunctions({ swesmith_go: parseSmithGo }),
   toolchain: { family: 'go', packages: ['golang-go'] },
+  // A `TestMain` in any `_test.go` of the package owns the test binary's output and exit; test data
+  // (a whole component, the last one too: a symlink named `testdata` stands for the folder).
+  runnerControl: {
+    isControlPath: (parts) => (parts.at(-1) ?? '').endsWith('_test.go') || parts.includes('testdata'),
+    buildDefinitions: [[/(^|[\s;&|(])go(\s|$)/, /^go\.(mod|sum|work|work\.sum)$/]],
+  },
   smithProfiles: { go: SMITH_GO_PROFILES },
   canaryRunners: [GO_RUNNER],
 };

@@ -16,5 +16,12 @@ export const JAVA: Language = {
     family: 'java',
     packages: ['openjdk-17-jdk-headless', 'maven', 'maven-repo-helper', 'libsurefire-java', 'junit4', 'libmaven-compiler-plugin-java', 'libmaven-resources-plugin-java'],
   },
+  runnerControl: {
+    isControlPath: () => false,
+    buildDefinitions: [
+      [/(^|[\s;&|(/])(mvn|mvnw)(\s|$)/, /^pom\.xml$/],
+      [/(^|[\s;&|(/])(gradle|gradlew)(\s|$)/, /^(build|settings)\.gradle(\.kts)?$/],
+    ],
+  },
   smithProfiles: { java: SMITH_JAVA_PROFILES },
 };

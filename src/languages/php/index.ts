@@ -10,6 +10,10 @@ export const PHP: Language = {
   harnessParsers: harnessFunctions({ parse_log_phpunit: parseLogPhpunit }),
   smithParsers: smithFunctions({ swesmith_phpunit_testdox: parseSmithPhpunitTestdox }),
   toolchain: { family: 'php', packages: ['php-cli', 'phpunit'] },
+  runnerControl: {
+    isControlPath: (parts) => ['phpunit.xml', 'phpunit.xml.dist', '.phpunit.result.cache'].includes(parts.at(-1) ?? ''),
+    buildDefinitions: [[/(^|[\s;&|(/])(composer|phpunit)(\s|$)/, /^composer\.json$/]],
+  },
   smithProfiles: { php: SMITH_PHP_PROFILES },
   canaryRunners: [PHPUNIT_RUNNER],
 };

@@ -15,5 +15,13 @@ export const RUBY: Language = {
   smithParsers: {},
   // jq: the harness's RSpec rows pipe `rspec --format json` through jq into `name - status` lines.
   toolchain: { family: 'ruby', packages: ['ruby', 'ruby-rspec', 'ruby-minitest', 'jq'] },
+  // RSpec's configuration, specs and their helpers.
+  runnerControl: {
+    isControlPath: (parts) => {
+      const base = parts.at(-1) ?? '';
+      return base === '.rspec' || base.endsWith('_spec.rb') || (parts.slice(0, -1).includes('spec') && base.endsWith('.rb'));
+    },
+    buildDefinitions: [[/(^|[\s;&|(])(rake|bundle)(\s|$)/, /^(Rakefile|Gemfile)$/]],
+  },
   wholeLogParsers: ['parse_log_rspec_transformed_json'],
 };
