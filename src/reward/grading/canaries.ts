@@ -1,5 +1,7 @@
 import { randomInt } from 'node:crypto';
 import { canaryRunner, isLanguageRunner, type LanguageRunner, type TestStatus } from '../../languages/index.js';
+import { djangoModule } from '../eval-plan/plan.js';
+import { mutatedBody, placeAfterOriginals, plainMethod, type PlacedBlock } from './python-mirrors.js';
 
 /**
  * Canary tests: tests with a known outcome put among the hidden tests at grading time, in the same
@@ -10,9 +12,10 @@ import { canaryRunner, isLanguageRunner, type LanguageRunner, type TestStatus } 
  * file whose other tests ran, is reward 0 with an integrity flag. The agent never sees them (they
  * are written after every agent-driven step) and cannot tell them from the hidden tests by name.
  *
- * Two kinds: synthetic ones (a small computation and an assertion) and, where the file has a
- * PASS_TO_PASS test that is a plain function, mirrors of it (a renamed copy that must pass, and a
- * copy whose last top-level assertion is negated, which must fail): they run the repository's code
+ * Two kinds: synthetic ones (a small computation and an assertion) and, where the file has listed
+ * tests that are plain functions (a few FAIL_TO_PASS ones and one PASS_TO_PASS one), mirrors of
+ * them: a copy whose expected value is changed, which must fail (python-mirrors.ts), or, when the
+ * command stops at the first failure, an exact copy that must pass. They run the repository's code
  * exactly as the real test does. Canaries never enter either verdict.
  */
 
@@ -42,6 +45,8 @@ export interface CanaryInput {
   readonly targets: ReadonlyArray<{ readonly path: string; readonly content: string }>;
   readonly family: RunnerFamily;
   readonly passToPass: readonly string[];
+  /** The issue's tests: their copies are what code reading the hidden tests cannot tell from them. */
+  readonly failToPass?: readonly string[];
   /** False when the test command stops at the first failure: no must-fail canary then. */
   readonly mustFail: boolean;
   /** Random integers in [0, n) (tests pass a seeded one). */
@@ -110,50 +115,77 @@ function plainFunction(lines: readonly string[], name: string): { body: string[]
   return body.length > 0 ? { body } : undefined;
 }
 
-/** Whether an expression is complete on its line: brackets balanced, no string left open, no top-level comma. */
-function singleLineExpression(expr: string): boolean {
-  let depth = 0;
-  let quote = '';
-  for (let i = 0; i < expr.length; i++) {
-    const c = expr[i]!;
-    if (quote) {
-      if (c === '\\') i++;
-      else if (c === quote) quote = '';
-      continue;
+/** A listed test of the file that may be copied: a top-level function, or a method of a top-level class. */
+interface MirrorTarget {
+  readonly listed: string;
+  readonly name: string;
+  readonly className?: string;
+}
+
+/** The file's listed tests by shape: `file::test_x`, `file::Class::test_x`, sympy's bare `test_x`, Django's `test_x (module.Class)`. */
+function mirrorTargets(path: string, family: RunnerFamily, listed: readonly string[]): MirrorTarget[] {
+  return listed.flatMap((n): MirrorTarget[] => {
+    if (family === 'pytest' && n.startsWith(`${path}::`)) {
+      const m = /^([A-Za-z_]\w*)(?:::([A-Za-z_]\w*))?$/.exec(n.slice(path.length + 2));
+      if (!m) return [];
+      return m[2] === undefined ? [{ listed: n, name: m[1]! }] : [{ listed: n, name: m[2], className: m[1]! }];
     }
-    if (c === '"' || c === "'") quote = c;
-    else if ('([{'.includes(c)) depth++;
-    else if (')]}'.includes(c)) depth--;
-    else if (c === ',' && depth === 0) return false;
-    else if (c === '#') return depth === 0 && quote === '' && expr.slice(0, i).trim() !== '';
-    if (depth < 0) return false;
-  }
-  return depth === 0 && quote === '' && !expr.trimEnd().endsWith('\\');
+    if (family === 'sympy') return /^test_\w+$/.test(n) ? [{ listed: n, name: n }] : [];
+    if (family === 'unittest') {
+      const m = /^(\w+) \(([\w.]+)\)/.exec(n);
+      const module = `${djangoModule(path)}.`;
+      if (!m || !m[2]!.startsWith(module)) return [];
+      const [className, method] = m[2]!.slice(module.length).split('.');
+      return className && /^\w+$/.test(className) && (method === undefined || method === m[1]) ? [{ listed: n, name: m[1]!, className }] : [];
+    }
+    return [];
+  });
 }
 
-/** The body with its last top-level single-line `assert X` made `assert not (X)`; undefined when it has none. */
-function negatedBody(body: readonly string[]): string[] | undefined {
-  const indent = /^(\s+)/.exec(body.find((l) => l.trim() !== '') ?? '')?.[1];
-  if (!indent) return undefined;
-  for (let i = body.length - 1; i >= 0; i--) {
-    const m = new RegExp(`^${indent}assert (.+)$`).exec(body[i]!);
-    if (!m) continue;
-    const expr = m[1]!.replace(/\s+#.*$/, '');
-    if (!singleLineExpression(expr)) return undefined;
-    const out = [...body];
-    out[i] = `${indent}assert not (${expr})`;
-    return out;
-  }
-  return undefined;
+/** The body of the target's function or method, when it is plain enough to copy. */
+function targetBody(lines: readonly string[], target: MirrorTarget): string[] | undefined {
+  return target.className === undefined ? plainFunction(lines, target.name)?.body : plainMethod(lines, target.className, target.name)?.body;
 }
 
-/** P2P tests of a file that are plain functions (`file::test_x`, or sympy's bare `test_x`). */
-function mirrorableNames(path: string, family: RunnerFamily, passToPass: readonly string[]): string[] {
-  if (family === 'pytest') {
-    return passToPass.filter((n) => n.startsWith(`${path}::`) && /^[A-Za-z_]\w*$/.test(n.slice(path.length + 2))).map((n) => n.slice(path.length + 2));
+/** How many of a file's FAIL_TO_PASS tests get a copy (and one PASS_TO_PASS test besides). */
+const MIRRORED_FAIL_TO_PASS = 2;
+
+interface MirrorCopy {
+  readonly target: MirrorTarget;
+  readonly expect: 'PASSED' | 'FAILED';
+  readonly body: string[];
+}
+
+/**
+ * The copies of the file's listed tests: with must-fail canaries, each a copy with its expected
+ * value changed (python-mirrors.ts); without (the command stops at the first failure), an exact copy
+ * that must pass.
+ */
+function mirrorCopies(path: string, lines: readonly string[], input: CanaryInput, random: (n: number) => number): MirrorCopy[] {
+  const copies: MirrorCopy[] = [];
+  const take = (names: readonly string[], limit: number): void => {
+    const targets = mirrorTargets(path, input.family, [...new Set(names)]);
+    shuffle(targets, random);
+    let taken = 0;
+    for (const target of targets) {
+      if (taken >= limit) return;
+      const body = targetBody(lines, target);
+      const copy = body && (input.mustFail ? mutatedBody(body, random) : body);
+      if (!copy) continue;
+      copies.push({ target, expect: input.mustFail ? 'FAILED' : 'PASSED', body: copy });
+      taken++;
+    }
+  };
+  take(input.failToPass ?? [], MIRRORED_FAIL_TO_PASS);
+  take(input.passToPass, 1);
+  return copies;
+}
+
+function shuffle<T>(items: T[], random: (n: number) => number): void {
+  for (let i = items.length - 1; i > 0; i--) {
+    const j = random(i + 1);
+    [items[i], items[j]] = [items[j]!, items[i]!];
   }
-  if (family === 'sympy') return passToPass.filter((n) => /^test_\w+$/.test(n));
-  return [];
 }
 
 function unittestBase(content: string): string {
@@ -169,7 +201,20 @@ function planFile(path: string, content: string, input: CanaryInput, random: (n:
   const words = nameWords(content);
   const taken = new Set<string>();
   const canaries: Canary[] = [];
-  const blocks: string[] = [];
+  const placed: PlacedBlock[] = [];
+  const lines = content.split('\n');
+  for (const copy of mirrorCopies(path, lines, input, random)) {
+    const name = freshName(content, words, taken, random);
+    const { className } = copy.target;
+    if (className === undefined) {
+      canaries.push({ file: path, name, expect: copy.expect, mirrorOf: copy.target.listed });
+      placed.push({ text: `def ${name}():\n${copy.body.join('\n')}\n`, after: copy.target.name });
+    } else {
+      const key = input.family === 'pytest' ? { name: `${className}::${name}` } : { name, className };
+      canaries.push({ file: path, ...key, expect: copy.expect, mirrorOf: copy.target.listed });
+      placed.push({ text: `    def ${name}(self):\n${copy.body.join('\n')}\n`, after: copy.target.name, inClass: className });
+    }
+  }
   if (input.family === 'unittest') {
     const className = `${capitalised([pick(words, random), pick(words, random)])}Tests`;
     const methods: string[] = [];
@@ -180,31 +225,19 @@ function planFile(path: string, content: string, input: CanaryInput, random: (n:
     };
     add('PASSED');
     if (input.mustFail) add('FAILED');
-    blocks.push(`class ${className}(${unittestBase(content)}):\n${methods.join('\n')}`);
+    // At the end: its base class may be defined in the file.
+    const text = placeAfterOriginals(content, placed, random);
+    return { text: `${text}\n\nclass ${className}(${unittestBase(content)}):\n${methods.join('\n')}`, canaries };
   } else {
-    const add = (expect: 'PASSED' | 'FAILED', body: readonly string[], mirrorOf?: string): void => {
+    const add = (expect: 'PASSED' | 'FAILED'): void => {
       const name = freshName(content, words, taken, random);
-      canaries.push({ file: path, name, expect, ...(mirrorOf ? { mirrorOf } : {}) });
-      blocks.push(`def ${name}():\n${body.join('\n')}\n`);
+      canaries.push({ file: path, name, expect });
+      placed.push({ text: `def ${name}():\n${syntheticAssertion(expect === 'PASSED', random, false).map((l) => `    ${l}`).join('\n')}\n` });
     };
-    add('PASSED', syntheticAssertion(true, random, false).map((l) => `    ${l}`));
-    if (input.mustFail) add('FAILED', syntheticAssertion(false, random, false).map((l) => `    ${l}`));
-    const lines = content.split('\n');
-    const usable = mirrorableNames(path, input.family, input.passToPass).filter((name) => plainFunction(lines, name));
-    // Prefer a test whose negated copy can be made: it is the canary that runs the repository's code and must fail.
-    const negatable = usable.filter((name) => negatedBody(plainFunction(lines, name)!.body));
-    const mirrors = input.mustFail && negatable.length > 0 ? negatable : usable;
-    if (mirrors.length > 0) {
-      const original = pick(mirrors, random);
-      const fn = plainFunction(lines, original)!;
-      const listed = input.family === 'pytest' ? `${path}::${original}` : original;
-      add('PASSED', fn.body, listed);
-      const negated = input.mustFail ? negatedBody(fn.body) : undefined;
-      if (negated) add('FAILED', negated, listed);
-    }
+    add('PASSED');
+    if (input.mustFail) add('FAILED');
   }
-  const text = `${content.replace(/\s*$/, '')}\n\n\n${blocks.join('\n\n')}`;
-  return { text, canaries };
+  return { text: placeAfterOriginals(content, placed, random), canaries };
 }
 
 /** Canaries for each target file (appended at its end, after the file's own tests). */

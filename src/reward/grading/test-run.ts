@@ -68,6 +68,8 @@ const CHANNEL_LIMIT = 256 * 1024 * 1024;
 export const MIRROR_TIME_FACTOR = 4;
 /** How much more of its log is kept (up to fifteen copies of at most five listed tests print too). */
 const MIRROR_LOG_FACTOR = 4;
+/** A Python run's mirrored tests run twice (themselves and one copy), every other test once. */
+const PYTHON_MIRROR_FACTOR = 2;
 
 export async function testRunStage(sandbox: Sandbox, input: TestRunInput, report: GradeReport, signal?: AbortSignal): Promise<TestRunResult> {
   const { task, plan } = input;
@@ -91,13 +93,14 @@ export async function testRunStage(sandbox: Sandbox, input: TestRunInput, report
   // no canaries of its own (micropython's run-tests, jq's, redis') gets none, rather than pytest
   // functions appended to a script it runs as it is.
   const canaries = canaryPlan?.canaries ?? [];
-  // Beyond Python the mirrors run up to five listed tests up to three more times: a run the harness
-  // would finish in time must not time out for our copies (an honest slow fix scored 0), so the
-  // limit grows with them. (A pytest run copies one kept test twice.)
-  const mirrored = runner !== undefined && canaryPlan?.canaries.some((c) => c.mirrorOf) === true;
-  const limitS = mirrored ? input.testTimeoutS * MIRROR_TIME_FACTOR : input.testTimeoutS;
+  // Beyond Python the mirrors run up to five listed tests up to three more times, in Python a few
+  // listed tests once more: a run the harness would finish in time must not time out for our copies
+  // (an honest slow fix scored 0), so the limit grows with them.
+  const mirrored = canaryPlan?.canaries.some((c) => c.mirrorOf) === true;
+  const factor = runner !== undefined ? MIRROR_TIME_FACTOR : PYTHON_MIRROR_FACTOR;
+  const limitS = mirrored ? input.testTimeoutS * factor : input.testTimeoutS;
   // Their output too: a log cut in its middle for the copies' lines lost listed results (round 6's F2).
-  const logLimitBytes = mirrored ? input.logLimitBytes * MIRROR_LOG_FACTOR : input.logLimitBytes;
+  const logLimitBytes = mirrored ? input.logLimitBytes * (runner !== undefined ? MIRROR_LOG_FACTOR : PYTHON_MIRROR_FACTOR) : input.logLimitBytes;
   const pytest = recorderApplies(input.parser, plan.testCommand);
   const channel = newRecorderChannel(GRADING_DIR, pytest);
   const testFiles = diffFiles(task.testPatch)
@@ -126,7 +129,7 @@ export async function testRunStage(sandbox: Sandbox, input: TestRunInput, report
   if (run.timedOut || run.exitCode === 124 || run.exitCode === 137) {
     // The outer limit only fires when the code under test stopped the timeout inside: its doing.
     report.testTimedOut = true;
-    report.error = `the tests did not finish within ${limitS}s${limitS !== input.testTimeoutS ? ` (${input.testTimeoutS}s, times ${MIRROR_TIME_FACTOR} for the mirror canaries' runs)` : ''}`;
+    report.error = `the tests did not finish within ${limitS}s${limitS !== input.testTimeoutS ? ` (${input.testTimeoutS}s, times ${factor} for the mirror canaries' runs)` : ''}`;
   }
   // What the tests left running (a daemon that keeps rewriting or shrinking the channel file while
   // it is read) is ended first: from here on nothing in the container moves.
@@ -167,7 +170,7 @@ async function writeCanaries(sandbox: Sandbox, input: TestRunInput, family: Runn
     const content = read.get(path)?.work;
     return content === undefined ? [] : [{ path, content }];
   });
-  return writePlanned(sandbox, input.task.workdir, planCanaries({ targets, family, passToPass: input.task.passToPass, mustFail: !stopsAtFirstFailure(testCommand) }));
+  return writePlanned(sandbox, input.task.workdir, planCanaries({ targets, family, passToPass: input.task.passToPass, failToPass: input.task.failToPass, mustFail: !stopsAtFirstFailure(testCommand) }));
 }
 
 /** The planned canary files written into the repository. */

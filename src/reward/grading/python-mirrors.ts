@@ -1,0 +1,285 @@
+import { isMutableLiteral, mutateLiteral } from '../../languages/index.js';
+
+/**
+ * Python's must-fail mirror canaries: a copy of a listed test that differs from it in its expected
+ * value alone. The copy's last top-level assertion is changed the way a test's author could have
+ * written it wrong: `assert f(x) == 3` becomes `assert f(x) == 7`, `assert ok(x)` becomes
+ * `assert not ok(x)`. There is no exact copy beside it to vote with, so code that reads the hidden
+ * tests finds two expectations for the same call and cannot tell which one is graded; a value that
+ * equals anything (a list subclass whose `__eq__` always holds) passes the copy too, which must
+ * fail. Each copy goes after its original at a random later place in the file: a copy ahead of it
+ * could use up state the original needs, and a block at the end would tell canaries by position.
+ */
+
+/** The text with what is inside brackets and Python string literals blanked out (its top level). */
+function pythonTopLevel(text: string): string | undefined {
+  let out = '';
+  let depth = 0;
+  let quote = '';
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i]!;
+    if (quote) {
+      if (c === '\\') {
+        i++;
+        out += '  ';
+        continue;
+      }
+      if (c === quote) quote = '';
+      out += ' ';
+      continue;
+    }
+    if (c === '"' || c === "'") {
+      quote = c;
+      out += ' ';
+      continue;
+    }
+    if ('([{'.includes(c)) depth++;
+    else if (')]}'.includes(c)) depth--;
+    if (depth < 0) return undefined;
+    out += depth > 0 || ')]}'.includes(c) ? ' ' : c;
+  }
+  return depth === 0 && quote === '' ? out : undefined;
+}
+
+/** An assertion's expression with its expected literal changed, or undefined when it has no such shape. */
+function mutatedComparison(expr: string, random: (n: number) => number): string | undefined {
+  const top = pythonTopLevel(expr);
+  if (top === undefined) return undefined;
+  const at = top.indexOf('==');
+  if (at < 0 || top.indexOf('==', at + 2) >= 0) return undefined;
+  // One comparison and nothing around it: `a == 3 or b`, `a == b == 3` or `x < a == 3` would not
+  // turn false with its literal.
+  if (/!=|<|>|\bin\b|\bis\b|\band\b|\bor\b|\bnot\b|\bif\b|\blambda\b|:=|,/.test(top.slice(0, at) + top.slice(at + 2))) return undefined;
+  const left = expr.slice(0, at);
+  const right = expr.slice(at + 2);
+  const changed = (side: string): string | undefined => (isMutableLiteral(side, true) ? mutateLiteral(side, random, true) : undefined);
+  const newRight = changed(right);
+  if (newRight !== undefined) return `${left.trimEnd()} == ${newRight}`;
+  const newLeft = changed(left);
+  return newLeft !== undefined ? `${newLeft} == ${right.trimStart()}` : undefined;
+}
+
+/** An assertion's expression with its truth turned: `x` to `not x`, `not x` to `x`. */
+function negatedExpression(expr: string): string | undefined {
+  const top = pythonTopLevel(expr);
+  if (top === undefined || /,|:=/.test(top)) return undefined;
+  const simple = !/\band\b|\bor\b|\bif\b|\blambda\b/.test(top);
+  const negative = /^not\s/.exec(top);
+  if (simple && negative) return expr.slice(negative[0].length).trimStart();
+  return simple ? `not ${expr}` : `not (${expr})`;
+}
+
+/** `cond, "message"` split at its top-level comma (the message kept as written, comma included). */
+function splitMessage(expr: string): { condition: string; message: string } {
+  const top = pythonTopLevel(expr);
+  const comma = top?.indexOf(',') ?? -1;
+  return comma < 0 ? { condition: expr, message: '' } : { condition: expr.slice(0, comma).trimEnd(), message: expr.slice(comma) };
+}
+
+const OPPOSITE: Readonly<Record<string, string>> = {
+  assertEqual: 'assertNotEqual',
+  assertEquals: 'assertNotEqual',
+  assertNotEqual: 'assertEqual',
+  assertTrue: 'assertFalse',
+  assertFalse: 'assertTrue',
+  assertIsNone: 'assertIsNotNone',
+  assertIsNotNone: 'assertIsNone',
+  assertIn: 'assertNotIn',
+  assertNotIn: 'assertIn',
+  assertIs: 'assertIsNot',
+  assertIsNot: 'assertIs',
+};
+
+/** A unittest check with another expected value (`assertEqual(f(), 3)` to `assertEqual(f(), 4)`), or its opposite check. */
+function mutatedUnittestCall(call: string, random: (n: number) => number): string | undefined {
+  const m = /^self\.(assert\w+)\((.*)\)$/.exec(call);
+  if (!m || !(m[1]! in OPPOSITE)) return undefined;
+  const args = m[2]!;
+  const top = pythonTopLevel(args);
+  if (top === undefined) return undefined;
+  const commas = [...top.matchAll(/,/g)].map((c) => c.index);
+  const parts = [-1, ...commas].map((at, k) => args.slice(at + 1, k < commas.length ? commas[k] : args.length));
+  if (m[1] === 'assertEqual' || m[1] === 'assertEquals') {
+    for (const k of [1, 0]) {
+      const arg = parts[k];
+      if (arg === undefined || !isMutableLiteral(arg, true)) continue;
+      const changed = mutateLiteral(arg, random, true);
+      if (changed === undefined) continue;
+      const lead = /^\s*/.exec(arg)![0];
+      return `self.${m[1]}(${parts.map((p, j) => (j === k ? `${lead}${changed}` : p)).join(',')})`;
+    }
+  }
+  return `self.${OPPOSITE[m[1]!]!}(${args})`;
+}
+
+/**
+ * The body with its last top-level single-line `assert` (or unittest check) given another expected
+ * value, or undefined when it has none, or returns before it.
+ */
+export function mutatedBody(body: readonly string[], random: (n: number) => number): string[] | undefined {
+  const indent = /^(\s+)/.exec(body.find((l) => l.trim() !== '') ?? '')?.[1];
+  if (!indent) return undefined;
+  for (let i = body.length - 1; i >= 0; i--) {
+    const line = body[i]!;
+    if (line.trim() === '' || line.trimStart().startsWith('#')) continue;
+    const call = new RegExp(`^${indent}(self\\.assert\\w+\\(.*\\))\\s*$`).exec(line);
+    if (call) {
+      if (body.slice(0, i).some((l) => new RegExp(`^${indent}(return|yield)\\b`).test(l))) return undefined;
+      const changed = mutatedUnittestCall(call[1]!, random);
+      if (changed === undefined) return undefined;
+      const out = [...body];
+      out[i] = `${indent}${changed}`;
+      return out;
+    }
+    const m = new RegExp(`^${indent}assert (.+)$`).exec(line);
+    if (!m) {
+      // The last top-level statement is not an assertion (a `with pytest.raises`, a call): the
+      // outcome of a copy with an earlier assertion changed might not turn.
+      if (line.startsWith(indent) && !/^\s/.test(line.slice(indent.length))) return undefined;
+      continue;
+    }
+    if (body.slice(0, i).some((l) => new RegExp(`^${indent}(return|yield)\\b`).test(l))) return undefined;
+    const { condition, message } = splitMessage(m[1]!.replace(/\s+#[^'"]*$/, '').trimEnd());
+    const changed = mutatedComparison(condition, random) ?? negatedExpression(condition);
+    if (changed === undefined) return undefined;
+    const out = [...body];
+    out[i] = `${indent}assert ${changed}${message}`;
+    return out;
+  }
+  return undefined;
+}
+
+/** Lines inside a triple-quoted string that spans lines (nothing may be inserted before them). */
+function insideLongStrings(lines: readonly string[]): boolean[] {
+  const inside: boolean[] = [];
+  let open = '';
+  for (const line of lines) {
+    inside.push(open !== '');
+    for (const m of line.matchAll(/"""|'''/g)) {
+      if (open === '') open = m[0];
+      else if (open === m[0]) open = '';
+    }
+  }
+  return inside;
+}
+
+/**
+ * Indexes of lines before which a top-level definition may go: a first-column `def`, `class` or
+ * decorator that no decorator precedes and no long string holds, or the end of the file.
+ */
+export function topLevelStarts(lines: readonly string[]): number[] {
+  const inside = insideLongStrings(lines);
+  const starts: number[] = [];
+  let previous = '';
+  lines.forEach((line, i) => {
+    if (!inside[i] && /^(def |async def |class |@)/.test(line) && !previous.startsWith('@')) starts.push(i);
+    if (line.trim() !== '') previous = line;
+  });
+  starts.push(lines.length);
+  return starts;
+}
+
+/** The index of the first line after a top-level function's body (its next top-level line, or the end). */
+export function definitionEnd(lines: readonly string[], name: string): number {
+  const start = lines.findIndex((line) => new RegExp(`^(async )?def ${name}\\(`).test(line));
+  if (start < 0) return lines.length;
+  for (let i = start + 1; i < lines.length; i++) {
+    const line = lines[i]!;
+    if (line.trim() !== '' && !/^\s/.test(line) && !line.startsWith(')')) return i;
+  }
+  return lines.length;
+}
+
+/** Where a top-level class's body ends: its next first-column line, or the end of the file. */
+function classEnd(lines: readonly string[], start: number, inside: readonly boolean[]): number {
+  for (let i = start + 1; i < lines.length; i++) {
+    const line = lines[i]!;
+    if (!inside[i] && line.trim() !== '' && !/^\s/.test(line) && !line.startsWith(')')) return i;
+  }
+  return lines.length;
+}
+
+/** A test method of a top-level class, `    def name(self):` with no decorator, and the line after its body. */
+export function plainMethod(lines: readonly string[], className: string, method: string): { body: string[]; end: number } | undefined {
+  const inside = insideLongStrings(lines);
+  const start = lines.findIndex((line, i) => !inside[i] && new RegExp(`^class ${className}\\b`).test(line));
+  if (start < 0) return undefined;
+  const end = classEnd(lines, start, inside);
+  const header = new RegExp(`^    def ${method}\\(self\\)\\s*(->\\s*None\\s*)?:\\s*$`);
+  const at = lines.findIndex((line, i) => i > start && i < end && !inside[i] && header.test(line));
+  if (at < 0) return undefined;
+  let previous = at - 1;
+  while (previous > start && lines[previous]!.trim() === '') previous--;
+  if (lines[previous]!.startsWith('    @')) return undefined;
+  const body: string[] = [];
+  let i = at + 1;
+  for (; i < end; i++) {
+    const line = lines[i]!;
+    if (line.trim() !== '' && !inside[i] && /^ {0,4}\S/.test(line)) break;
+    body.push(line);
+  }
+  while (body.length > 0 && body.at(-1)!.trim() === '') body.pop();
+  return body.length > 0 ? { body, end: at + 1 + body.length } : undefined;
+}
+
+/** Lines of a class's body before which a method may go: a method or decorator no decorator precedes. */
+function methodStarts(lines: readonly string[], from: number, end: number, inside: readonly boolean[]): number[] {
+  const starts: number[] = [];
+  let previous = '';
+  for (let i = from; i < end; i++) {
+    const line = lines[i]!;
+    if (!inside[i] && /^    (def |async def |@)/.test(line) && !previous.startsWith('    @')) starts.push(i);
+    if (line.trim() !== '') previous = line;
+  }
+  return starts;
+}
+
+export interface PlacedBlock {
+  /** A top-level function, or a method (indented as one) when `inClass` is set. */
+  readonly text: string;
+  /** The function or method it copies: it goes somewhere after that one's end (anywhere when none). */
+  readonly after?: string;
+  /** The class of the method it copies: it goes in that class. */
+  readonly inClass?: string;
+}
+
+/**
+ * The file with each block at a random place after its original: before a later top-level
+ * definition (or at the end of the file) for a function, before a later method of the class (or
+ * after its last one) for a method; a block that copies none goes before any top-level definition.
+ */
+export function placeAfterOriginals(content: string, blocks: readonly PlacedBlock[], random: (n: number) => number): string {
+  const lines = content.replace(/\s*$/, '').split('\n');
+  const inside = insideLongStrings(lines);
+  const starts = topLevelStarts(lines);
+  const before = new Map<number, string[][]>();
+  const put = (at: number, block: string[]): void => {
+    before.set(at, [...(before.get(at) ?? []), block]);
+  };
+  for (const block of blocks) {
+    const text = block.text.replace(/\n+$/, '').split('\n');
+    if (block.inClass !== undefined && block.after !== undefined) {
+      const method = plainMethod(lines, block.inClass, block.after);
+      const start = lines.findIndex((line, i) => !inside[i] && new RegExp(`^class ${block.inClass}\\b`).test(line));
+      if (method && start >= 0) {
+        const later = methodStarts(lines, method.end, classEnd(lines, start, inside), inside);
+        const at = random(later.length + 1);
+        // Before a later method of the class, or right after the original's body.
+        if (at < later.length) put(later[at]!, [...text, '']);
+        else put(method.end, ['', ...text]);
+        continue;
+      }
+    }
+    const from = block.after === undefined ? 0 : definitionEnd(lines, block.after);
+    const allowed = starts.filter((i) => i >= from);
+    const at = allowed.length > 0 ? allowed[random(allowed.length)]! : lines.length;
+    // Shaped like the file's own definitions: two blank lines around each, none more.
+    put(at, at < lines.length ? [...text, '', ''] : ['', '', ...text]);
+  }
+  const out: string[] = [];
+  for (let i = 0; i <= lines.length; i++) {
+    for (const block of before.get(i) ?? []) out.push(...block);
+    if (i < lines.length) out.push(lines[i]!);
+  }
+  return `${out.join('\n').replace(/\s*$/, '')}\n`;
+}
