@@ -8,7 +8,8 @@ import type { SmithLanguage, SmithProfileRow } from './shared/smith-profile-row.
  * exports one of these; registry.ts lists them. The grading stages ask the registry, never a
  * runner's name.
  */
-export type LanguageName = 'python' | 'go' | 'rust' | 'java' | 'javascript' | 'php' | 'ruby' | 'c-cpp' | 'csharp';
+/** A language's folder name (`python`, `go`, `rust`, `java`, `javascript`, `php`, `ruby`, `c-cpp`, `csharp`): the registry lists them, no type does. */
+export type LanguageName = string;
 
 /** swebench 4.1 (and SWE-Gym's fork, and SWE-smith's harness) or swebench 5.x: the Python parsers differ between them. */
 export type HarnessGeneration = '4.1' | '5';

@@ -34,8 +34,8 @@ const PARSERS: ReadonlyMap<string, Entry> = (() => {
   return parsers;
 })();
 
-/** The harness's (5.x) languages beyond Python, as the conformance checks name them. */
-export type ParserLanguage = Exclude<LanguageName, 'python' | 'csharp'>;
+/** One of the harness's (5.x) languages beyond Python, as the conformance checks name them. */
+export type ParserLanguage = LanguageName;
 
 /**
  * A parser a record may name: the harness's Python ones, 5.x's for the other languages (a SWE-bench
@@ -64,7 +64,7 @@ export function isLanguageRun(harnessParser: string): boolean {
 /** The language of one of the harness's 5.x parsers beyond Python (SWE-smith's are not its). */
 export function languageOf(name: string): ParserLanguage | undefined {
   const entry = PARSERS.get(name);
-  return entry && !entry.smith && entry.language.name !== 'python' ? (entry.language.name as ParserLanguage) : undefined;
+  return entry && !entry.smith && entry.language.name !== 'python' ? entry.language.name : undefined;
 }
 
 /** The harness's 5.x parsers beyond Python (of one language, when named). */
