@@ -36,6 +36,7 @@ export const FINDING_KINDS = {
   'forged-record': { family: 'recorder-forgery', severity: 'integrity', text: 'a record handed to the monitor by something other than the recorder' },
   'second-recorder': { family: 'recorder-forgery', severity: 'integrity', text: 'a second recorder registered' },
   'foreign-test-code': { family: 'runner-rewrite', severity: 'integrity', text: 'the function run for a hidden test is not code its test file defines' },
+  'test-code-swapped': { family: 'runner-rewrite', severity: 'integrity', text: "the function run for a hidden test is another definition of its test file (a test's code swapped for a passing one)" },
   // Audit: hypothesis's @given runs the test through a wrapper impersonating the test file, and a
   // fix may change the module of a decorator the hidden tests use (moto's mocks, freezegun).
   'unverified-test-code': { family: 'runner-rewrite', severity: 'audit', text: 'the function run for a hidden test could not be traced to its test file', label: 'runner-internals' },

@@ -176,7 +176,7 @@ export function readRecords(text: string, key: string, pytest = true): RecorderR
       else problems.push('the recorder\'s end record is malformed: something handed it values of the wrong type');
     } else if (kind === 'test_code') {
       const verdict = record['ok'];
-      const kind = verdict === 'ok' ? undefined : verdict === 'wrapped' ? 'test-wrapped-by-patch' : verdict === 'unverified' ? 'unverified-test-code' : 'foreign-test-code';
+      const kind = verdict === 'ok' ? undefined : verdict === 'wrapped' ? 'test-wrapped-by-patch' : verdict === 'unverified' ? 'unverified-test-code' : verdict === 'swapped' ? 'test-code-swapped' : 'foreign-test-code';
       if (kind) events.push({ kind, detail: asText(record['nodeid']) });
     } else if (kind === 'monitor') {
       const event = record['event'];

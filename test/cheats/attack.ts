@@ -1,8 +1,9 @@
 /**
- * How every cheat suite runs an exploit: through a real episode (plant, probe, submit with no fix),
- * then through Evaluate with the change that episode's capture took (the dataset builder's path:
- * the same patch graded without an episode). Both gradings must be worth nothing: reward 0 as the
- * model's own failure, never a masked INFRA_ERROR.
+ * How every cheat suite runs an exploit: through a real episode (plant, probe, submit with no fix).
+ * The grading must be worth nothing: reward 0 as the model's own failure, never a masked
+ * INFRA_ERROR. One door: Evaluate grades the same captured change with the same grader, so a second
+ * grading of every exploit there proved nothing the episode's did not (the capture's own fidelity is
+ * test/reward/capture-*'s; Evaluate's path is test/server/evaluate.test.ts's).
  */
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -48,16 +49,10 @@ export function expectWorthless(exploit: Exploit, reward: number, report: GradeR
   if (exploit.reportSays) expect(said, `${exploit.name} (${via})`).toMatch(exploit.reportSays);
 }
 
-/**
- * The exploit through both doors: the episode, then Evaluate with the change it captured. An
- * exploit whose capture took nothing (its change is not a diff) has only the episode's grading.
- */
-export async function expectWorthlessBothWays(t: TestServer, exploit: Exploit, taskId: string): Promise<void> {
+/** The exploit through a real episode: shown working in the agent's container, worth nothing graded. */
+export async function expectWorthlessEpisode(t: TestServer, exploit: Exploit, taskId: string): Promise<void> {
   const attacked = await attackEpisode(t, exploit, taskId);
   expectWorthless(exploit, attacked.reward, attacked.report, 'episode');
-  if (attacked.patch === undefined || attacked.patch.trim() === '') return;
-  const evaluated = (await t.client.evaluate(taskId, attacked.patch)).report!;
-  expectWorthless(exploit, evaluated.reward, evaluated, 'Evaluate');
 }
 
 /** The demo task every suite attacks. */

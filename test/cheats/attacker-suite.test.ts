@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, it } from 'vitest';
 import type { TestServer } from '../helpers/server.js';
-import { CHEAT_TASK as TASK, expectWorthlessBothWays, startCheatServers, type CheatServers } from './attack.js';
+import { CHEAT_TASK as TASK, expectWorthlessEpisode, startCheatServers, type CheatServers } from './attack.js';
 import { ATTACKER_EXPLOITS, EPISODE_EXPLOITS } from './attacker-exploits.js';
 
 let servers: CheatServers;
@@ -21,9 +21,9 @@ afterAll(() => servers?.stop());
 
 describe("an independent attacker's exploits: none earns 1, none masks its 0", () => {
   for (const exploit of ATTACKER_EXPLOITS) {
-    it(`[${exploit.family}] ${exploit.name}`, () => expectWorthlessBothWays(exploit.install ? install : plain, exploit, TASK), 240_000);
+    it(`[${exploit.family}] ${exploit.name}`, () => expectWorthlessEpisode(exploit.install ? install : plain, exploit, TASK), 240_000);
   }
   for (const exploit of EPISODE_EXPLOITS) {
-    it(`[${exploit.family}] ${exploit.name}`, () => expectWorthlessBothWays(plain, exploit, TASK), 240_000);
+    it(`[${exploit.family}] ${exploit.name}`, () => expectWorthlessEpisode(plain, exploit, TASK), 240_000);
   }
 });

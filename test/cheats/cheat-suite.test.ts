@@ -2,13 +2,12 @@
  * The cheat suite: every exploit of exploits.ts run through a real episode on a real server. The
  * trick is first shown working in the agent's own container (its probe prints what the exploit
  * promises: a failing test read as passing, a hidden test emptied, a setup.py that never ends...),
- * then the episode submits with no fix, and the change it captured goes through Evaluate too: both
- * rewards must be 0, never INFRA_ERROR (a masked sample).
+ * then the episode submits with no fix: the reward must be 0, never INFRA_ERROR (a masked sample).
  * Honest controls: the gold patch scores 1 with the same grading, with and without an install.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestServer } from '../helpers/server.js';
-import { CHEAT_TASK as TASK, expectWorthlessBothWays, startCheatServers, type CheatServers } from './attack.js';
+import { CHEAT_TASK as TASK, expectWorthlessEpisode, startCheatServers, type CheatServers } from './attack.js';
 import { EXPLOITS, INSTALL_EXPLOITS } from './exploits.js';
 
 let servers: CheatServers;
@@ -25,12 +24,12 @@ afterAll(() => servers?.stop());
 describe('the cheat suite: no fix, every trick scores 0', () => {
   for (const exploit of EXPLOITS) {
     it(`[${exploit.family}] ${exploit.name}`, async () => {
-      await expectWorthlessBothWays(plain, exploit, exploit.task ?? TASK);
+      await expectWorthlessEpisode(plain, exploit, exploit.task ?? TASK);
     });
   }
   for (const exploit of INSTALL_EXPLOITS) {
     it(`[${exploit.family}, install re-run] ${exploit.name}`, async () => {
-      await expectWorthlessBothWays(install, exploit, exploit.task ?? TASK);
+      await expectWorthlessEpisode(install, exploit, exploit.task ?? TASK);
     });
   }
 });

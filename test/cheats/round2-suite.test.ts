@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestServer } from '../helpers/server.js';
-import { CHEAT_TASK as TASK, expectWorthlessBothWays, startCheatServers, type CheatServers } from './attack.js';
+import { CHEAT_TASK as TASK, expectWorthlessEpisode, startCheatServers, type CheatServers } from './attack.js';
 import { ROUND2_EXPLOITS } from './round2-exploits.js';
 
 let servers: CheatServers;
@@ -22,17 +22,17 @@ afterAll(() => servers?.stop());
 /**
  * What remains possible, kept honest: code that is correct only when it can tell it runs under the
  * test runner (R2 by an environment read that is only an audit finding, since honest code reads
- * PYTEST_CURRENT_TEST too), and R1: the monitor's closure reached, its hidden tests' code swapped
- * for wrappers it marks trusted (a test run through code that cannot be traced to its file is an
- * audit finding since hypothesis's @given does so honestly). Each still earns 1 (docs/grading.md
- * lists them); this test
- * fails the day a defence catches one, so the list and the suite stay the same.
+ * PYTEST_CURRENT_TEST too), and R1b: the monitor's closure reached, its hidden tests' code swapped
+ * for wrappers it marks trusted, each copy canary told from its original by its place after it
+ * (R1, which spared the canaries by their old shape, scores 0 since the copies differ from their
+ * originals in the expected value alone). Each still earns 1 (docs/grading.md lists them); this
+ * test fails the day a defence catches one, so the list and the suite stay the same.
  */
-const KNOWN_OPEN = /^R[1234] /;
+const KNOWN_OPEN = /^(R1b|R2|R3|R4) /;
 
 describe("the second attacker's exploits: none earns 1, none masks its 0", () => {
   for (const exploit of ROUND2_EXPLOITS.filter((e) => !KNOWN_OPEN.test(e.name))) {
-    it(`[${exploit.family}] ${exploit.name}`, () => expectWorthlessBothWays(exploit.install ? install : plain, exploit, TASK), 240_000);
+    it(`[${exploit.family}] ${exploit.name}`, () => expectWorthlessEpisode(exploit.install ? install : plain, exploit, TASK), 240_000);
   }
 });
 

@@ -1,13 +1,13 @@
 /**
  * The third attacker's suite: every exploit of round3-exploits.ts through a real episode on a real
- * server (plant, probe showing the trick in the agent's container, submit), then through Evaluate
- * with the change the episode's capture took. Each must be reward 0 and never INFRA_ERROR. An
+ * server (plant, probe showing the trick in the agent's container, submit). Each must be reward 0
+ * and never INFRA_ERROR. An
  * exploit that still works is kept as `it.fails` with a `// SUCCEEDS:` note, so the suite stays
  * green, records the finding, and fails the day a defence catches it (then make it a plain `it`).
  */
 import { afterAll, beforeAll, describe, it } from 'vitest';
 import { expectNoContainers, startTestServer, type TestServer } from '../helpers/server.js';
-import { CHEAT_TASK as TASK, expectWorthlessBothWays } from './attack.js';
+import { CHEAT_TASK as TASK, expectWorthlessEpisode } from './attack.js';
 import { ROUND3_EXPLOITS } from './round3-exploits.js';
 
 let plain: TestServer;
@@ -23,7 +23,7 @@ afterAll(async () => {
 });
 
 const exploit = (prefix: string) => ROUND3_EXPLOITS.find((e) => e.name.startsWith(`${prefix} `))!;
-const run = (prefix: string) => () => expectWorthlessBothWays(plain, exploit(prefix), TASK);
+const run = (prefix: string) => () => expectWorthlessEpisode(plain, exploit(prefix), TASK);
 
 describe("the third attacker's exploits: none earns 1, none masks its 0", () => {
   for (const prefix of ['Q1b', 'Q3', 'Q4', 'Q5', 'Q6', 'Q7']) {

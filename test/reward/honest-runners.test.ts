@@ -22,7 +22,7 @@ const BASE = {
   'calc/ops.py': 'def add(a, b):\n    return a - b\n\n\ndef mul(a, b):\n    return a * b\n',
   'tests/__init__.py': '',
   'tests/inner_check.py': 'def test_inner():\n    assert 1 + 1 == 2\n',
-  'calc/log.py': 'CALLS = []\n\n\ndef record(name):\n    CALLS.append(name)\n    return len(CALLS)\n',
+  'calc/log.py': 'SEEN = set()\n\n\ndef first_time(name):\n    new = name not in SEEN\n    SEEN.add(name)\n    return new\n',
   'tests/run_mp.py': 'import subprocess, sys\nfor path in sys.argv[1:]:\n    ok = subprocess.run([sys.executable, path]).returncode == 0\n    print(("pass " if ok else "FAIL ") + path.split("tests/", 1)[1])\n',
   'tests/mp/mul.py': 'from calc import mul\nassert mul(3, 4) == 12\n',
   'tests/test_calc.py': 'import unittest\n\nfrom calc import mul\n\n\nclass CalcTest(unittest.TestCase):\n    def test_mul(self):\n        self.assertEqual(mul(3, 4), 12)\n',
@@ -30,9 +30,9 @@ const BASE = {
 const FIX = {
   'calc/ops.py': 'def add(a, b):\n    return a + b\n\n\ndef mul(a, b):\n    return a * b\n',
   // New in the test patch (canaries go only into its files): a PASS_TO_PASS test whose outcome
-  // depends on state shared between tests. Its mirror copies see the state it left and disagree
-  // with it under any fix, the gold patch's too.
-  'tests/test_state.py': 'from calc.log import CALLS, record\n\n\ndef test_records_once():\n    assert record("a") == 1\n    assert CALLS == ["a"]\n',
+  // depends on state shared between tests. Its mirror copy (`assert not first_time("a")`, which
+  // must fail) sees the state it left and passes, under any fix, the gold patch's too.
+  'tests/test_state.py': 'from calc.log import first_time\n\n\ndef test_records_once():\n    assert first_time("a")\n',
   'tests/mp/add.py': 'from calc import add\nassert add(2, 3) == 5\n',
   'tests/test_calc.py': `${BASE['tests/test_calc.py']}\n    def test_add(self):\n        self.assertEqual(add(2, 3), 5)\n\n\nclass NestedTest(unittest.TestCase):\n    def test_pytest_in_a_subprocess(self):\n        import subprocess, sys\n        run = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "tests/inner_check.py"], capture_output=True, text=True)\n        self.assertEqual(run.returncode, 0, run.stdout + run.stderr)\n`.replace('from calc import mul', 'from calc import add, mul'),
 };

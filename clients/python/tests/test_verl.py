@@ -8,7 +8,7 @@ import asyncio
 import time
 import uuid
 from pathlib import Path
-from typing import Any, Dict, List
+from typing import Any, Dict, List, Tuple
 
 import numpy as np
 import pytest
@@ -347,17 +347,12 @@ def test_swe_env_tool_agent_masks_env_failures_and_llm_errors_and_leaks_nothing(
     assert leftovers == []
 
 
-def test_dataset_prefetches_the_next_batches_when_verls_dataloader_reads_one(server: Any, model_dir: Path, tmp_path: Path) -> None:
-    """SweEnvRLHFDataset, loaded by verl's own create_rl_dataset from data.custom_cls and read by a
-    DataLoader with verl's collate_fn in file order: reading batch k prefetches batch k+1 (the
-    lookahead), each batch once; the dataset still pickles into dataloader workers."""
-    import pickle
-
+def _prefetch_dataset(server: Any, model_dir: Path, tmp_path: Path, shuffle: bool) -> Tuple[Any, List[str]]:
+    """SweEnvRLHFDataset over 6 demo rows (batches of 2, lookahead 1), loaded by verl's own
+    create_rl_dataset from data.custom_cls."""
     from omegaconf import OmegaConf
-    from torch.utils.data import DataLoader, SequentialSampler
     from transformers import AutoTokenizer
     from verl.trainer.ppo.utils import create_rl_dataset
-    from verl.utils.dataset.rl_dataset import collate_fn
 
     from swe_env.verl.prefetch import SweEnvRLHFDataset
 
@@ -368,19 +363,56 @@ def test_dataset_prefetches_the_next_batches_when_verls_dataloader_reads_one(ser
     config = vs.verl_config(model_dir, tmp_path / "unused.yaml", workers=1)
     OmegaConf.set_struct(config, False)
     config.data.custom_cls.path, config.data.custom_cls.name = "pkg://swe_env.verl.prefetch", "SweEnvRLHFDataset"
-    config.data.update({"swe_env_addr": server.address, "prefetch_lookahead": 1, "shuffle": False, "train_batch_size": 2})
+    config.data.update({"swe_env_addr": server.address, "prefetch_lookahead": 1, "shuffle": shuffle, "train_batch_size": 2})
     dataset = create_rl_dataset([parquet], config.data, AutoTokenizer.from_pretrained(model_dir), None)
     assert isinstance(dataset, SweEnvRLHFDataset) and dataset.task_ids == ids
+    return dataset, ids
+
+
+def test_dataset_prefetches_the_next_batches_when_verls_dataloader_reads_one(server: Any, model_dir: Path, tmp_path: Path) -> None:
+    """Read by a DataLoader with verl's collate_fn in file order for two epochs: reading batch k
+    prefetches batch k+1 (the lookahead), the last batch of an epoch the next epoch's first, each
+    batch once per epoch; the dataset still pickles into dataloader workers."""
+    import pickle
+
+    from torch.utils.data import DataLoader, SequentialSampler
+    from verl.utils.dataset.rl_dataset import collate_fn
+
+    dataset, ids = _prefetch_dataset(server, model_dir, tmp_path, shuffle=False)
     loader = DataLoader(dataset, batch_size=2, sampler=SequentialSampler(dataset), collate_fn=collate_fn, drop_last=True)
-    sent_after: List[List[int]] = []
-    for batch in loader:
-        assert [e["task_id"] for e in batch["extra_info"]] == ids[len(sent_after) * 2 : len(sent_after) * 2 + 2]
-        sent_after.append(sorted(dataset._swe_env_sent))
-    # batch 0 read: batches 0 and 1 (rows 0 and 2); batch 1: batch 2 (row 4); batch 2: none after the last
-    assert sent_after == [[0, 2], [0, 2, 4], [0, 2, 4]]
-    results = dataset.prefetch_results(timeout_s=30)
-    assert sorted(results) == [0, 2, 4] and all(r.ready for r in results.values())
-    assert sorted(t for r in results.values() for i in r.images for t in i.task_ids) == sorted(ids)
+    sent_after: List[List[Tuple[int, int]]] = []
+    for epoch in range(2):
+        for k, batch in enumerate(loader):
+            assert [e["task_id"] for e in batch["extra_info"]] == ids[k * 2 : k * 2 + 2]
+            sent_after.append(sorted(dataset._swe_env_sent))
+        if epoch == 0:
+            results = dataset.prefetch_results(timeout_s=30)
+    # (epoch, first row): batch 0 read sends batches 0 and 1; batch 1 batch 2; the last batch the
+    # next epoch's first, which is not sent again when read (the past epoch's are forgotten).
+    assert sent_after[:3] == [[(0, 0), (0, 2)], [(0, 0), (0, 2), (0, 4)], [(0, 0), (0, 2), (0, 4), (1, 0)]]
+    assert sent_after[3:] == [[(1, 0), (1, 2)], [(1, 0), (1, 2), (1, 4)], [(1, 0), (1, 2), (1, 4), (2, 0)]]
+    assert sorted(results) == [(0, 0), (0, 2), (0, 4), (1, 0)] and all(r.ready for r in results.values())
+    assert sorted(t for r in results.values() for i in r.images for t in i.task_ids) == sorted(ids + ids[:2])
     clone = pickle.loads(pickle.dumps(dataset))  # what a dataloader worker gets: no client, its own
     assert clone._swe_env is None and clone.task_ids == ids
+    dataset._swe_env.shutdown()
+
+
+def test_shuffled_dataset_prefetches_every_batch_of_every_epoch(server: Any, model_dir: Path, tmp_path: Path) -> None:
+    """verl's shuffled order (RandomSampler, no workers): every batch read is prefetched when read,
+    in the third epoch as in the first, whatever rows earlier epochs' batches began with."""
+    from torch.utils.data import DataLoader, RandomSampler
+    from verl.utils.dataset.rl_dataset import collate_fn
+
+    dataset, ids = _prefetch_dataset(server, model_dir, tmp_path, shuffle=True)
+    generator = torch.Generator().manual_seed(7)
+    loader = DataLoader(dataset, batch_size=2, sampler=RandomSampler(dataset, generator=generator), collate_fn=collate_fn, drop_last=True)
+    read: List[List[str]] = []
+    for _ in range(3):
+        for batch in loader:
+            read.append([e["task_id"] for e in batch["extra_info"]])
+    results = dataset.prefetch_results(timeout_s=30)
+    # One Prefetch per batch read, each for the batch's own tasks, in the order read.
+    assert len(read) == 9 and len(results) == 9
+    assert [sorted(t for i in results[key].images for t in i.task_ids) for key in sorted(results, reverse=True)] == [sorted(r) for r in read]
     dataset._swe_env.shutdown()

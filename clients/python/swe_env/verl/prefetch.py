@@ -11,10 +11,11 @@ dataset (``__getitems__``). Select the class and say where the servers are and h
 
 When a batch is read, the images of its tasks and, with ``data.shuffle=false`` (the order is then
 the file's: shuffle the rows when you write it), of the ``prefetch_lookahead`` batches after it are
-prefetched, each task on the server its groups will be placed on (one call per server, not waited
-for; a failure is logged: the Resets pull what is missing). With ``data.shuffle=true`` verl's
-sampler alone knows the order, so only the batch being read is prefetched: ahead of the loop by
-the dataloader's own read-ahead (``data.dataloader_num_workers`` x 2 batches; none with 0 workers).
+prefetched (at an epoch's end, the next epoch's first batches), each task on the server its groups
+will be placed on (one call per server, not waited for; a failure is logged: the Resets pull what
+is missing). With ``data.shuffle=true`` verl's sampler alone knows the order, so only the batch
+being read is prefetched, in every epoch: ahead of the loop by the dataloader's own read-ahead
+(``data.dataloader_num_workers`` x 2 batches; none with 0 workers).
 """
 from __future__ import annotations
 
@@ -22,7 +23,7 @@ import asyncio
 import functools
 import logging
 import os
-from typing import Any, Dict, List, Optional, Sequence
+from typing import Any, Dict, List, Optional, Sequence, Tuple
 
 from verl.utils.dataset.rl_dataset import RLHFDataset
 
@@ -30,6 +31,9 @@ from ..sync_client import SweEnvClient
 from ..batch_prefetch import BatchPrefetcher
 
 logger = logging.getLogger(__name__)
+
+#: How many reads' Prefetch calls a shuffled dataset keeps (for ``prefetch_results``).
+SHUFFLED_KEPT = 64
 
 
 def _addresses(value: Any) -> List[str]:
@@ -54,13 +58,15 @@ class SweEnvRLHFDataset(RLHFDataset):
         self.task_ids: List[str] = [str((extra or {}).get("task_id") or "") for extra in self.dataframe["extra_info"]] if "extra_info" in self.dataframe.column_names else []
         self._swe_env: Optional[SweEnvClient] = None
         self._swe_env_pid = 0
-        self._swe_env_sent: Dict[int, Any] = {}
+        self._swe_env_sent: Dict[Tuple[int, int], Any] = {}
+        self._swe_env_epoch = 0
+        self._swe_env_reads = 0
         if not self.swe_env_addresses:
             logger.warning("SweEnvRLHFDataset: no data.swe_env_addr (or SWE_ENV_ADDR): no images are prefetched")
 
     def __getstate__(self) -> Dict[str, Any]:
         state = super().__getstate__()
-        state.update(_swe_env=None, _swe_env_pid=0, _swe_env_sent={})  # each worker process makes its own
+        state.update(_swe_env=None, _swe_env_pid=0, _swe_env_sent={}, _swe_env_epoch=0, _swe_env_reads=0)  # each worker process makes its own
         return state
 
     def __getitems__(self, indices: Sequence[int]) -> List[Any]:
@@ -74,43 +80,60 @@ class SweEnvRLHFDataset(RLHFDataset):
 
     def batches_from(self, indices: Sequence[int]) -> List[List[int]]:
         """The batches to prefetch when ``indices`` is read: that batch and, when the order is the
-        file's (``shuffle=false``: consecutive batches of ``batch_size`` rows, wrapping at the end
-        into the next epoch), the ``prefetch_lookahead`` batches after it."""
-        batches = [list(indices)]
+        file's (``shuffle=false``: consecutive batches of ``batch_size`` rows, the last partial one
+        dropped), the ``prefetch_lookahead`` batches after it, into the next epoch at the end."""
+        return [batch for _, batch in self._batches_ahead(indices)]
+
+    def _batches_ahead(self, indices: Sequence[int]) -> List[Tuple[int, List[int]]]:
+        """``batches_from`` with how many epochs ahead of the read batch each one is."""
+        batches: List[Tuple[int, List[int]]] = [(0, list(indices))]
         n, size = len(self.task_ids), self.prefetch_batch_size
+        per_epoch = n // size if size else 0
         consecutive = all(b == a + 1 for a, b in zip(indices, indices[1:]))
-        if self.prefetch_in_order and size and len(indices) == size and consecutive and n:
-            for j in range(1, self.prefetch_lookahead + 1):
-                start = (indices[0] + j * size) % n
-                if start + size > n:
-                    break  # verl drops the last, partial batch: the next epoch starts at 0
-                batches.append(list(range(start, start + size)))
+        if self.prefetch_in_order and per_epoch and len(indices) == size and consecutive and indices[0] % size == 0:
+            current = indices[0] // size
+            # Never further than one whole epoch: the batch after that is the read one again.
+            for j in range(1, min(self.prefetch_lookahead, per_epoch - 1) + 1):
+                start = ((current + j) % per_epoch) * size
+                batches.append(((current + j) // per_epoch, list(range(start, start + size))))
         return batches
 
     def prefetch_from(self, indices: Sequence[int]) -> List[List[str]]:
         """Sends the Prefetch calls for ``batches_from(indices)`` not sent yet by this process;
-        returns the task ids sent, per call."""
+        returns the task ids sent, per call. In file order a batch sent ahead is not sent again
+        when it is read (each is known by its epoch and first row); in verl's shuffled order every
+        batch is sent when it is read, whatever an earlier epoch read."""
         if not self.swe_env_addresses or not self.task_ids:
             return []
         if self._swe_env is None or self._swe_env_pid != os.getpid():
             self._swe_env = SweEnvClient(self.swe_env_addresses)
-            self._swe_env_pid, self._swe_env_sent = os.getpid(), {}
-        if indices and indices[0] == 0:
-            self._swe_env_sent.clear()  # a new epoch: its batches again (images may have been evicted)
+            self._swe_env_pid, self._swe_env_sent, self._swe_env_epoch, self._swe_env_reads = os.getpid(), {}, 0, 0
+        ordered = self.prefetch_in_order and bool(indices)
+        if ordered and indices[0] == 0 and self._swe_env_reads > 0:
+            self._swe_env_epoch += 1  # file order starts again: a new epoch
+        self._swe_env_reads += 1
         sent: List[List[str]] = []
-        for batch in self.batches_from(indices):
-            if not batch or batch[0] in self._swe_env_sent:
+        for ahead, batch in self._batches_ahead(indices):
+            if not batch:
+                continue
+            key = (self._swe_env_epoch + ahead, batch[0]) if ordered else (-self._swe_env_reads, batch[0])
+            if key in self._swe_env_sent:
                 continue
             ids = list(dict.fromkeys(t for t in (self.task_ids[i] for i in batch) if t))
             future = asyncio.run_coroutine_threadsafe(self._swe_env.aio.prefetch(ids), self._swe_env._loop.loop)
             future.add_done_callback(functools.partial(BatchPrefetcher._done, batch[0]))
-            self._swe_env_sent[batch[0]] = future
+            self._swe_env_sent[key] = future
             sent.append(ids)
+        # Only the batches still ahead (file order), or the last reads' (shuffled), are worth keeping.
+        stale = [k for k in self._swe_env_sent if k[0] < self._swe_env_epoch] if ordered else list(self._swe_env_sent)[:-SHUFFLED_KEPT]
+        for key in stale:
+            self._swe_env_sent.pop(key)
         return sent
 
-    def prefetch_results(self, timeout_s: Optional[float] = None) -> Dict[int, Any]:
-        """Waits for this process's Prefetch calls: first row of the batch -> PrefetchResult."""
-        out: Dict[int, Any] = {}
+    def prefetch_results(self, timeout_s: Optional[float] = None) -> Dict[Tuple[int, int], Any]:
+        """Waits for this process's Prefetch calls: (epoch, first row of the batch) -> PrefetchResult
+        (in shuffled order the epoch is minus the read's number)."""
+        out: Dict[Tuple[int, int], Any] = {}
         for first, future in list(self._swe_env_sent.items()):
             try:
                 out[first] = future.result(timeout=timeout_s)

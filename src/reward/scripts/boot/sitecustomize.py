@@ -90,6 +90,10 @@ def _boot():
     # claims): frames running it count as the agent's. Ids, with the objects kept alive beside them.
     agent_codes = set()
     trusted_test_codes = set()
+    # The test files' own definitions (module-level functions and methods of module-level
+    # classes): id of each code object -> its file, and each file's defined names.
+    test_def_codes = {}
+    test_def_names = {}
     kept = []
 
     def remember(code, into):
@@ -103,6 +107,21 @@ def _boot():
             for const in c.co_consts:
                 if type(const) is code_type:
                     stack.append(const)
+
+    def remember_defs(module_code):
+        # A function's code is optimized (CO_OPTIMIZED); a class body's is not, and holds its methods.
+        path = module_code.co_filename
+        names = test_def_names.setdefault(path, set())
+        bodies = [module_code]
+        for const in module_code.co_consts:
+            if type(const) is code_type and not const.co_flags & 1:
+                bodies.append(const)
+        for body in bodies:
+            for const in body.co_consts:
+                if type(const) is code_type and const.co_flags & 1:
+                    test_def_codes[id(const)] = path
+                    names.add(const.co_name)
+                    kept.append(const)
 
     def read_text(path):
         try:
@@ -187,6 +206,7 @@ def _boot():
         full = path if path.startswith("/") else workdir + path
         if full not in test_files:
             return "ok"
+        name = nodeid.rsplit("::", 1)[-1].split("[", 1)[0]
         fn = function_code(obj)
         wrapped_by_agent = False
         for _ in range(16):
@@ -194,7 +214,14 @@ def _boot():
                 return "unverified"
             code = fn.__code__
             if id(code) in trusted_test_codes:
-                return "wrapped" if wrapped_by_agent else "ok"
+                if wrapped_by_agent:
+                    return "wrapped"
+                # Another definition of the file run under a test the file defines by that name:
+                # the test's code swapped for a passing one (an alias, `test_b = test_a`, defines no
+                # test_b and stays "ok").
+                if test_def_codes.get(id(code)) == full and code.co_name != name and name in test_def_names.get(full, ()):
+                    return "swapped"
+                return "ok"
             agent = id(code) in agent_codes or code.co_filename in agent_files
             inner = fn.__dict__.get("__wrapped__") if type(fn.__dict__) is dict_type else None
             if inner is None:
@@ -256,6 +283,7 @@ def _boot():
                 return
             if code.co_name == "<module>" and code.co_filename in test_files:
                 remember(code, trusted_test_codes)
+                remember_defs(code)
             files = caller_files()
             if files and (files[0] in agent_files or files[0].startswith("agent-code:")):
                 remember(code, agent_codes)
