@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import type { InstallRerun } from '../reward/eval-plan/install-policy.js';
 import { GRADING_NETWORK_HELP, type GradingNetwork } from '../reward/grading/grader-options.js';
-import type { HarnessGeneration } from '../reward/harness/log-parsers.js';
+import type { HarnessGeneration } from '../languages/index.js';
 import type { RewardRule } from '../reward/report.js';
 import { startServer } from '../server/app.js';
 import { DEFAULTS as D, compileConfig, type ShutdownMode } from '../server/config.js';

@@ -1,3 +1,4 @@
+import { isLanguageControlPath } from '../languages/index.js';
 import { diffFiles } from './diff-files.js';
 
 /**
@@ -13,52 +14,23 @@ const ALWAYS_DROPPED = new Set(['conftest.py', 'pytest.ini', '.pytest.ini', 'tox
 
 /**
  * What other runners read or run around their tests, which a change may no more touch than a
- * pytest configuration: Go's test files (a `TestMain` in any `_test.go` of the package owns the
- * test binary's output and exit) and test data; cargo's configuration (a `runner` wraps every test
- * binary), toolchain pins and build scripts (run by the test command after the hidden tests are in
- * place, with the power to rewrite them); the JavaScript runners' configuration (reporters, setup
- * files); RSpec's and PHPUnit's. The task's own fix may still change any of them (allowedPaths).
+ * pytest configuration: each language's (src/languages/<language>/index.ts, runnerControl: Go's
+ * test files and test data, cargo's configuration and build scripts, the JavaScript runners'
+ * configuration, RSpec's and PHPUnit's, and the build definitions their tools read), a symlink named
+ * like a test folder, and a Makefile that the test command's `make` runs. The task's own fix may
+ * still change any of them (allowedPaths).
  */
 export function isRunnerControlPath(path: string, testCommand = ''): boolean {
-  const parts = path.split('/');
-  const base = parts.at(-1) ?? '';
-  const dirs = parts.slice(0, -1);
-  // Whole components, the last one too: a symlink named `.cargo` or `testdata` stands for the folder.
-  if (base.endsWith('_test.go') || parts.includes('testdata') || parts.includes('.cargo')) return true;
+  const base = path.split('/').at(-1) ?? '';
   // A symlink named like a test folder stands for it (a file named so is a test command's, see testCommandPaths).
   if (TEST_DIRS.has(base)) return true;
-  if (buildDefinitionOf(testCommand, base)) return true;
-  if (base === 'rust-toolchain' || base === 'rust-toolchain.toml') return true;
-  // Cargo runs a package root's build.rs (beside its Cargo.toml); one under src/ is a module (`mod
-  // build;`) of the crate's own code, and an honest fix may move code there. Another name for the
-  // build script is Cargo.toml's `build = "..."`, and Cargo.toml is a build definition.
-  if (base === 'build.rs' && !dirs.includes('src')) return true;
-  if (/^(jest|vitest|karma|playwright)\.config\.[cm]?[jt]s$|^karma\.conf\.[cm]?js$|^\.mocharc(\.[\w]+)?$|^\.babelrc$|^babel\.config\.[cm]?js$/.test(base)) return true;
-  if (base === '.rspec' || base.endsWith('_spec.rb') || (dirs.includes('spec') && base.endsWith('.rb'))) return true;
-  return base === 'phpunit.xml' || base === 'phpunit.xml.dist' || base === '.phpunit.result.cache';
+  // `make test` runs the Makefile whatever the language; as the change may not rewrite sympy's bin/test.
+  if (MAKE.test(testCommand) && MAKEFILE.test(base)) return true;
+  return isLanguageControlPath(path, testCommand);
 }
 
-/**
- * The build definitions the test command's own tools read: `make test` runs the Makefile, `cargo
- * test` builds what Cargo.toml says (a `build = "..."` script of any name), `npm test` runs
- * package.json's script. The change may not rewrite them, as it may not rewrite sympy's bin/test;
- * grading is offline, so a new dependency they would name could not be fetched anyway.
- */
-const BUILD_DEFINITIONS: ReadonlyArray<readonly [RegExp, RegExp]> = [
-  [/(^|[\s;&|(])(make|gmake)(\s|$)/, /^(GNUmakefile|[Mm]akefile|.*\.mk)$/],
-  [/(^|[\s;&|(/])(cmake|ctest)(\s|$)/, /^(CMakeLists\.txt|.*\.cmake)$/],
-  [/(^|[\s;&|(])cargo(\s|$)/, /^Cargo\.(toml|lock)$/],
-  [/(^|[\s;&|(])go(\s|$)/, /^go\.(mod|sum|work|work\.sum)$/],
-  [/(^|[\s;&|(])(npm|npx|yarn|pnpm)(\s|$)/, /^package\.json$/],
-  [/(^|[\s;&|(/])(mvn|mvnw)(\s|$)/, /^pom\.xml$/],
-  [/(^|[\s;&|(/])(gradle|gradlew)(\s|$)/, /^(build|settings)\.gradle(\.kts)?$/],
-  [/(^|[\s;&|(])(rake|bundle)(\s|$)/, /^(Rakefile|Gemfile)$/],
-  [/(^|[\s;&|(/])(composer|phpunit)(\s|$)/, /^composer\.json$/],
-];
-
-function buildDefinitionOf(testCommand: string, base: string): boolean {
-  return BUILD_DEFINITIONS.some(([tool, file]) => tool.test(testCommand) && file.test(base));
-}
+const MAKE = /(^|[\s;&|(])(make|gmake)(\s|$)/;
+const MAKEFILE = /^(GNUmakefile|[Mm]akefile|.*\.mk)$/;
 
 export function isTestPath(path: string): boolean {
   const parts = path.split('/');

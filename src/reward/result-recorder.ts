@@ -1,6 +1,6 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import type { TestStatus } from './test-status.js';
+import type { TestStatus } from '../languages/index.js';
 import type { ListedResult } from './verdict.js';
 import { isFindingKind, type Finding } from './findings.js';
 

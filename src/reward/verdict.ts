@@ -1,6 +1,6 @@
-import { fileOfTestName, type ListedStatus, type Resolution, type TestStatus, type TestStatusMap } from './test-status.js';
+import { fileOfTestName, type ListedStatus, type Resolution, type TestStatus, type TestStatusMap } from '../languages/index.js';
 
-export type { Resolution } from './test-status.js';
+export type { Resolution } from '../languages/index.js';
 
 export interface ListedResult {
   readonly name: string;

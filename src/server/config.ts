@@ -2,7 +2,7 @@ import { InvalidArgumentError } from '../common/errors.js';
 import { GRADING_NETWORKS, type GradingNetwork } from '../reward/grading/grader-options.js';
 import type { SandboxLimits } from '../sandbox/sandbox.js';
 import { INSTALL_RERUNS, type InstallRerun } from '../reward/eval-plan/install-policy.js';
-import type { HarnessGeneration } from '../reward/harness/log-parsers.js';
+import type { HarnessGeneration } from '../languages/index.js';
 import { REWARD_RULES, type RewardRule } from '../reward/report.js';
 import { DEFAULT_IMAGE_TEMPLATE } from '../tasks/image-name.js';
 import { checkExposure, type ServerSecurity } from './auth.js';

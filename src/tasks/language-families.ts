@@ -1,36 +1,19 @@
-import { languageOf, type ParserLanguage } from '../reward/harness/parsers/index.js';
+import { LANGUAGES, languageOfParser } from '../languages/index.js';
 
 /**
  * Language toolchain families: the Debian packages a base variant adds for each (`swe-env images
- * base --family go`, one layer on the sandbox base image, from the machine's own apt sources), and
- * the language a task's harness parser names (for the prompt and the tool schemas). Every package is
- * Debian bookworm's: nothing comes from a language's own registry, so an image builds with only the
- * Debian mirror reachable.
+ * base --family go`), as each language of the wing names them (Language.toolchain), and the
+ * language a task's harness parser names (for the prompt and the tool schemas).
  */
-export type LanguageFamily = 'go' | 'rust' | 'node' | 'java' | 'ruby' | 'php' | 'cpp';
+export type LanguageFamily = string;
 
 export interface FamilySpec {
   readonly packages: readonly string[];
-  /** How the prompt names the language. */
-  readonly language: string;
 }
 
-export const LANGUAGE_FAMILIES: Readonly<Record<LanguageFamily, FamilySpec>> = Object.freeze({
-  go: { packages: ['golang-go'], language: 'Go' },
-  rust: { packages: ['rustc', 'cargo'], language: 'Rust' },
-  node: { packages: ['nodejs', 'npm'], language: 'JavaScript' },
-  // Debian's Maven repository (/usr/share/maven-repo) holds surefire, JUnit 4 and, with the plugin
-  // packages, the compiler and resources plugins: an offline build (`mvn -o
-  // -Dmaven.repo.local=/usr/share/maven-repo`) uses it as its local repository instead of a remote one.
-  java: {
-    packages: ['openjdk-17-jdk-headless', 'maven', 'maven-repo-helper', 'libsurefire-java', 'junit4', 'libmaven-compiler-plugin-java', 'libmaven-resources-plugin-java'],
-    language: 'Java',
-  },
-  // jq: the harness's RSpec rows pipe `rspec --format json` through jq into `name - status` lines.
-  ruby: { packages: ['ruby', 'ruby-rspec', 'ruby-minitest', 'jq'], language: 'Ruby' },
-  php: { packages: ['php-cli', 'phpunit'], language: 'PHP' },
-  cpp: { packages: ['gcc', 'g++', 'cmake', 'make', 'libgtest-dev'], language: 'C/C++' },
-});
+export const LANGUAGE_FAMILIES: Readonly<Record<LanguageFamily, FamilySpec>> = Object.freeze(
+  Object.fromEntries(LANGUAGES.flatMap((language) => (language.toolchain ? [[language.toolchain.family, { packages: language.toolchain.packages }]] : []))),
+);
 
 export function isLanguageFamily(name: string): name is LanguageFamily {
   return Object.hasOwn(LANGUAGE_FAMILIES, name);
@@ -40,29 +23,8 @@ export function isLanguageFamily(name: string): name is LanguageFamily {
 export function familyPackages(names: readonly string[]): string[] {
   const unknown = names.filter((n) => !isLanguageFamily(n));
   if (unknown.length > 0) throw new Error(`unknown language families: ${unknown.join(', ')} (known: ${Object.keys(LANGUAGE_FAMILIES).join(', ')})`);
-  return [...new Set(names.flatMap((n) => LANGUAGE_FAMILIES[n as LanguageFamily].packages))];
+  return [...new Set(names.flatMap((n) => LANGUAGE_FAMILIES[n]!.packages))];
 }
-
-const PARSER_LANGUAGE: Readonly<Record<ParserLanguage, string>> = Object.freeze({
-  'c-cpp': 'C/C++',
-  go: 'Go',
-  java: 'Java',
-  javascript: 'JavaScript/TypeScript',
-  php: 'PHP',
-  ruby: 'Ruby',
-  rust: 'Rust',
-});
-
-/** SWE-smith's non-Python parsers by the language of the profiles that use them. */
-const SMITH_LANGUAGE: ReadonlyArray<readonly [RegExp, string]> = [
-  [/^swesmith_go$/, 'Go'],
-  [/^swesmith_cargo$/, 'Rust'],
-  [/^swesmith_(jest|mocha|mocha_counts|vitest|karma|jasmine|qunit|react_pdf|marked|turbo)$/, 'JavaScript/TypeScript'],
-  [/^swesmith_(maven_surefire|gradle_junit_xml)$/, 'Java'],
-  [/^swesmith_(ctest|gtest|catch2|boost_test|cppunit|airsim|valkey|jq)$/, 'C/C++'],
-  [/^swesmith_dotnet$/, 'C#'],
-  [/^swesmith_phpunit_testdox$/, 'PHP'],
-];
 
 /**
  * The task's programming language as its parser tells it: a non-Python parser of the harness's
@@ -71,7 +33,5 @@ const SMITH_LANGUAGE: ReadonlyArray<readonly [RegExp, string]> = [
  */
 export function taskLanguage(logParser: string | undefined): string {
   if (logParser === undefined) return 'Python';
-  const language = languageOf(logParser);
-  if (language) return PARSER_LANGUAGE[language];
-  return SMITH_LANGUAGE.find(([pattern]) => pattern.test(logParser))?.[1] ?? 'Python';
+  return languageOfParser(logParser)?.title ?? 'Python';
 }

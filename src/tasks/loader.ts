@@ -1,8 +1,8 @@
 import { access, readFile } from 'node:fs/promises';
 import { InvalidArgumentError } from '../common/errors.js';
 import { asyncBufferFromFile, parquetReadObjects } from 'hyparquet';
-import { isHarnessParser } from '../reward/harness/log-parsers.js';
-import { reverseDiff } from '../reward/reverse-diff.js';
+import { isHarnessParser } from '../languages/index.js';
+import { reverseDiff } from './reverse-diff.js';
 import { basename } from 'node:path';
 import { DEFAULT_IMAGE_TEMPLATE, imageName } from './image-name.js';
 import type { Task } from './task.js';

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { evalPlan } from '../../src/reward/eval-plan/plan.js';
 import { harnessEvalScript } from '../../src/reward/eval-plan/render.js';
-import { isHarnessParser } from '../../src/reward/harness/log-parsers.js';
+import { isHarnessParser } from '../../src/languages/index.js';
 import { loadTaskFile } from '../../src/tasks/loader.js';
 import type { Task } from '../../src/tasks/task.js';
 import { pythonEnv, runPythonJsonLines } from '../helpers/python-env.js';

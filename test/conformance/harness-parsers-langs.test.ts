@@ -2,13 +2,12 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { packageRoot } from '../../src/common/paths.js';
-import { harnessParse } from '../../src/reward/harness/log-parsers.js';
-import { languageOf, languageParserNames, UNREGISTERED_PARSERS, type HarnessSpec } from '../../src/reward/harness/parsers/index.js';
+import { harnessParse, languageOf, languageParserNames, UNREGISTERED_PARSERS, type HarnessSpec } from '../../src/languages/index.js';
 import { runPythonJsonLines } from '../helpers/python-env.js';
 
 /**
  * swebench 5.x's parsers for C/C++, Go, Java, JavaScript, PHP, Ruby and Rust, ported to
- * TypeScript (src/reward/harness/parsers/), beside the installed harness's own functions: every
+ * TypeScript (src/languages/<language>/harness-parsers.ts), beside the installed harness's own functions: every
  * parser on every log under test/fixtures/harness-logs (real output of cargo, googletest, doctest,
  * minitest, test-unit, rspec, phpunit, jest, vitest, mocha, karma, node's TAP, maven; hand-written
  * shapes for the rest and for the quirks: colours, interleaving, repeated names, "\r", non-ASCII

@@ -2,7 +2,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { packageRoot } from '../../src/common/paths.js';
-import { HARNESS_PARSERS, harnessParse, isSmithParser, type HarnessGeneration } from '../../src/reward/harness/log-parsers.js';
+import { HARNESS_PARSERS, harnessParse, isSmithParser, type HarnessGeneration } from '../../src/languages/index.js';
 import { harnessVerdict } from '../../src/reward/harness/verdict.js';
 import { pythonEnv, runPythonJsonLines } from '../helpers/python-env.js';
 

@@ -5,8 +5,7 @@ import { join, relative } from 'node:path';
 import { beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { packageRoot } from '../../src/common/paths.js';
 import { evalPlan } from '../../src/reward/eval-plan/plan.js';
-import { SWE_SMITH_LANGUAGE_PROFILES } from '../../src/reward/eval-plan/swe-smith-language-profiles/index.js';
-import { harnessParse } from '../../src/reward/harness/log-parsers.js';
+import { SWE_SMITH_LANGUAGE_PROFILES, harnessParse } from '../../src/languages/index.js';
 import { loadTaskFile } from '../../src/tasks/loader.js';
 import { pythonEnv, runPythonJsonLines } from '../helpers/python-env.js';
 

@@ -5,8 +5,7 @@ import { join } from 'node:path';
 import { beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { packageRoot } from '../../src/common/paths.js';
 import { evalPlan } from '../../src/reward/eval-plan/plan.js';
-import { SWE_SMITH_PROFILES } from '../../src/reward/eval-plan/swe-smith-profiles.js';
-import { harnessParse } from '../../src/reward/harness/log-parsers.js';
+import { SWE_SMITH_PROFILES, harnessParse } from '../../src/languages/index.js';
 import { loadTaskFile } from '../../src/tasks/loader.js';
 import { pythonEnv, runPythonJsonLines } from '../helpers/python-env.js';
 

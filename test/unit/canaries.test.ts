@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { checkCanaries, planCanaries, stopsAtFirstFailure } from '../../src/reward/grading/canaries.js';
-import type { TestStatus } from '../../src/reward/test-status.js';
+import type { TestStatus } from '../../src/languages/index.js';
 
 const FILE = 'tests/test_interval.py';
 const CONTENT = `from intervals import Interval

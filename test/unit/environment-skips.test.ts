@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { environmentSkip, isMissingModuleReason, skipCandidates } from '../../src/reward/grading/environment-skips.js';
 import { baseReport, type GradeReport } from '../../src/reward/report.js';
 import { disagreements, readRecords } from '../../src/reward/result-recorder.js';
-import type { ListedStatus } from '../../src/reward/test-status.js';
+import type { ListedStatus } from '../../src/languages/index.js';
 
 const KEY = 'k'.repeat(64);
 

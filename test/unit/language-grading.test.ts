@@ -18,7 +18,7 @@ import { familyPackages, taskLanguage } from '../../src/tasks/language-families.
 import { loadTaskFile } from '../../src/tasks/loader.js';
 import type { Task } from '../../src/tasks/task.js';
 import type { RecorderResult } from '../../src/reward/result-recorder.js';
-import type { TestStatus } from '../../src/reward/test-status.js';
+import type { TestStatus } from '../../src/languages/index.js';
 
 const scratch: string[] = [];
 afterAll(async () => {

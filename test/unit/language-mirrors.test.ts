@@ -10,8 +10,7 @@ import { describe, expect, it } from 'vitest';
 import { checkCanaries } from '../../src/reward/grading/canaries.js';
 import { planLanguageCanaries } from '../../src/reward/grading/language-canaries.js';
 import { invertedBody, mirrorSource, mutatedBody } from '../../src/reward/grading/language-mirrors.js';
-import { mutateLiteral } from '../../src/reward/grading/literal-mutation.js';
-import type { TestStatus } from '../../src/reward/test-status.js';
+import { mutateLiteral, type TestStatus } from '../../src/languages/index.js';
 
 const GO = readFileSync('tasks/demo-languages/tasks/semver-1/tests/semver_test.go', 'utf8');
 const RUST = readFileSync('tasks/demo-languages/tasks/wordcount-1/tests/tests/counts.rs', 'utf8');

@@ -3,8 +3,7 @@ import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { packageRoot } from '../../src/common/paths.js';
 import { contradictedResults, runResults, UnreadableLog } from '../../src/reward/grading/language-results.js';
-import { languageParserNames } from '../../src/reward/harness/parsers/index.js';
-import { ownParser } from '../../src/reward/log-parsers/index.js';
+import { languageParserNames, ownParser } from '../../src/languages/index.js';
 import type { Task } from '../../src/tasks/task.js';
 
 /**

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseTestLog, shortenPathOption } from '../../src/reward/log-parsers/index.js';
+import { parseTestLog, shortenPathOption } from '../../src/languages/index.js';
 
 // Excerpts in the shape of real SWE-bench evaluation logs.
 const DJANGO = `Testing against Django installed in '/testbed/django' with up to 1 processes

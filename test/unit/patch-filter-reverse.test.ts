@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { filterAgentPatch, isRunnerControlPath, isTestPath, testCommandPaths } from '../../src/reward/patch-filter.js';
-import { reverseDiff } from '../../src/reward/reverse-diff.js';
+import { reverseDiff } from '../../src/tasks/reverse-diff.js';
 import { decideVerdict } from '../../src/reward/verdict.js';
 import { djangoModule, evalPlan } from '../../src/reward/eval-plan/plan.js';
 import { testCommand } from '../../src/reward/grader.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parsePytestLog } from '../../src/reward/log-parsers/pytest.js';
+import { parsePytestLog } from '../../src/languages/index.js';
 
 const LOG = `============================= test session starts ==============================
 platform linux -- Python 3.11.2, pytest-7.2.1, pluggy-1.0.0

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { TestStatus } from '../../src/reward/test-status.js';
+import type { TestStatus } from '../../src/languages/index.js';
 import { decideVerdict } from '../../src/reward/verdict.js';
 
 const map = (entries: Record<string, TestStatus>) => new Map(Object.entries(entries));

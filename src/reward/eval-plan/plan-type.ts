@@ -1,4 +1,4 @@
-import type { HarnessGeneration } from '../harness/log-parsers.js';
+import type { HarnessGeneration } from '../../languages/index.js';
 
 /** Where a plan's facts come from. */
 export type PlanSource = 'record-eval-script' | 'record-test-cmd' | 'swe-bench' | 'swe-gym' | 'swe-smith' | 'default';

@@ -3,8 +3,7 @@ import { readEvalScript } from './eval-script.js';
 import { SWE_BENCH_PARSERS, SWE_BENCH_SPECS, type VersionFacts } from './swe-bench-specs.js';
 import { SWE_GYM_PARSERS, SWE_GYM_SPECS } from './swe-gym-specs.js';
 import { smithLanguagePlan } from './swe-smith-language-plan.js';
-import { SWE_SMITH_LANGUAGE_PROFILES } from './swe-smith-language-profiles/index.js';
-import { SWE_SMITH_DEFAULT_TEST_CMD, SWE_SMITH_PROFILES } from './swe-smith-profiles.js';
+import { SWE_SMITH_LANGUAGE_PROFILES, SWE_SMITH_DEFAULT_TEST_CMD, SWE_SMITH_PROFILES } from '../../languages/index.js';
 
 export type { EvalPlan, PlanSource } from './plan-type.js';
 import type { EvalPlan, PlanSource } from './plan-type.js';

@@ -1,6 +1,6 @@
 import type { Task } from '../../tasks/task.js';
 import type { EvalPlan } from './plan.js';
-import { isLanguageRun } from '../harness/log-parsers.js';
+import { isLanguageRun } from '../../languages/index.js';
 
 const HEREDOC = 'EOF_114329324912';
 

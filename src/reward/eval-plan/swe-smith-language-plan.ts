@@ -1,6 +1,6 @@
 import type { Task } from '../../tasks/task.js';
 import type { EvalPlan } from './plan-type.js';
-import type { SmithLanguageProfile } from './swe-smith-language-profiles/index.js';
+import type { SmithLanguageProfile } from '../../languages/index.js';
 
 /**
  * The plan of a SWE-smith task whose repository has one of swesmith's non-Python profiles: the

@@ -1,5 +1,5 @@
 import { randomInt } from 'node:crypto';
-import type { TestStatus } from '../test-status.js';
+import { canaryRunner, isLanguageRunner, type LanguageRunner, type TestStatus } from '../../languages/index.js';
 import { djangoModule } from '../eval-plan/plan.js';
 import { definitionStarts, mutatedBody, placeAfterOriginals, plainMethod, type PlacedBlock } from './python-mirrors.js';
 
@@ -19,8 +19,8 @@ import { definitionStarts, mutatedBody, placeAfterOriginals, plainMethod, type P
  * exactly as the real test does. Canaries never enter either verdict.
  */
 
-/** 'go', 'cargo', 'gtest', 'tap' (node:test) and 'phpunit': see language-canaries.ts (the runners beyond Python that take canaries). */
-export type RunnerFamily = 'pytest' | 'unittest' | 'sympy' | 'go' | 'cargo' | 'gtest' | 'tap' | 'phpunit';
+/** Python's runners, and those beyond Python that take canaries (language-canaries.ts; each its language's CanaryRunner). */
+export type RunnerFamily = 'pytest' | 'unittest' | 'sympy' | LanguageRunner;
 
 export interface Canary {
   readonly file: string;
@@ -255,25 +255,21 @@ export function planCanaries(input: CanaryInput): CanaryPlan {
 export function canaryKeyMatches(canary: Canary, key: string, family: RunnerFamily): boolean {
   if (family === 'pytest') return key === `${canary.file}::${canary.name}` || key.endsWith(`/${canary.file}::${canary.name}`);
   if (family === 'sympy') return key === canary.name || key.endsWith(`.py:${canary.name}`);
-  if (family === 'go') return key === canary.name || key.startsWith(`${canary.name}/`);
-  if (family === 'cargo') return key === canary.name || key.endsWith(`::${canary.name}`);
-  if (family === 'gtest') return key === `${canary.className ?? ''}.${canary.name}`;
-  if (family === 'tap') return key === `- ${canary.name}`;
-  if (family === 'phpunit') return key === `${canary.className ?? ''} > ${canary.name}`;
+  if (isLanguageRunner(family)) return canaryRunner(family).keyMatches(canary, key);
   return key.startsWith(`${canary.name} (`) && key.includes(`.${canary.className ?? ''}`);
 }
 
 /** Whether any other test of the canary's file has a result (the file ran). */
 function fileRan(canary: Canary, results: ReadonlyMap<string, TestStatus>, family: RunnerFamily, isCanary: (key: string) => boolean): boolean {
-  // Which sources a googletest binary holds is the build's: the file ran when one of its listed tests reported.
-  if (family === 'gtest' || family === 'tap' || family === 'phpunit') return (canary.siblings ?? []).some((name) => results.has(name));
+  // Which sources a googletest binary holds is the build's (node:test runs a process per file, PHPUnit a class): the file ran when one of its listed tests reported.
+  if (isLanguageRunner(family) && canaryRunner(family).fileSiblings) return (canary.siblings ?? []).some((name) => results.has(name));
   const module = canary.file.replace(/\.py$/, '').replace(/^tests\//, '').replaceAll('/', '.');
   for (const key of results.keys()) {
     if (isCanary(key)) continue;
     if (family === 'pytest' && (key.startsWith(`${canary.file}::`) || key.includes(`/${canary.file}::`))) return true;
     if (family === 'unittest' && key.includes(`(${module}.`)) return true;
     // Go's and libtest's names do not say their file: any other result means the run got to the tests.
-    if (family === 'sympy' || family === 'go' || family === 'cargo') return true;
+    if (family === 'sympy' || isLanguageRunner(family)) return true;
   }
   return false;
 }

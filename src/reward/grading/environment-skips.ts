@@ -2,7 +2,7 @@ import { messageOf } from '../../common/errors.js';
 import type { Sandbox } from '../../sandbox/sandbox.js';
 import type { Task } from '../../tasks/task.js';
 import type { EvalPlan } from '../eval-plan/plan.js';
-import type { LogParserName } from '../log-parsers/index.js';
+import type { LogParserName } from '../../languages/index.js';
 import { baseReport, type GradeReport } from '../report.js';
 import type { RecorderResult } from '../result-recorder.js';
 import { taskSteps } from './agent-steps.js';

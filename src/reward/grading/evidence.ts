@@ -1,4 +1,4 @@
-import type { TestStatus } from '../test-status.js';
+import { canaryRunner, isLanguageRunner, type TestStatus } from '../../languages/index.js';
 import type { RecorderResult } from '../result-recorder.js';
 import { findingLine, severityOf } from '../findings.js';
 import { canaryKeyMatches, checkCanaries, type Canary, type RunnerFamily } from './canaries.js';
@@ -71,11 +71,12 @@ export function gatherEvidence(input: EvidenceInput): Evidence {
   for (const finding of channel.events) {
     (severityOf(finding.kind) === 'integrity' ? integrity : audit).push(findingLine(finding));
   }
-  if ((input.family === 'go' || input.family === 'cargo') && input.exitCode === 0 && !input.timedOut && input.canaries.some((c) => c.expect === 'FAILED' && (!c.mirrorOf || input.logResults.get(c.mirrorOf) === 'PASSED'))) {
+  const exitStatusOf = isLanguageRunner(input.family) ? canaryRunner(input.family).exitStatusOf : undefined;
+  if (exitStatusOf !== undefined && input.exitCode === 0 && !input.timedOut && input.canaries.some((c) => c.expect === 'FAILED' && (!c.mirrorOf || input.logResults.get(c.mirrorOf) === 'PASSED'))) {
     // The runner's own exit status (go test's, cargo's) is not the code under test's to print: a
     // planted failing test ran (a mirror fails only when its original passed), so an honest run
     // cannot end in success.
-    integrity.push(`the ${input.family === 'go' ? 'go test' : 'cargo test'} run exited 0 though a planted failing test was among its tests: something else decided the outcome`);
+    integrity.push(`the ${exitStatusOf} run exited 0 though a planted failing test was among its tests: something else decided the outcome`);
   }
   const canaryFailed = input.canaries.some((c) => c.expect === 'FAILED' && [...input.logResults].some(([key, status]) => status === 'FAILED' && canaryKeyMatches(c, key, input.family)));
   return { logResults: fromLog.results, recorded, integrityFlags: dedupe(integrity), auditFlags: dedupe(audit), canaryFailed };

@@ -1,6 +1,6 @@
 import type { SandboxLimits } from '../../sandbox/sandbox.js';
 import type { InstallRerun } from '../eval-plan/install-policy.js';
-import type { HarnessGeneration } from '../harness/log-parsers.js';
+import type { HarnessGeneration } from '../../languages/index.js';
 import type { GradeReport, RewardRule } from '../report.js';
 
 /** One grading's options: who asked (an episode, Evaluate, a CLI run) and what they want told. */

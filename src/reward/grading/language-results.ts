@@ -1,11 +1,8 @@
 import type { Task } from '../../tasks/task.js';
-import { harnessParse, isLanguageRun } from '../harness/log-parsers.js';
-import { readsLineByLine } from '../harness/parsers/index.js';
+import { harnessParse, isLanguageRun, readsLineByLine, parseTestLog, type LogParserName, type TestStatus } from '../../languages/index.js';
 import { messageOf } from '../../common/errors.js';
-import { parseTestLog, type LogParserName } from '../log-parsers/index.js';
-import type { TestStatus } from '../test-status.js';
 
-export { isLanguageRun } from '../harness/log-parsers.js';
+export { isLanguageRun } from '../../languages/index.js';
 
 /**
  * The run's results as swe-env reads them. A Python runner's log is read swe-env's stricter way

@@ -2,7 +2,7 @@ import type { Sandbox } from '../../sandbox/sandbox.js';
 import type { Task } from '../../tasks/task.js';
 import { diffFiles } from '../diff-files.js';
 
-import { fileOfTestName } from '../test-status.js';
+import { fileOfTestName } from '../../languages/index.js';
 
 export { fileOfTestName };
 

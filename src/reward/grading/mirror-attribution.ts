@@ -1,7 +1,7 @@
 import { messageOf } from '../../common/errors.js';
 import type { Task } from '../../tasks/task.js';
 import { baseReport } from '../report.js';
-import type { TestStatus } from '../test-status.js';
+import type { TestStatus } from '../../languages/index.js';
 import { applyStage } from './apply-stage.js';
 import { taskSteps } from './agent-steps.js';
 import { checkCanaries, type CanaryPlan, type RunnerFamily } from './canaries.js';

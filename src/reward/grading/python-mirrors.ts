@@ -1,4 +1,4 @@
-import { isMutableLiteral, mutateLiteral } from './literal-mutation.js';
+import { isMutableLiteral, mutateLiteral } from '../../languages/index.js';
 
 /**
  * Python's must-fail mirror canaries: a copy of a listed test that differs from it in its expected

@@ -2,7 +2,7 @@ import type { Sandbox } from '../../sandbox/sandbox.js';
 import type { Task } from '../../tasks/task.js';
 import { diffFiles } from '../diff-files.js';
 import { djangoModule, environmentLines, type EvalPlan } from '../eval-plan/plan.js';
-import type { LogParserName } from '../log-parsers/index.js';
+import { canaryRunner, type LogParserName } from '../../languages/index.js';
 import type { GradeReport } from '../report.js';
 import { channelFiles, newRecorderChannel, readRecords, recorderApplies, type RecorderResult } from '../result-recorder.js';
 import { RUN_TESTS_SCRIPT, bashArgv } from '../scripts.js';
@@ -194,23 +194,19 @@ async function writeLanguageCanaries(sandbox: Sandbox, input: TestRunInput, runn
     return canaryFile(runner, path, content) ? [{ path, content: content! }] : [];
   });
   if (targets.length === 0) return undefined;
-  const reserved = runner === 'go' ? await goPackageFunctions(sandbox, input.task.workdir, targets.map((t) => t.path)) : new Set<string>();
+  const script = canaryRunner(runner).reservedNamesScript;
+  const reserved = script === undefined ? new Set<string>() : await reservedNames(sandbox, input.task.workdir, targets.map((t) => t.path), script);
   const plan = planLanguageCanaries({ runner, targets, mustFail: !stopsEarly(runner, testCommand), failToPass: input.task.failToPass, passToPass: input.task.passToPass, reserved });
   await sandbox.putFiles([...plan.files].map(([path, content]) => ({ path: `${root}/${path}`, content })));
   return plan;
 }
 
-/** Go's package is its folder: a canary named like a function of another file of it would not compile. */
-async function goPackageFunctions(sandbox: Sandbox, workdir: string, paths: readonly string[]): Promise<Set<string>> {
+/** Names a canary must not take beyond the file's own (Go: its package's other functions), as the runner's script lists them. */
+async function reservedNames(sandbox: Sandbox, workdir: string, paths: readonly string[], script: string): Promise<Set<string>> {
   const dirs = [...new Set(paths.map((p) => (p.includes('/') ? p.slice(0, p.lastIndexOf('/')) : '.')))];
   // Whatever the listing gives: the package's files are partly the agent's, and a listing they make
   // fail or overflow must not turn the grading into an infrastructure error (a collision they cause
   // only fails their own build).
-  const list = await sandbox.exec(bashArgv(GO_FUNCTIONS_SCRIPT, 'swe-env-go-names', [workdir, ...dirs]), { timeoutMs: 60_000, outputLimitBytes: 4 << 20, separateStderr: true });
+  const list = await sandbox.exec(bashArgv(script, 'swe-env-go-names', [workdir, ...dirs]), { timeoutMs: 60_000, outputLimitBytes: 4 << 20, separateStderr: true });
   return new Set(list.output.toString('utf8').split('\n').filter((n) => /^\w+$/.test(n)));
 }
-
-const GO_FUNCTIONS_SCRIPT = `cd -- "$1" || exit 1
-shift
-for dir in "$@"; do cat -- "$dir"/*.go 2>/dev/null; done | grep -o '^func [A-Za-z_][A-Za-z0-9_]*' | cut -c6- | sort -u
-exit 0`;

@@ -1,5 +1,5 @@
 import type { Task } from '../../tasks/task.js';
-import { harnessParse, type HarnessGeneration } from '../harness/log-parsers.js';
+import { harnessParse, type HarnessGeneration } from '../../languages/index.js';
 import { harnessVerdict } from '../harness/verdict.js';
 import type { GradeReport } from '../report.js';
 import { disagreements } from '../result-recorder.js';

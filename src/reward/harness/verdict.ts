@@ -1,5 +1,4 @@
-import type { Resolution } from '../test-status.js';
-import type { HarnessGeneration, StatusMap } from './log-parsers.js';
+import type { Resolution, HarnessGeneration, StatusMap } from '../../languages/index.js';
 
 /**
  * The official harness's verdict on a status map (swebench harness/grading.py), kept beside ours in

@@ -1,7 +1,7 @@
 import { writeFile } from 'node:fs/promises';
 import type { Logger } from '../../common/logger.js';
 import type { Grader } from '../../reward/grader.js';
-import type { TestStatus } from '../../reward/test-status.js';
+import type { TestStatus } from '../../languages/index.js';
 import type { DockerSandboxProvider } from '../../sandbox/docker-sandbox.js';
 import type { Task } from '../task.js';
 import { buildDemoImages, demoTask } from './demo-images.js';
