@@ -25,9 +25,11 @@ const EVERYTHING = [/^package(-lock)?\.json$/, /^tsconfig.*\.json$/, /^vitest.*\
  * would select them all). First match wins; a test pattern is a path prefix.
  */
 const TOPICS = [
-  [/^src\/reward\/(grading\/(language-|node-test-|phpunit-|literal-mutation|source-text)|harness\/parsers\/)/, ['test/cheats/language-cheats.test.ts', 'test/reward/language-demo-e2e.test.ts', 'test/cheats/round4-suite.test.ts', 'test/cheats/round5-suite.test.ts', 'test/cheats/round6-suite.test.ts', 'test/conformance/harness-parsers-langs.test.ts']],
+  [/^src\/languages\/python\//, ['test/conformance/', 'test/reward/honest-patterns.test.ts', 'test/reward/unittest-runners.test.ts', 'test/cheats/cheat-suite.test.ts']],
+  [/^src\/languages\/shared\//, ['test/conformance/', 'test/cheats/language-cheats.test.ts', 'test/reward/language-demo-e2e.test.ts', 'test/reward/honest-patterns.test.ts']],
+  [/^src\/(languages\/|reward\/grading\/language-)/, ['test/cheats/language-cheats.test.ts', 'test/reward/language-demo-e2e.test.ts', 'test/cheats/round4-suite.test.ts', 'test/cheats/round5-suite.test.ts', 'test/cheats/round6-suite.test.ts', 'test/conformance/harness-parsers-langs.test.ts']],
   [/^src\/reward\/(grading\/|findings|result-recorder|scripts\/|test-support|pytest-config|verdict|report)/, ['test/reward/honest-patterns.test.ts', 'test/reward/honest-runners.test.ts', 'test/reward/mirror-attribution.test.ts', 'test/reward/unittest-runners.test.ts', 'test/reward/results-forgery.test.ts', 'test/reward/test-run-errors.test.ts', 'test/reward/pytest-config-hacks.test.ts', 'test/cheats/cheat-suite.test.ts', 'test/cheats/round2-suite.test.ts', 'test/cheats/round3-suite.test.ts', 'test/cheats/attacker-suite.test.ts', 'test/server/evaluate.test.ts']],
-  [/^src\/reward\/(harness|log-parsers)\//, ['test/conformance/']],
+  [/^src\/reward\/harness\//, ['test/conformance/']],
   [/^src\/reward\/eval-plan\//, ['test/conformance/', 'test/reward/eval-plan-e2e.test.ts', 'test/reward/eval-install-default.test.ts', 'test/reward/eval-script-after-patch-e2e.test.ts', 'test/reward/datasets-e2e.test.ts']],
   [/^src\/reward\/(capture\/|patch-|diff-files|reverse-diff|tree-changes|read-files|git-hygiene)/, ['test/reward/capture-', 'test/reward/patch-headers.test.ts', 'test/server/evaluate.test.ts']],
   [/^src\/reward\//, ['test/reward/', 'test/server/evaluate.test.ts']],
