@@ -7,8 +7,8 @@ import { isMutableLiteral, mutateLiteral } from '../../languages/index.js';
  * `assert not ok(x)`. There is no exact copy beside it to vote with, so code that reads the hidden
  * tests finds two expectations for the same call and cannot tell which one is graded; a value that
  * equals anything (a list subclass whose `__eq__` always holds) passes the copy too, which must
- * fail. Each copy goes after its original at a random later place in the file: a copy ahead of it
- * could use up state the original needs, and a block at the end would tell canaries by position.
+ * fail. Each copy goes at the end of its file (of its class, for a method), after every test there:
+ * a copy runs the repository's code again, and ahead of a test it could use up state that test needs.
  */
 
 /** The text with what is inside brackets and Python string literals blanked out (its top level). */
@@ -195,17 +195,6 @@ export function topLevelStarts(lines: readonly string[]): number[] {
   return [...definitionStarts(lines, '').starts, lines.length];
 }
 
-/** The index of the first line after a top-level function's body (its next top-level line, or the end). */
-export function definitionEnd(lines: readonly string[], name: string): number {
-  const start = lines.findIndex((line) => new RegExp(`^(async )?def ${name}\\(`).test(line));
-  if (start < 0) return lines.length;
-  for (let i = start + 1; i < lines.length; i++) {
-    const line = lines[i]!;
-    if (line.trim() !== '' && !/^\s/.test(line) && !line.startsWith(')')) return i;
-  }
-  return lines.length;
-}
-
 /** Where a top-level class's body ends: its next first-column line, or the end of the file. */
 function classEnd(lines: readonly string[], start: number, inside: readonly boolean[]): number {
   for (let i = start + 1; i < lines.length; i++) {
@@ -236,11 +225,6 @@ export function plainMethod(lines: readonly string[], className: string, method:
   return body.length > 0 ? { body, end: at + 1 + body.length } : undefined;
 }
 
-/** Lines of a class's body before which a method may go: where its later methods (with their decorators) begin. */
-function methodStarts(lines: readonly string[], from: number, end: number): number[] {
-  return definitionStarts(lines, '    ', from, end).starts;
-}
-
 export interface PlacedBlock {
   /** A top-level function, or a method (indented as one) when `inClass` is set. */
   readonly text: string;
@@ -251,9 +235,8 @@ export interface PlacedBlock {
 }
 
 /**
- * The file with each block at a random place after its original: before a later top-level
- * definition (or at the end of the file) for a function, before a later method of the class (or
- * after its last one) for a method; a block that copies none goes before any top-level definition.
+ * The file with each block in it: a copy of a function at the end of the file, of a method at the
+ * end of its class; a block that copies none before any top-level definition (or at the end).
  */
 export function placeAfterOriginals(content: string, blocks: readonly PlacedBlock[], random: (n: number) => number): string {
   const lines = content.replace(/\s*$/, '').split('\n');
@@ -269,17 +252,18 @@ export function placeAfterOriginals(content: string, blocks: readonly PlacedBloc
       const method = plainMethod(lines, block.inClass, block.after);
       const start = lines.findIndex((line, i) => !inside[i] && new RegExp(`^class ${block.inClass}\\b`).test(line));
       if (method && start >= 0) {
-        const later = methodStarts(lines, method.end, classEnd(lines, start, inside));
-        const at = random(later.length + 1);
-        // Before a later method of the class, or right after the original's body.
-        if (at < later.length) put(later[at]!, [...text, '']);
-        else put(method.end, ['', ...text]);
+        // After the class's last line: every test of the class runs before the copies.
+        let last = classEnd(lines, start, inside) - 1;
+        while (last > start && lines[last]!.trim() === '') last--;
+        put(last + 1, ['', ...text]);
         continue;
       }
     }
-    const from = block.after === undefined ? 0 : definitionEnd(lines, block.after);
-    const allowed = starts.filter((i) => i >= from);
-    const at = allowed.length > 0 ? allowed[random(allowed.length)]! : lines.length;
+    // A copy runs the repository's code again: at the end of the file, after every test of it, so
+    // that what it changes (a cache, a registry, files) cannot reach a listed test of the file (a
+    // copy ahead of a test it shares state with would fail an honest fix). A synthetic canary runs
+    // no code of the repository: anywhere.
+    const at = block.after === undefined ? starts[random(starts.length)]! : lines.length;
     // Shaped like the file's own definitions: two blank lines around each, none more.
     put(at, at < lines.length ? [...text, '', ''] : ['', '', ...text]);
   }
