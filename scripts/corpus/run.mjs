@@ -44,7 +44,7 @@ const wanted = many('--instance');
 if (wanted.length) tasks = tasks.filter((t) => wanted.some((w) => (w.endsWith('*') ? t.id.startsWith(w.slice(0, -1)) : t.id === w)));
 mkdirSync(join(out, 'logs'), { recursive: true });
 
-const languageOf = (parser) => ({ parse_log_redis: 'C', parse_log_ruby_unit: 'Ruby', parse_log_rspec_transformed_json: 'Ruby', parse_log_jest: 'JavaScript', parse_log_tap: 'JavaScript', parse_log_cargo: 'Rust', parse_log_gotest: 'Go', parse_log_phpunit: 'PHP', parse_log_maven: 'Java' })[parser] ?? 'Python';
+const languageOf = (parser) => ({ parse_log_redis: 'C', parse_log_ruby_unit: 'Ruby', parse_log_rspec_transformed_json: 'Ruby', parse_log_jest: 'JavaScript', parse_log_tap: 'JavaScript', parse_log_karma: 'JavaScript', parse_log_vitest: 'JavaScript', parse_log_jekyll: 'Ruby', parse_log_cargo: 'Rust', parse_log_gotest: 'Go', parse_log_phpunit: 'PHP', parse_log_maven: 'Java' })[parser] ?? 'Python';
 
 function sh(cmd, args) {
   return new Promise((ok) => {

@@ -70,16 +70,27 @@ function isReset(line: string, baseCommit: string): boolean {
   return line.startsWith(`git checkout ${baseCommit}`) || line === NO_TEST_FILES;
 }
 
+/**
+ * 5.x rows whose test patch only adds files reset with `rm -f <those files>` right before the test
+ * patch's `git apply` (23 Multilingual rows: valkey-790, babel-13928, jekyll-8771, ...): nothing to
+ * check out from the base, and the grader writes the patch's new files itself. Only a `rm -f`
+ * followed by the heredoc counts, so an install step's own `rm -f` is never taken for the reset.
+ */
+function isNewFilesReset(lines: readonly string[], i: number): boolean {
+  return /^rm -f( [^\s;&|]+)+$/.test(lines[i]!) && /^git apply\b/.test(lines[i + 1] ?? '') && HEREDOC.test(lines[i + 1]!);
+}
+
 /** The parts of a harness-shaped eval script, or why it is not one. */
 export function readEvalScript(script: string, baseCommit: string): ScriptParts | { error: string } {
   const lines = logicalLines(script).map((l) => l.trimEnd()).filter((l) => l.trim() !== '');
   const start = lines.findIndex((l) => l.includes(START));
   const end = lines.findIndex((l) => l.includes(END));
   if (start < 0 || end < start) return { error: `eval_script has no "${START}" ... "${END}" markers around its test command` };
-  const reset = lines.findIndex((l, i) => i < start && isReset(l, baseCommit));
+  const reset = lines.findIndex((l, i) => i < start && (isReset(l, baseCommit) || isNewFilesReset(lines, i)));
   if (reset < 0) return { error: `eval_script does not check out the test files from base_commit ${baseCommit.slice(0, 12)} before its tests` };
   const resetLine = lines[reset]!;
-  const resetFiles = resetLine === NO_TEST_FILES ? [] : resetLine.slice(`git checkout ${baseCommit}`.length).trim().split(/\s+/).filter(Boolean);
+  const checksOut = resetLine.startsWith(`git checkout ${baseCommit}`);
+  const resetFiles = checksOut ? resetLine.slice(`git checkout ${baseCommit}`.length).trim().split(/\s+/).filter(Boolean) : [];
   const { evalCommands, install } = stepsBeforeReset(lines.slice(0, reset));
   const notes: string[] = [];
   const { beforeTestPatch, afterTestPatch } = stepsAroundTestPatch(lines.slice(reset + 1, start), notes);
@@ -89,7 +100,7 @@ export function readEvalScript(script: string, baseCommit: string): ScriptParts 
     .join('\n');
   if (testCommand.trim() === '') return { error: 'eval_script has nothing between its test output markers' };
   for (const line of lines.slice(end + 1)) {
-    if (EXIT_CODE.some((p) => p.test(line)) || isReset(line, baseCommit)) continue;
+    if (EXIT_CODE.some((p) => p.test(line)) || isReset(line, baseCommit) || line === resetLine) continue;
     // After the tests, nothing can change what they reported.
     notes.push(`dropped: after the end marker, not run (it cannot change the tests' results): ${line}`);
   }
