@@ -164,3 +164,40 @@ def test_grpo_trainer_trains_on_graded_rewards_and_masks_environment_failures(se
     losses = [h for h in trainer.state.log_history if "loss" in h]
     assert len(losses) == 2 and all(math.isfinite(float(h["loss"])) for h in losses)
     assert all(h["rewards/SweEnvRollout/mean"] == pytest.approx(2 / 3) for h in losses), "the mean over the scored rollouts only"
+
+
+def test_tool_methods_carry_the_server_schemas_as_transformers_renders_them():
+    """What the model is shown is what the server declared (names, descriptions, required, enums);
+    names TRL reserves or Python cannot hold are left out rather than shadowing TRL's methods."""
+    import inspect
+
+    from transformers.utils import get_json_schema
+
+    from swe_env.trl import SweEnvRollout, tool_methods
+
+    schemas = [
+        {"type": "function", "function": {"name": "bash", "description": "Run a bash command.\nThe shell persists.", "parameters": {
+            "type": "object", "properties": {"command": {"type": "string", "description": "The bash command to run."}}, "required": ["command"]}}},
+        {"type": "function", "function": {"name": "submit_solution", "description": "Finish the episode.", "parameters": {"type": "object", "properties": {}}}},
+        {"type": "function", "function": {"name": "view", "description": "Show a file.", "parameters": {"type": "object", "properties": {
+            "path": {"type": "string", "description": "Which file."}, "mode": {"type": "string", "enum": ["head", "tail"], "description": "Which end."},
+            "lines": {"type": "integer", "description": "How many.", "default": 20}}, "required": ["path"]}}},
+        {"type": "function", "function": {"name": "reset", "description": "Shadows TRL's reset.", "parameters": {}}},
+        {"type": "function", "function": {"name": "not-an-identifier", "description": "x", "parameters": {}}},
+    ]
+    methods = tool_methods(schemas)
+    assert list(methods) == ["bash", "submit_solution", "view"]
+    cls = type("Probe", (SweEnvRollout,), {"_spec": None, **methods})
+    env = cls()
+    public = [n for n, _ in inspect.getmembers(cls, inspect.isfunction) if not n.startswith("_")]
+    assert sorted(public) == ["bash", "get_reward", "reset", "submit_solution", "view"], "TRL takes every public function for a tool"
+    bash = get_json_schema(env.bash)["function"]
+    assert bash["name"] == "bash" and bash["description"] == "Run a bash command. The shell persists."
+    assert bash["parameters"]["properties"] == {"command": {"type": "string", "description": "The bash command to run."}}
+    assert bash["parameters"]["required"] == ["command"]
+    assert get_json_schema(env.submit_solution)["function"]["parameters"] == {"type": "object", "properties": {}}
+    view = get_json_schema(env.view)["function"]["parameters"]
+    assert view["required"] == ["path"]
+    assert view["properties"]["mode"] == {"type": "string", "enum": ["head", "tail"], "description": "Which end."}
+    assert view["properties"]["lines"] == {"type": "integer", "description": "How many."}
+    assert inspect.iscoroutinefunction(cls.bash), "async: TRL's trainers await them on their own loop"
