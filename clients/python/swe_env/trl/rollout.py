@@ -19,6 +19,8 @@ a batch one after another. So:
 * The reward is the server's grading (``submit_solution``'s step reward). A rollout that ends
   without submitting (the model stopped calling tools, or TRL's max_tool_calling_iterations or
   max_completion_length cut it) scores 0, the model's failure, unless the spec grades it.
+* With ``defer_grading`` the submit answers at once and its grading runs while TRL goes on to
+  the next rollout's calls (TRL runs them one rollout at a time); ``get_reward`` waits for it.
 * The episode is closed after its reward, at the next ``reset`` if it was not scored, and at exit.
 """
 from __future__ import annotations
@@ -37,6 +39,9 @@ if TYPE_CHECKING:
 
 logger = logging.getLogger("swe_env.trl")
 
+#: What a deferred submit answers at once (``defer_grading``): the grading's outcome is the reward.
+DEFERRED_SUBMIT = "Your solution was submitted; it is graded when the episode ends."
+
 
 @dataclass
 class _Episode:
@@ -52,6 +57,7 @@ class _Episode:
     closed: bool = False
     last: Optional[StepResult] = None
     lock: Optional[asyncio.Lock] = field(default=None, repr=False)
+    grading: Any = None  # concurrent Future of a deferred submit (``defer_grading``)
 
 
 class SweEnvRollout:
@@ -175,7 +181,13 @@ class SweEnvRollout:
         episode = self._episode
         if episode is None:
             return "[swe-env] no episode: reset() was not called"
-        return await self._spec._runtime().wait(self._step(episode, name, arguments))
+        runtime = self._spec._runtime()
+        if self._spec.defer_grading and name == self._spec.submit_tool and episode.grading is None and not episode.done:
+            # GRPOTrainer runs one rollout's tool calls after another's: a submit answered before
+            # its grading lets the batch's gradings overlap; get_reward waits for this one.
+            episode.grading = runtime.submit(self._step(episode, name, arguments))
+            return DEFERRED_SUBMIT
+        return await runtime.wait(self._step(episode, name, arguments))
 
     async def _step(self, episode: _Episode, name: str, arguments: Dict[str, Any]) -> str:
         if episode.lock is None:
@@ -209,6 +221,8 @@ class SweEnvRollout:
 
     async def _finish(self, episode: _Episode) -> None:
         """Brings the episode to its reward: graded by a submit (``grade_unsubmitted``) or 0."""
+        if episode.grading is not None:
+            await asyncio.wrap_future(episode.grading)  # _step catches its own failures
         if not await self._ready(episode) or episode.done:
             return
         if self._spec.grade_unsubmitted and self._spec.submit_tool:

@@ -45,6 +45,9 @@ class SweEnvSpec:
         max_observation_chars: a tool's output is cut in the middle beyond this.
         grade_unsubmitted: grade a rollout that ended without calling the submit tool (its
             changes are submitted for it) instead of scoring it 0.
+        defer_grading: answer the submit tool at once (a fixed text instead of the server's
+            observation) and grade in the background: GRPOTrainer runs the tool calls of a batch
+            one rollout after another, so otherwise its gradings run one after another.
         lookahead: with ``GRPOConfig(shuffle_dataset=False)`` (rows read in order), how many rows
             after a group's row to prefetch the images of (and prewarm, with ``prewarm``): set it
             to the prompts of one generation batch to have the next batch ready. With a shuffled
@@ -64,6 +67,7 @@ class SweEnvSpec:
         episode_options: Optional[Dict[str, Any]] = None,
         max_observation_chars: int = 16384,
         grade_unsubmitted: bool = False,
+        defer_grading: bool = False,
         lookahead: int = 0,
         prewarm: bool = False,
         reset_timeout_s: float = 600.0,
@@ -76,6 +80,7 @@ class SweEnvSpec:
         self.episode_options = dict(episode_options or {})
         self.max_observation_chars = int(max_observation_chars)
         self.grade_unsubmitted = grade_unsubmitted
+        self.defer_grading = defer_grading
         self.lookahead = max(0, int(lookahead))
         self.prewarm = prewarm
         self.reset_timeout_s = reset_timeout_s
