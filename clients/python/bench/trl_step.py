@@ -56,13 +56,17 @@ def run(name: str, factory: Any, dataset: Any, steps: int, generations: int, cor
     tokenizer = build_tokenizer(corpus)
     model = build_model(tokenizer)
     ScriptedGeneration(tokenizer, PLANS, lambda _text, position: "fix" if position % 2 == 0 else "nofix").install(model)
+    out = tempfile.TemporaryDirectory(prefix=f"trl-bench-{name}-")  # TRL's output_dir, removed after the run
     args = GRPOConfig(
-        output_dir=tempfile.mkdtemp(prefix=f"trl-bench-{name}-"), num_generations=generations, per_device_train_batch_size=generations,
+        output_dir=out.name, num_generations=generations, per_device_train_batch_size=generations,
         max_steps=steps, max_completion_length=1024, shuffle_dataset=False, beta=0.0, learning_rate=1e-3, logging_steps=1,
         save_strategy="no", report_to=[], use_cpu=True, bf16=False, seed=0, disable_tqdm=True,
     )
     trainer = GRPOTrainer(model=model, processing_class=tokenizer, args=args, train_dataset=dataset, environment_factory=factory, callbacks=[StepTimer()])
-    trainer.train()
+    try:
+        trainer.train()
+    finally:
+        out.cleanup()
     means = [h.get("reward") for h in trainer.state.log_history if "loss" in h]
     print(f"{name:8s} reward mean per step {means} (half the rollouts fix the bug: 0.5 when graded right)")
     return times
