@@ -201,3 +201,30 @@ def test_tool_methods_carry_the_server_schemas_as_transformers_renders_them():
     assert view["properties"]["mode"] == {"type": "string", "enum": ["head", "tail"], "description": "Which end."}
     assert view["properties"]["lines"] == {"type": "integer", "description": "How many."}
     assert inspect.iscoroutinefunction(cls.bash), "async: TRL's trainers await them on their own loop"
+
+
+def test_deferred_grading_answers_the_submit_at_once_and_rewards_the_servers_grading(server):
+    """``defer_grading``: the submit's answer does not wait for the grading, ``get_reward`` does,
+    and it is the server's grading either way (1 for the fix, 0 unfixed), with nothing left open."""
+    import asyncio
+
+    from swe_env.trl.rollout import DEFERRED_SUBMIT
+
+    spec = SweEnvSpec(server.address, [TASK], num_generations=2, defer_grading=True)
+    fixed, unfixed = spec.environment_factory(), spec.environment_factory()
+    try:
+        row = spec.train_dataset[0]
+        assert "Interval" in fixed.reset(**row) and "Interval" in unfixed.reset(**row)
+
+        async def rollouts() -> List[Any]:
+            await fixed.bash(command="sed -i 's/x < self.end/x <= self.end/' intervals/interval.py")
+            answers = [await fixed.submit_solution(), await unfixed.submit_solution()]
+            return answers + [await fixed.get_reward(), await unfixed.get_reward()]
+
+        answers = asyncio.run(rollouts())
+    finally:
+        left_open = spec.close()
+        leftovers = server.leftovers()
+    assert answers == [DEFERRED_SUBMIT, DEFERRED_SUBMIT, 1.0, 0.0]
+    assert fixed.end_reason == unfixed.end_reason == "submitted" and not fixed.masked and not unfixed.masked
+    assert left_open == [] and leftovers == []
