@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The Python test environment from PyPI: pinned grpcio/protobuf/grpcio-tools, torch 2.13.0 (the
-# CPU wheel on disk), ray, pyarrow, transformers/tokenizers, verl 0.9.1 and swebench 5.0.2 (both
-# --no-deps: what their code imports is pinned in test.txt; their full sets pull CUDA builds, vLLM,
+# CPU wheel on disk), ray, pyarrow, transformers/tokenizers, trl 1.16 (tests/test_trl.py), verl
+# 0.9.1 and swebench 5.0.2 (both --no-deps: what their code imports is pinned in test.txt; their full sets pull CUDA builds, vLLM,
 # wandb and modal's cloud). Then the client's proto stubs regenerated with the pinned grpcio-tools
 # (the client itself is not installed: each checkout's tests import their own, see below).
 # Idempotent: a venv whose requirement hash matches is reused.
@@ -29,7 +29,8 @@ import torch
 assert torch.__version__.startswith("2.13.0") and not torch.version.cuda, f"torch {torch.__version__} is not the CPU 2.13.0 build"
 for module in ("grpc", "grpc_tools", "ray", "pyarrow", "transformers", "tokenizers",
                "verl.experimental.agent_loop.agent_loop", "verl.trainer.ppo.core_algos", "swebench.harness.utils",
-               "nemo_gym.base_resources_server", "resources_servers.gymnasium", "responses_api_agents.gymnasium_agent.app"):
+               "nemo_gym.base_resources_server", "resources_servers.gymnasium", "responses_api_agents.gymnasium_agent.app",
+               "trl.trainer.grpo_trainer", "jmespath"):
     importlib.import_module(module)
 print("python test environment:", sys.version.split()[0], "torch", torch.__version__)
 PY
