@@ -195,11 +195,11 @@ export function topLevelStarts(lines: readonly string[]): number[] {
   return [...definitionStarts(lines, '').starts, lines.length];
 }
 
-/** Where a top-level class's body ends: its next first-column line, or the end of the file. */
+/** Where a top-level class's body ends: its next first-column line (a comment there does not end it), or the end of the file. */
 function classEnd(lines: readonly string[], start: number, inside: readonly boolean[]): number {
   for (let i = start + 1; i < lines.length; i++) {
     const line = lines[i]!;
-    if (!inside[i] && line.trim() !== '' && !/^\s/.test(line) && !line.startsWith(')')) return i;
+    if (!inside[i] && line.trim() !== '' && !/^[\s#)]/.test(line)) return i;
   }
   return lines.length;
 }
