@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { checkCanaries, planCanaries, stopsAtFirstFailure } from '../../src/reward/grading/canaries.js';
 import type { TestStatus } from '../../src/languages/index.js';
+import { seeded } from '../helpers/seeded.js';
 
 const FILE = 'tests/test_interval.py';
 const CONTENT = `from intervals import Interval
@@ -20,17 +21,6 @@ def test_overlaps():
 def test_param(x):
     assert x
 `;
-/** mulberry32: 32-bit integer arithmetic only (a float LCG loses precision and cycles). */
-const seeded = (seed: number) => {
-  let s = seed >>> 0;
-  return (n: number) => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let t = s;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return (((t ^ (t >>> 14)) >>> 0) % n);
-  };
-};
 
 describe('canary tests', () => {
   it('appends synthetic and mirrored canaries named from the file\'s own test names', () => {

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { planCanaries } from '../../src/reward/grading/canaries.js';
 import { mutatedBody, placeAfterOriginals, topLevelStarts } from '../../src/reward/grading/python-mirrors.js';
+import { seeded } from '../helpers/seeded.js';
 
 const FILE = 'tests/test_wrap.py';
 const CONTENT = `import pytest
@@ -35,17 +36,6 @@ def test_inside_a_string():
 `;
 const FAIL_TO_PASS = ['test_short_text_is_one_line', 'test_last_line_is_kept', 'test_long_word_gets_its_own_line'].map((n) => `${FILE}::${n}`);
 const PASS_TO_PASS = ['test_empty_text', 'test_width_must_be_positive'].map((n) => `${FILE}::${n}`);
-/** mulberry32 */
-const seeded = (seed: number) => {
-  let s = seed >>> 0;
-  return (n: number) => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let t = s;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) % n;
-  };
-};
 const constant = () => 0;
 
 describe('Python mirror canaries', () => {
