@@ -3,6 +3,7 @@
 //
 //   node scripts/corpus/run.mjs [--tasks tasks/corpus/tasks.jsonl] [--repos DIR] [--out DIR]
 //        [--instance ID]... [--no-build] [--keep-images] [--swebench-python PY] [--test-timeout S]
+//        [--load-runs N]
 //   node scripts/corpus/run.mjs --merge DIR [--merge DIR]... --out DIR   (one report from several runs)
 //
 // Per row: `swe-env images build` (on the base variant its repository asks for in
@@ -10,10 +11,15 @@
 // gold patch and the empty patch graded with swe-env's own Grader (as `swe-env validate` does), both
 // test logs kept, and each listed test's status compared with swebench 5.x's parser on the same log
 // (scripts/corpus/swebench_compare.py, run with --swebench-python; skipped without one).
+// --load-runs N grades the gold patch N more times while busy processes (two per core) compete for
+// the CPU: a row whose gold verdict depends on timing (a test racing a timer, a fixed sleep) scores 0
+// there some of the time, and is `timing-flaky` rather than sound. Such a row gives a trainer a
+// wrong reward under load whatever the grader does, and must stay out of the CI sample.
 // Writes OUT/report.json, OUT/report.md and OUT/logs/ID/{gold,empty}.{log,json}; exit code 1 when a
 // row is not sound (gold 1, empty 0, no integrity flag, no infrastructure error).
 import { execFileSync, spawn } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { availableParallelism, setPriority } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -35,6 +41,7 @@ const repos = resolve(one('--repos', '/tmp/corpus-repos'));
 const out = resolve(one('--out', '/tmp/swe-env-corpus-report'));
 const swebenchPython = one('--swebench-python', process.env.SWEBENCH_PYTHON);
 const testTimeoutS = Number(one('--test-timeout', '900'));
+const loadRuns = Number(one('--load-runs', '0'));
 const selection = JSON.parse(readFileSync(join(root, 'tasks/corpus/selection.json'), 'utf8'));
 const cli = join(root, 'dist/src/cli/main.js');
 
@@ -79,6 +86,16 @@ const grader = new Grader(provider, new Semaphore(1), {
 let interrupted = false;
 process.on('SIGINT', () => { interrupted = true; process.stderr.write('interrupted: finishing the current step, then writing the report\n'); });
 
+
+/** Busy processes, two per core, for as long as `work` runs; always stopped, whatever `work` does. */
+async function underLoad(work) {
+  const hogs = Array.from({ length: 2 * availableParallelism() }, () => spawn(process.execPath, ['-e', 'for (;;) {}'], { stdio: 'ignore' }));
+  // At the containers' own priority (run.sh runs this script under nice; root may undo it).
+  for (const h of hogs) { try { if (h.pid) setPriority(h.pid, 0); } catch { /* not root: niced load */ } }
+  const stop = () => { for (const h of hogs) h.kill('SIGKILL'); };
+  process.once('exit', stop);
+  try { return await work(); } finally { stop(); process.off('exit', stop); }
+}
 
 const passing = (s) => s === 'PASSED' || s === 'XFAIL';
 /** swebench 5.x's parser and verdict on the same log; exact status agreement and pass/fail agreement per listed test. */
@@ -167,7 +184,18 @@ for (const task of tasks) {
       compare(row, which, task, raw, log);
     }
     row.outcome = row.gold === 1 && row.empty === 0 && !row.gold_flags.length && !row.empty_flags.length ? 'ok' : 'NOT SOUND';
-    process.stdout.write(`${task.id}: ${row.outcome} gold ${row.gold} empty ${row.empty} build ${row.build_s ?? '-'}s grade ${row.gold_s}+${row.empty_s}s agree ${row.gold_agree ?? '-'} ${row.empty_agree ?? '-'}${row.gold_error ? ` (gold: ${row.gold_error})` : ''}\n`);
+    if (loadRuns > 0 && row.outcome === 'ok') {
+      const failed = [];
+      await underLoad(async () => {
+        for (let i = 0; i < loadRuns && !interrupted; i++) {
+          const report = await grader.grade(task, Buffer.from(task.goldPatch, 'utf8'));
+          if (report.reward !== 1 || report.infraError) failed.push([...report.failToPass, ...report.passToPass].filter((t) => !passing(t.status)).map((t) => `${t.name} ${t.status}`).join(', ') || report.error.split('\n')[0]);
+        }
+      });
+      row.gold_under_load = `${loadRuns - failed.length}/${loadRuns}`;
+      if (failed.length) { row.outcome = 'timing-flaky'; row.problem = `gold under CPU load scored 0 in ${failed.length} of ${loadRuns} runs: ${failed[0]}`; }
+    }
+    process.stdout.write(`${task.id}: ${row.outcome} gold ${row.gold} empty ${row.empty} build ${row.build_s ?? '-'}s grade ${row.gold_s}+${row.empty_s}s${row.gold_under_load ? ` gold under load ${row.gold_under_load}` : ''} agree ${row.gold_agree ?? '-'} ${row.empty_agree ?? '-'}${row.gold_error ? ` (gold: ${row.gold_error})` : ''}\n`);
   } catch (error) {
     row.outcome = 'error'; row.problem = String(error?.stack ?? error);
     process.stdout.write(`${task.id}: error ${error}\n`);
@@ -181,9 +209,9 @@ if (merged.length) writeFileSync(join(out, 'report.json'), JSON.stringify(result
 
 const cell = (v) => (v === undefined || v === null ? '-' : Array.isArray(v) ? (v.length ? v.join('; ') : '-') : String(v)).replace(/\|/g, '\\|').replace(/\n/g, ' ');
 const lines = [
-  '| instance | repo | language | build s | grade s (gold+empty) | gold | empty | swebench gold/empty | integrity flags | audit flags (gold) | same status as swebench (gold; empty) | same pass/fail (gold; empty) | outcome |',
-  '|---|---|---|---|---|---|---|---|---|---|---|---|---|',
-  ...results.map((r) => `| ${r.instance} | ${r.repo} | ${r.language} | ${cell(r.build_s)} | ${r.gold_s !== undefined ? `${r.gold_s}+${r.empty_s ?? '-'}` : '-'} | ${cell(r.gold)} | ${cell(r.empty)} | ${cell(r.gold_swebench)}/${cell(r.empty_swebench)} | ${cell([...(r.gold_flags ?? []), ...(r.empty_flags ?? [])])} | ${cell([...new Set((r.gold_audit ?? []).map((f) => f.split(' from ')[0].split(' (')[0]))])} | ${cell(r.gold_agree)}; ${cell(r.empty_agree)} | ${cell(r.gold_agree_passfail)}; ${cell(r.empty_agree_passfail)} | ${cell(r.outcome)} |`),
+  '| instance | repo | language | build s | grade s (gold+empty) | gold | empty | swebench gold/empty | integrity flags | audit flags (gold) | same status as swebench (gold; empty) | same pass/fail (gold; empty) | gold under load | outcome |',
+  '|---|---|---|---|---|---|---|---|---|---|---|---|---|---|',
+  ...results.map((r) => `| ${r.instance} | ${r.repo} | ${r.language} | ${cell(r.build_s)} | ${r.gold_s !== undefined ? `${r.gold_s}+${r.empty_s ?? '-'}` : '-'} | ${cell(r.gold)} | ${cell(r.empty)} | ${cell(r.gold_swebench)}/${cell(r.empty_swebench)} | ${cell([...(r.gold_flags ?? []), ...(r.empty_flags ?? [])])} | ${cell([...new Set((r.gold_audit ?? []).map((f) => f.split(' from ')[0].split(' (')[0]))])} | ${cell(r.gold_agree)}; ${cell(r.empty_agree)} | ${cell(r.gold_agree_passfail)}; ${cell(r.empty_agree_passfail)} | ${cell(r.gold_under_load)} | ${cell(r.outcome)} |`),
 ];
 const failing = results.filter((r) => r.outcome !== 'ok');
 const details = failing.map((r) => `- **${r.instance}** (${r.outcome}): ${cell(r.problem ?? [r.gold_error, r.gold_cause].filter(Boolean).join(': ') ?? '')}${r.gold_disagree ? ` disagreements: ${cell(r.gold_disagree)}` : ''}`);

@@ -44,7 +44,7 @@ export function sandboxCreateOptions(spec: SandboxSpec, serverId: string, ociRun
       AutoRemove: true,
       LogConfig: { ...SANDBOX_LOG_CONFIG },
       NetworkMode: hostNetwork(spec) ? 'host' : 'none',
-      ...(hostNetwork(spec) ? {} : { ExtraHosts: [`${hostname}:127.0.0.1`] }),
+      ...(hostNetwork(spec) ? {} : { ExtraHosts: [`${hostname}:127.0.0.1`], Sysctls: { ...IPV6_LOOPBACK_SYSCTLS } }),
       Memory: spec.limits.memoryBytes,
       MemorySwap: spec.limits.memoryBytes,
       NanoCpus: spec.limits.nanoCpus,
@@ -79,6 +79,18 @@ export const SANDBOX_MASKED_PATHS: readonly string[] = Object.freeze([
   '/proc/1/mem',
   '/proc/1/task/1/mem',
 ]);
+
+/**
+ * Docker starts a container on network 'none' with IPv6 off, loopback included (no `::1`), where
+ * the harness's containers (the default bridge network) have it: code that binds or connects to
+ * `::1`, or a test that checks the host can (fluentd's `ipv6_enabled?`), passes there and not here.
+ * Loopback only: network 'none' has no other interface. An engine or kernel that cannot set these
+ * refuses the container's start; the provider then creates it again without them (EngineDialect).
+ */
+export const IPV6_LOOPBACK_SYSCTLS: Readonly<Record<string, string>> = Object.freeze({
+  'net.ipv6.conf.all.disable_ipv6': '0',
+  'net.ipv6.conf.lo.disable_ipv6': '0',
+});
 
 /** Only a build container may be given the host's network; a sandbox an agent or grader runs in never. */
 function hostNetwork(spec: SandboxSpec): boolean {

@@ -112,7 +112,7 @@ export class DockerSandboxProvider implements SandboxProvider {
 
   private async createOnce(spec: SandboxSpec, signal?: AbortSignal): Promise<Sandbox> {
     if (signal?.aborted) throw abortReason(signal);
-    const options = sandboxCreateOptions(spec, this.serverId, this.ociRuntime, this.ownerProcess);
+    const options = this.dialect.withoutRefusedSysctls(sandboxCreateOptions(spec, this.serverId, this.ociRuntime, this.ownerProcess));
     const create = (): Promise<Docker.Container> => this.dialect.createContainer(options, spec.limits.diskBytes);
     let container: Docker.Container;
     try {
@@ -120,6 +120,7 @@ export class DockerSandboxProvider implements SandboxProvider {
     } catch (error) {
       if (error instanceof InfraError) throw error;
       if (engineUnreachable(error)) throw new UnavailableError(`the container engine does not answer (${String(error)}); try again later`);
+      if (this.dialect.refusedIpv6Loopback(options, error)) return this.createOnce(spec, signal);
       if (statusCodeOf(error) !== 404) {
         throw new InfraError(`cannot create a container from ${spec.image}: ${String(error)}`, { cause: error });
       }
@@ -137,6 +138,7 @@ export class DockerSandboxProvider implements SandboxProvider {
       await container.start();
     } catch (error) {
       await sandbox.remove();
+      if (this.dialect.refusedIpv6Loopback(options, error)) return this.createOnce(spec, signal);
       throw new InfraError(`cannot start a container from ${spec.image}: ${String(error)}`, { cause: error });
     }
     if (spec.network === 'offline') await this.routeOffline(sandbox);

@@ -40,6 +40,7 @@ export class EngineDialect {
   private kindKnown: EngineKind | undefined;
   private limitless: string | undefined | null = null;
   private storageQuota: boolean | undefined;
+  private ipv6LoopbackRefused = false;
 
   constructor(private readonly docker: Docker) {}
 
@@ -84,6 +85,28 @@ export class EngineDialect {
     } finally {
       await cleanup();
     }
+  }
+
+  /**
+   * The create request without the IPv6 loopback sysctls once this engine refused them (a kernel
+   * without IPv6, a runtime that takes no sysctls): a sandbox there has IPv4 loopback only.
+   */
+  withoutRefusedSysctls(options: Docker.ContainerCreateOptions): Docker.ContainerCreateOptions {
+    if (!this.ipv6LoopbackRefused || !options.HostConfig?.Sysctls) return options;
+    const hostConfig = { ...options.HostConfig };
+    delete hostConfig.Sysctls;
+    return { ...options, HostConfig: hostConfig };
+  }
+
+  /**
+   * Whether a failed start was the engine refusing the sandbox's IPv6 loopback sysctls; if so it is
+   * remembered, and every later create leaves them out (asked of the real start, not of a probe
+   * container: nothing extra is created on engines that take them).
+   */
+  refusedIpv6Loopback(options: Docker.ContainerCreateOptions, error: unknown): boolean {
+    if (!options.HostConfig?.Sysctls || !/sysctl|disable_ipv6|net\.ipv6/i.test(String(error))) return false;
+    this.ipv6LoopbackRefused = true;
+    return true;
   }
 
   /** The create request in this engine's dialect. */
