@@ -106,6 +106,9 @@ export function registerImageCommands(program: Command): void {
         for (const r of results) {
           const status = interrupt.interrupted && r.status === 'failed' ? 'interrupted' : r.status;
           process.stdout.write(`${status.padEnd(11)} ${r.durationS.toFixed(1).padStart(7)}s  ${r.image}${r.error && status === 'failed' ? `  ${r.error.split('\n')[0]}` : ''}\n`);
+          for (const m of r.missingSubmodules ?? []) {
+            process.stdout.write(`            submodule ${m.path} left empty (${m.url}): ${m.reason}; put a clone of it beside the others under --repo\n`);
+          }
         }
         if (interrupt.interrupted) {
           process.stdout.write(`interrupted: ${results.filter((r) => r.status !== 'failed').length} of ${tasks.length} images ready; run the same command again to build the rest\n`);

@@ -11,6 +11,7 @@ import type { DockerSandboxProvider } from '../sandbox/docker-sandbox.js';
 import { IMAGE_BUILDER_VERSION, buildImageFromFiles, imageLabels } from '../sandbox/image-builder.js';
 import { repositoryFor } from './repo-locate.js';
 import { SNAPSHOT_FORMAT, snapshotAtBase } from './repo-snapshot.js';
+import { initSubmodules, type MissingSubmodule } from './repo-submodules.js';
 import type { Task } from './task.js';
 
 const run = promisify(execFile);
@@ -52,6 +53,8 @@ export interface ImageBuildResult {
   readonly image: string;
   readonly status: 'built' | 'up-to-date' | 'failed';
   readonly error?: string;
+  /** Submodules left empty in the image: no local repository held them (see initSubmodules). */
+  readonly missingSubmodules?: readonly MissingSubmodule[];
   readonly durationS: number;
 }
 
@@ -126,11 +129,13 @@ async function buildOne(options: ImageBuildOptions, task: Task, baseId: string):
     .update([baseId, task.baseCommit, task.bugPatch ?? '', install, task.workdir, IMAGE_SCRIPT, IMAGE_BUILDER_VERSION, SNAPSHOT_FORMAT, ...(options.networkInstall ? ['network-install'] : [])].join('\0'))
     .digest('hex')
     .slice(0, 24);
+  let missingSubmodules: MissingSubmodule[] = [];
   const done = (status: ImageBuildResult['status'], error?: string): ImageBuildResult => ({
     taskId: task.id,
     image: task.image,
     status,
     ...(error ? { error } : {}),
+    ...(missingSubmodules.length > 0 ? { missingSubmodules } : {}),
     durationS: (Date.now() - started) / 1000,
   });
   if (!options.force && (await imageLabels(options.provider.docker, task.image))?.[LABEL_BUILD_HASH] === hash) return done('up-to-date');
@@ -140,6 +145,8 @@ async function buildOne(options: ImageBuildOptions, task: Task, baseId: string):
     const name = task.workdir.split('/').filter(Boolean).at(-1) ?? 'testbed';
     const source = await repositoryFor(options.repoDir, task.repo);
     await snapshotAtBase(source, task.baseCommit, join(scratch, name));
+    // Submodules from the same folder of repositories (owner+name and the other layouts).
+    missingSubmodules = await initSubmodules(join(scratch, name), task.repo, (ownerName) => repositoryFor(options.repoDir, ownerName, { orItself: false }));
     const parentDir = task.workdir.split('/').slice(0, -1).join('/') || '/';
     const caBundle = options.networkInstall ? hostCaBundle(process.env) : undefined;
     const caFiles = caBundle ? [{ path: BUILD_CA_PATH, content: readFileSync(caBundle) }] : [];

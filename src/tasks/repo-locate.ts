@@ -49,14 +49,15 @@ export async function isRepositoryRoot(dir: string): Promise<boolean> {
 /**
  * The repository for a task: the first of its candidate folders under `--repo` that is a
  * repository, else `--repo` itself when it is one (a single repository given directly).
- * Otherwise the error lists every name tried.
+ * (not with `orItself: false`, for a submodule's). Otherwise the error lists every name tried.
  */
-export async function repositoryFor(repoDir: string, repo: string): Promise<string> {
+export async function repositoryFor(repoDir: string, repo: string, options: { orItself?: boolean } = {}): Promise<string> {
   const folders = candidateFolders(repo);
   for (const folder of folders) {
     const candidate = join(repoDir, folder);
     if (await isRepositoryRoot(candidate)) return candidate;
   }
+  if (options.orItself === false) throw new Error(`no git repository for ${repo} in ${resolve(repoDir)}: tried ${folders.join(', ')}`);
   if (await isRepositoryRoot(repoDir)) return repoDir;
   throw new Error(
     `no git repository for ${repo} in ${resolve(repoDir)}: tried ${folders.join(', ')} there, and ${resolve(repoDir)} itself is not a repository`,

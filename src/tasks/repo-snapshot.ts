@@ -6,8 +6,8 @@ import { messageOf } from '../common/errors.js';
 
 const run = promisify(execFile);
 
-/** Part of a task image's build hash: images from snapshots without tags (before 2) are rebuilt. */
-export const SNAPSHOT_FORMAT = 'snapshot-2';
+/** Part of a task image's build hash: images from snapshots without tags (before 2) or submodules (before 3) are rebuilt. */
+export const SNAPSHOT_FORMAT = 'snapshot-3';
 
 async function git(cwd: string, args: string[]): Promise<string> {
   const { stdout } = await run('git', ['-c', 'advice.detachedHead=false', ...args], { cwd, maxBuffer: 64 * 1024 * 1024 });
