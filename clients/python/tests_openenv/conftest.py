@@ -4,11 +4,12 @@ by the Python client's test harness (tests/conftest.py, loaded here under anothe
 from __future__ import annotations
 
 import importlib.util
+import os
 import re
 import subprocess
 import sys
 from pathlib import Path
-from typing import Iterator, Sequence
+from typing import Dict, Iterator, Optional, Sequence
 
 import pytest
 
@@ -27,12 +28,13 @@ demo_tasks = base.demo_tasks
 class OpenEnvServer:
     """``python -m swe_env.openenv`` (this checkout's, in this venv) on a free loopback port."""
 
-    def __init__(self, swe_env: Server, extra_args: Sequence[str] = ()) -> None:
+    def __init__(self, swe_env: Server, extra_args: Sequence[str] = (), env: Optional[Dict[str, str]] = None) -> None:
         self.proc = subprocess.Popen(
             [sys.executable, "-m", "swe_env.openenv", "--swe-env", swe_env.address, "--port", "0", *extra_args],
             stdout=subprocess.PIPE,
             stderr=subprocess.DEVNULL,
             text=True,
+            env={**os.environ, **(env or {})},
         )
         line = self.proc.stdout.readline() if self.proc.stdout else ""
         match = re.search(r"openenv listening on (\S+)", line)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import re
+import signal
 import subprocess
 import sys
 import time
@@ -129,19 +130,23 @@ def test_concurrent_sessions_each_hold_their_own_episode_gold_1_no_fix_0(openenv
 
 
 def test_truncation_is_in_the_observations_metadata(openenv: OpenEnvServer, server: Server) -> None:
-    async def run() -> Tuple[Any, Any, Any]:
+    async def run() -> Tuple[Any, Any, Any, str]:
         async with _client(openenv) as env:
-            reset = await env.reset(task_id=TASK, options={"max_steps": 1})
+            # Two steps at most, a truncated episode scores 0 (no grading).
+            reset = await env.reset(task_id=TASK, options={"max_steps": 2, "truncation": "zero"})
             first = await env.step(_bash("true"))
             second = await env.step(_bash("true"))
-            return reset, first, second
+            with pytest.raises(RuntimeError) as after:
+                await env.step(_bash("true"))
+            return reset, first, second, str(after.value)
 
-    reset, first, second = asyncio.run(run())
+    reset, first, second, after = asyncio.run(run())
     _assert_flags(reset.observation.metadata)
     _assert_flags(first.observation.metadata)
-    meta = second.observation.metadata
-    assert meta["truncated"] is True and meta["status"].startswith("TRUNCATED")
-    assert meta["infra_error"] is False and second.done is True
+    assert first.done is False
+    _assert_flags(second.observation.metadata, status="TRUNCATED_STEPS", truncated=True)
+    assert second.done is True and second.reward == 0.0 and second.observation.metadata["terminated"] is False
+    assert "has ended: reset to start another" in after
     assert server.leftovers() == []
 
 
@@ -173,23 +178,23 @@ def test_an_unknown_task_is_refused_clearly_and_the_session_goes_on(openenv: Ope
 
 
 def test_idle_sessions_are_reaped_and_their_episodes_closed(server: Server) -> None:
-    # OpenEnv's reaper looks every max(timeout / 4, 5) s.
+    # OpenEnv's reaper looks every max(timeout / 4, 5) s. (A session may be reaped as soon as its
+    # reset has answered: nothing here depends on when.)
     openenv = OpenEnvServer(server, ["--session-timeout", "1"])
     try:
-        # A plain /ws session (OpenEnv's GenericEnvClient): reaped while its socket is still open.
+        # A plain /ws session (OpenEnv's GenericEnvClient): reaped even though its socket stays open.
         plain = GenericEnvClient(base_url=openenv.url, message_timeout_s=900).sync()
         plain.connect()
-        plain.reset(task_id=TASK)
-        assert plain.step({"type": "call_tool", "tool_name": "bash", "arguments": {"command": "true"}}).observation["metadata"]["status"] == "OK"
+        assert plain.reset(task_id=TASK).observation["episode_id"]
 
         # An MCP session whose client went away without closing it (a crashed trainer worker).
-        async def abandon() -> None:
+        async def abandon() -> str:
             env = _client(openenv)
-            await env.reset(task_id=TASK)
+            reset = await env.reset(task_id=TASK)
             await env.disconnect()  # the socket goes; the HTTP MCP session stays
+            return reset.observation.episode_id
 
-        asyncio.run(abandon())
-        assert len(server.containers()) == 2
+        assert asyncio.run(abandon())
         _wait_for(lambda: server.containers() == [], "the reaper to close both idle episodes")
         with pytest.raises(RuntimeError, match="was closed"):
             plain.step({"type": "call_tool", "tool_name": "bash", "arguments": {"command": "true"}})
@@ -197,6 +202,31 @@ def test_idle_sessions_are_reaped_and_their_episodes_closed(server: Server) -> N
     finally:
         openenv.stop()
     assert server.leftovers() == []
+
+
+def test_an_infra_error_is_masked_in_the_metadata() -> None:
+    """The swe-env server dies under an episode: the tool call answers with infra_error (and mask)
+    set, reward None and done, not an exception and not a 0."""
+    swe = Server()
+    # The client waits this long for a restarted server before the episode counts as lost.
+    openenv = OpenEnvServer(swe, env={"SWE_ENV_RESTART_WAIT_S": "1"})
+    try:
+        async def run() -> Tuple[Any, Any]:
+            async with _client(openenv) as env:
+                reset = await env.reset(task_id=TASK)
+                swe.proc.kill()
+                swe.proc.wait()
+                return reset, await env.step(_bash("echo hi"))
+
+        reset, lost = asyncio.run(run())
+    finally:
+        openenv.stop()
+        swe.leftovers(wait_s=0)  # the killed server's sandbox: removed here, not by it
+        swe.stop()
+    _assert_flags(reset.observation.metadata)
+    meta = lost.observation.metadata
+    assert meta["infra_error"] is True and meta["mask"] is True and meta["status"] == "INFRA_ERROR"
+    assert lost.reward is None and lost.done is True
 
 
 def test_stopping_the_server_closes_the_episodes_it_holds(server: Server) -> None:
@@ -211,7 +241,8 @@ def test_stopping_the_server_closes_the_episodes_it_holds(server: Server) -> Non
         asyncio.run(open_sessions())
         assert len(server.containers()) == 2
     finally:
-        assert openenv.stop() == 0
+        # uvicorn shuts down gracefully on SIGTERM, then re-raises it (exit -15).
+        assert openenv.stop() in (0, -signal.SIGTERM)
     assert server.leftovers() == []
 
 
