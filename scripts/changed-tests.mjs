@@ -147,8 +147,16 @@ function typescriptSelection(changed) {
   return [...selected].sort();
 }
 
+// The OpenEnv server and its tests, run in their own venv (<test venv>/openenv): see openenvSelected.
+const OPENENV = /^clients\/python\/(swe_env\/openenv\/|tests_openenv\/|tests\/requirements-openenv\.txt$)/;
+const OPENENV_USES = /^clients\/python\/(swe_env\/(__init__|client|sync_client|_loop|errors|results|channel_options)\.py|swe_env\/_proto\/|tests\/conftest\.py$)/;
+
+function openenvSelected(changed) {
+  return [...changed].some((f) => OPENENV.test(f) || OPENENV_USES.test(f));
+}
+
 function pythonSelection(changed) {
-  const client = [...changed].filter((f) => f.startsWith('clients/python/'));
+  const client = [...changed].filter((f) => f.startsWith('clients/python/') && !OPENENV.test(f));
   if (client.length === 0) return [];
   const tests = walk('clients/python/tests', (p) => /\/test_\w+\.py$/.test(p));
   // The package's build or requirements: every client test.
@@ -182,10 +190,12 @@ function main() {
   const vitest = typescriptSelection(changed);
   if ([...changed].some((f) => f.startsWith('docs/') || f.endsWith('.md')) && !vitest.includes('test/unit/docs-links.test.ts')) vitest.push('test/unit/docs-links.test.ts');
   const pytest = pythonSelection(changed);
+  const openenv = openenvSelected(changed);
   const lint = [...changed].filter((f) => /\.(ts|js|mjs)$/.test(f) && existsSync(join(ROOT, f)));
   console.log(`changed (${changed.size}): ${[...changed].join(' ')}`);
   console.log(`vitest (${vitest.length}): ${vitest.join(' ') || '-'}`);
   console.log(`python client (${pytest.length}): ${pytest.join(' ') || '-'}`);
+  console.log(`python client, OpenEnv: ${openenv ? 'tests_openenv' : '-'}`);
   if (!run) return;
   const step = (label, cmd, a, cwd = ROOT, env = process.env) => {
     console.log(`== ${label}`);
@@ -200,6 +210,12 @@ function main() {
     const cwd = join(ROOT, 'clients/python');
     step('python client: ruff and mypy', 'bash', ['-c', `"${env}/bin/ruff" check && "${env}/bin/python" -m mypy`], cwd);
     step('python client', `${env}/bin/python`, ['-m', 'pytest', '-q', '-p', 'no:cacheprovider', ...pytest.map((t) => relative(cwd, join(ROOT, t)))], cwd, { ...process.env, PYTHONPATH: cwd });
+  }
+  if (openenv) {
+    const env = execFileSync('bash', ['-c', '. scripts/lib.sh && python_env_dir'], { cwd: ROOT, encoding: 'utf8' }).trim();
+    const cwd = join(ROOT, 'clients/python');
+    if (pytest.length === 0) step('python client: ruff and mypy', 'bash', ['-c', `"${env}/bin/ruff" check && "${env}/bin/python" -m mypy`], cwd);
+    step('python client: OpenEnv', `${env}/openenv/bin/python`, ['-m', 'pytest', '-q', '-p', 'no:cacheprovider', 'tests_openenv'], cwd, { ...process.env, PYTHONPATH: cwd });
   }
 }
 

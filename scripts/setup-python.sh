@@ -73,5 +73,15 @@ if [ ! -f "$validator/.complete" ] || [ deploy/kubernetes/validate-requirements.
   PYTHONPATH="$validator" "$venv/bin/python" -c 'import kubernetes_validate' >&2
   touch "$validator/.complete"
 fi
+# OpenEnv from PyPI in a venv of its own (clients/python/tests/requirements-openenv.txt says why),
+# for clients/python/tests_openenv (the OpenEnv server over swe-env, swe_env/openenv).
+openenv_venv="$venv/openenv"
+if [ ! -f "$openenv_venv/.complete" ] || [ clients/python/tests/requirements-openenv.txt -nt "$openenv_venv/.complete" ]; then
+  rm -rf "$openenv_venv"
+  "$python" -m venv "$openenv_venv"
+  "$openenv_venv/bin/python" -m pip --disable-pip-version-check -q install -r clients/python/tests/requirements-openenv.txt 2>&1 | grep -v 'is ignored' >&2 || true
+  "$openenv_venv/bin/python" -c 'import grpc, pytest, openenv.core.env_server.http_server, openenv.core.mcp_client; from importlib.metadata import version; assert version("openenv") == "0.10.0"' >&2
+  touch "$openenv_venv/.complete"
+fi
 PYTHON="$venv/bin/python" bash clients/python/scripts/gen_proto.sh >&2
 printf '%s\n' "$venv"

@@ -39,4 +39,7 @@ if [ -d clients/python/tests ]; then
   # This checkout's client, first on the path of the tests and of every process they start (the
   # shared venv holds no swe_env of its own: see scripts/setup-python.sh).
   ( cd clients/python && PYTHONPATH="$PWD${PYTHONPATH:+:$PYTHONPATH}" "$python_env/bin/python" -m pytest -q -p no:cacheprovider tests )
+  # OpenEnv in its own venv (scripts/setup-python.sh: its dependency set clashes with the shared venv's).
+  echo "== python client: OpenEnv"
+  ( cd clients/python && PYTHONPATH="$PWD${PYTHONPATH:+:$PYTHONPATH}" "$python_env/openenv/bin/python" -m pytest -q -p no:cacheprovider tests_openenv )
 fi
