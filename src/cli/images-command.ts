@@ -106,6 +106,10 @@ export function registerImageCommands(program: Command): void {
         for (const r of results) {
           const status = interrupt.interrupted && r.status === 'failed' ? 'interrupted' : r.status;
           process.stdout.write(`${status.padEnd(11)} ${r.durationS.toFixed(1).padStart(7)}s  ${r.image}${r.error && status === 'failed' ? `  ${r.error.split('\n')[0]}` : ''}\n`);
+          if (r.harnessInstall) {
+            const apt = r.harnessInstall.aptPackages;
+            process.stdout.write(`            install: the SWE-bench harness's set-up for this repository and version (the record has none)${apt.length ? `; it also wants Debian packages ${apt.join(',')}: build the base with \`images base --packages ${apt.join(',')}\`` : ''}\n`);
+          }
           for (const m of r.missingSubmodules ?? []) {
             process.stdout.write(`            submodule ${m.path} left empty (${m.url}): ${m.reason}; put a clone of it beside the others under --repo\n`);
           }

@@ -12,6 +12,7 @@ import { IMAGE_BUILDER_VERSION, buildImageFromFiles, imageLabels } from '../sand
 import { repositoryFor } from './repo-locate.js';
 import { SNAPSHOT_FORMAT, snapshotAtBase } from './repo-snapshot.js';
 import { initSubmodules, type MissingSubmodule } from './repo-submodules.js';
+import { harnessInstallFor } from './harness-install.js';
 import type { Task } from './task.js';
 
 const run = promisify(execFile);
@@ -55,6 +56,8 @@ export interface ImageBuildResult {
   readonly error?: string;
   /** Submodules left empty in the image: no local repository held them (see initSubmodules). */
   readonly missingSubmodules?: readonly MissingSubmodule[];
+  /** Set when the install step was the harness's for the task's repository and version: the Debian packages it also wants. */
+  readonly harnessInstall?: { readonly aptPackages: readonly string[] };
   readonly durationS: number;
 }
 
@@ -124,7 +127,11 @@ async function tarDirectory(parent: string, name: string): Promise<NodeJS.Readab
 
 async function buildOne(options: ImageBuildOptions, task: Task, baseId: string): Promise<ImageBuildResult> {
   const started = Date.now();
-  const install = task.install ?? options.install ?? '';
+  // A row with no install step gets the harness's own set-up for its (repository, version) when
+  // the build may download (its steps do: npm ci, pip install, bundle install); offline it
+  // would only fail, and an image built without it is what the record asked for.
+  const harness = task.install === undefined && options.install === undefined && options.networkInstall ? harnessInstallFor(task.repo, task.version) : undefined;
+  const install = task.install ?? options.install ?? harness?.script ?? '';
   const hash = createHash('sha256')
     .update([baseId, task.baseCommit, task.bugPatch ?? '', install, task.workdir, IMAGE_SCRIPT, IMAGE_BUILDER_VERSION, SNAPSHOT_FORMAT, ...(options.networkInstall ? ['network-install'] : [])].join('\0'))
     .digest('hex')
@@ -136,6 +143,7 @@ async function buildOne(options: ImageBuildOptions, task: Task, baseId: string):
     status,
     ...(error ? { error } : {}),
     ...(missingSubmodules.length > 0 ? { missingSubmodules } : {}),
+    ...(harness ? { harnessInstall: { aptPackages: harness.aptPackages } } : {}),
     durationS: (Date.now() - started) / 1000,
   });
   if (!options.force && (await imageLabels(options.provider.docker, task.image))?.[LABEL_BUILD_HASH] === hash) return done('up-to-date');

@@ -20,11 +20,13 @@ import { makeWheel } from '../helpers/wheel.js';
 const run = promisify(execFile);
 const CLI = join(packageRoot(), 'dist', 'src', 'cli', 'main.js');
 const IMAGE = 'swe-env-test/network-install.needsdep:latest';
+const HARNESS_IMAGE = 'swe-env-test/network-install.harness:latest';
 const scratch: string[] = [];
 let server: Server;
 let indexUrl: string;
 let tasksFile: string;
 let repo: string;
+let harnessTasksFile: string;
 const requested: string[] = [];
 
 async function cli(env: Record<string, string>, ...args: string[]): Promise<{ out: string; code: number }> {
@@ -93,11 +95,20 @@ beforeAll(async () => {
     install: 'python -m pip install --no-build-isolation --retries 0 --timeout 15 -e .',
   };
   await writeFile(tasksFile, JSON.stringify(record));
+  // A record named like a repository of the harness's table (sqlfluff 1.0: `python -m pip install
+  // -e .`), with no install step of its own; setup.py only, so the editable install needs no build
+  // backend from the index.
+  await git(repo, 'rm', '-q', 'pyproject.toml');
+  const harnessBase = await commitAll(repo, 'no pyproject');
+  harnessTasksFile = join(dir, 'harness.jsonl');
+  const noInstall: Partial<typeof record> = { ...record };
+  delete noInstall.install;
+  await writeFile(harnessTasksFile, JSON.stringify({ ...noInstall, repo: 'sqlfluff/sqlfluff', version: '1.0', instance_id: 'sqlfluff__sqlfluff-1', base_commit: harnessBase, image_name: HARNESS_IMAGE }));
 });
 
 afterAll(async () => {
   server.close();
-  await run('docker', ['rmi', '-f', IMAGE]).catch(() => undefined);
+  await run('docker', ['rmi', '-f', IMAGE, HARNESS_IMAGE]).catch(() => undefined);
   await Promise.all(scratch.map((p) => rm(p, { recursive: true, force: true })));
 });
 
@@ -122,5 +133,25 @@ describe('images build --network-install', () => {
     // The index's address was the build's only: it is not in the image's environment.
     const { stdout: env } = await run('docker', ['image', 'inspect', '--format', '{{json .Config.Env}}', IMAGE]);
     expect(env).not.toContain('PIP_INDEX_URL');
+  }, 300_000);
+});
+
+describe('images build --network-install, a record with no install step', () => {
+  it('gets the harness’s set-up for its repository and version, and says so', async () => {
+    const built = await cli({ PIP_INDEX_URL: indexUrl }, 'images', 'build', '--tasks', harnessTasksFile, '--repo', repo, '--force', '--network-install');
+    expect(built.code, built.out).toBe(0);
+    expect(built.out).toContain("install: the SWE-bench harness's set-up for this repository and version (the record has none)");
+    const { stdout } = await run('docker', ['run', '--rm', '--network', 'none', HARNESS_IMAGE, 'python', '-c', 'import needsdep, tinydep; print(tinydep.VALUE)']);
+    expect(stdout.trim()).toBe('from the index');
+  }, 300_000);
+
+  it('offline, builds as the record asks: no install, nothing downloaded', async () => {
+    requested.length = 0;
+    const built = await cli({ PIP_INDEX_URL: indexUrl }, 'images', 'build', '--tasks', harnessTasksFile, '--repo', repo, '--force');
+    expect(built.code, built.out).toBe(0);
+    expect(built.out).not.toContain('install: the SWE-bench harness');
+    expect(requested).toEqual([]);
+    const probe = await run('docker', ['run', '--rm', '--network', 'none', HARNESS_IMAGE, 'python', '-c', 'import tinydep']).then(() => 'imported', () => 'missing');
+    expect(probe).toBe('missing');
   }, 300_000);
 });
