@@ -44,7 +44,7 @@ print("  readonly install?: readonly string[];")
 print("  readonly build?: readonly string[];")
 print("  readonly aptPackages?: readonly string[];")
 print("}")
-print("")
+print()
 print("export const HARNESS_STEPS: Readonly<Record<string, readonly HarnessSteps[]>> = {")
 for repo in sorted(MAP_REPO_VERSION_TO_SPECS):
     groups = {}
