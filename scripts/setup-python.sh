@@ -73,5 +73,7 @@ if [ ! -f "$validator/.complete" ] || [ deploy/kubernetes/validate-requirements.
   PYTHONPATH="$validator" "$venv/bin/python" -c 'import kubernetes_validate' >&2
   touch "$validator/.complete"
 fi
+# Harbor (needs Python >= 3.12) in a venv of its own, for tests/test_harbor.py (scripts/setup-harbor-python.sh).
+bash "$here/setup-harbor-python.sh" >/dev/null
 PYTHON="$venv/bin/python" bash clients/python/scripts/gen_proto.sh >&2
 printf '%s\n' "$venv"
