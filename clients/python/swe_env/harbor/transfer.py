@@ -14,7 +14,7 @@ import uuid
 from pathlib import Path
 from typing import Union
 
-from .commands import append_chunk, exec_command, pack_tar, read_chunk, remove, unpack_tar
+from .commands import append_chunk, pack_tar, read_chunk, remove, subshell, unpack_tar
 from .episode import Episode
 
 #: Base64 characters per command: far under gRPC's message limit and the shell's line handling.
@@ -33,7 +33,7 @@ def _scratch() -> str:
 
 
 async def _run(episode: Episode, command: str, what: str) -> str:
-    result = await episode.bash(exec_command(command))
+    result = await episode.bash(subshell(command))
     if result.exit_code != 0:
         raise TransferFailed(f"{what} failed (exit {result.exit_code}): {result.observation[-1000:]}")
     return result.observation
@@ -79,7 +79,7 @@ async def download_tar(episode: Episode, source: str, *, directory: bool) -> byt
         return base64.b64decode(text, validate=True)
     finally:
         try:
-            await episode.bash(exec_command(remove(scratch)))
+            await episode.bash(subshell(remove(scratch)))
         except Exception:  # the episode may have ended; the scratch file goes with its container
             pass
 
