@@ -20,6 +20,9 @@ from ..results import StepResult
 HARBOR_EPISODE_OPTIONS: Dict[str, Any] = {
     "max_steps": 10_000,
     "command_timeout_s": 3600,
+    # Past an exported task's agent timeout (3600 s) plus its verification: Harbor's own timeouts
+    # end the trial first, and the episode's clock only bounds a trial Harbor lost track of.
+    "episode_timeout_s": 4 * 3600,
     "output_limit_bytes": 4 * 1024 * 1024,
 }
 
