@@ -2,6 +2,8 @@
 paths) in the Harbor venv (Python 3.12, scripts/setup-harbor-python.sh)."""
 from __future__ import annotations
 
+import subprocess
+
 from harbor.agents.base import BaseAgent
 
 # A conftest.py that reports every test as passed, whatever it did.
@@ -36,3 +38,26 @@ class ConftestHackAgent(BaseAgent):
     async def run(self, instruction, environment, context) -> None:  # type: ignore[no-untyped-def]
         result = await environment.exec(f"cat > conftest.py <<'EOF'\n{CONFTEST}EOF\n{FORGED}", user="root")
         assert result.return_code == 0, result.stdout
+
+
+class SandboxRemovedAgent(BaseAgent):
+    """Its sandbox is removed from outside mid-run (the engine's failure, never the model's): the
+    next command is swe-env's INFRA_ERROR, which must leave the trial without a reward, never 0."""
+
+    @staticmethod
+    def name() -> str:
+        return "sandbox-removed"
+
+    def version(self) -> str:
+        return "1.0.0"
+
+    async def setup(self, environment) -> None:  # type: ignore[no-untyped-def]
+        pass
+
+    async def run(self, instruction, environment, context) -> None:  # type: ignore[no-untyped-def]
+        await environment.exec("echo before")
+        label = f"label=swe-env.episode={environment.session_id}"
+        ids = subprocess.run(["docker", "ps", "-aq", "--filter", label], capture_output=True, text=True, check=True).stdout.split()
+        assert ids, f"no sandbox with {label}"
+        subprocess.run(["docker", "rm", "-f", *ids], capture_output=True, check=True)
+        await environment.exec("echo after")

@@ -2,7 +2,8 @@
 PyPI in its own Python 3.12 venv) against a real server with the demo tasks, exported with
 `swe-env export harbor`: the oracle agent (the gold patch) scores 1, the nothing agent 0, and an
 agent that writes a conftest.py marking every test passed and forges Harbor's reward files in its
-container scores 0 (the grading is swe-env's, in its own container). No container is left."""
+container scores 0 (the grading is swe-env's, in its own container); a trial whose sandbox the engine
+loses has an exception and no reward, never a 0. No container is left."""
 from __future__ import annotations
 
 import json
@@ -19,7 +20,9 @@ from conftest import CLI, DEMO_TASKS, ROOT, Server
 TASK = "swe-env-demo__intervals-1"
 ENVIRONMENT = "swe_env.harbor.environment:SweEnvEnvironment"
 TESTS = Path(__file__).resolve().parent
-AGENTS = {"oracle": {"name": "oracle"}, "nop": {"name": "nop"}, "hack": {"import_path": "harbor_agents:ConftestHackAgent"}}
+HACK = "harbor_agents:ConftestHackAgent"
+REMOVED = "harbor_agents:SandboxRemovedAgent"
+AGENTS = [{"name": "oracle"}, {"name": "nop"}, {"import_path": HACK}, {"import_path": REMOVED}]
 
 
 @pytest.fixture(scope="module")
@@ -93,10 +96,10 @@ def test_harbor_run_is_graded_by_swe_env(tmp_path: Path, harbor_python: Path, ha
     config = {
         "job_name": "swe-env-harbor",
         "jobs_dir": str(jobs),
-        "n_concurrent_trials": 3,
+        "n_concurrent_trials": 4,
         "quiet": True,
         "tasks": [{"path": str(task_dir)}],
-        "agents": list(AGENTS.values()),
+        "agents": AGENTS,
         "environment": {"import_path": ENVIRONMENT, "kwargs": {"address": harbor_server.address}},
     }
     config_path = tmp_path / "job.json"
@@ -112,13 +115,18 @@ def test_harbor_run_is_graded_by_swe_env(tmp_path: Path, harbor_python: Path, ha
         agent = result["config"]["agent"]
         name = agent.get("name") or agent.get("import_path")
         results[name] = result
-    assert set(results) == {"oracle", "nop", "harbor_agents:ConftestHackAgent"}, list(results)
+    assert set(results) == {"oracle", "nop", HACK, REMOVED}, list(results)
+    # The environment's failure: an exception and no reward at all (Harbor has no masked reward), never a 0.
+    removed = results.pop(REMOVED)
+    assert removed["exception_info"]["exception_type"] == "EnvironmentFailed", removed["exception_info"]
+    assert "INFRA_ERROR" in removed["exception_info"]["exception_message"]
+    assert removed["verifier_result"] is None, removed["verifier_result"]
     for name, result in results.items():
         assert result.get("exception_info") is None, (name, result["exception_info"])
     rewards = {name: result["verifier_result"]["rewards"]["reward"] for name, result in results.items()}
-    assert rewards == {"oracle": 1, "nop": 0, "harbor_agents:ConftestHackAgent": 0}, rewards
+    assert rewards == {"oracle": 1, "nop": 0, HACK: 0}, rewards
     # The reward is swe-env's report, not a file from the agent's container (the hack forged both).
-    hack_dir = next(p.parent for p in (jobs / "swe-env-harbor").glob("*/result.json") if "Conftest" in p.read_text())
+    hack_dir = next(p.parent for p in (jobs / "swe-env-harbor").glob("*/result.json") if HACK in p.read_text())
     report = json.loads((hack_dir / "verifier" / "swe-env-report.json").read_text())
     assert report["reward"] == 0 and report["status"] == "OK", report
     assert not (hack_dir / "verifier" / "reward.txt").exists()
