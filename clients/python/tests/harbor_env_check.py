@@ -42,6 +42,15 @@ async def main(address: str, task_dir: Path, work: Path) -> dict:
         out["cwd"] = r.stdout
         r = await env.exec("sleep 30", timeout_sec=1)
         out["timeout_code"] = r.return_code
+        # A call Harbor cancels (its agent timeout is an asyncio.wait_for): the command must not run on
+        # and hold the episode's shell, nor its answer be taken for the next call's.
+        try:
+            await asyncio.wait_for(env.exec("sleep 600; echo late"), 2)
+            out["cancelled"] = False
+        except (TimeoutError, asyncio.TimeoutError):
+            out["cancelled"] = True
+        r = await env.exec("echo next")
+        out["after_cancel"] = [r.stdout, r.return_code]
         source = work / "up"
         (source / "sub").mkdir(parents=True)
         blob = os.urandom(3 * 1024 * 1024)  # more than one chunk each way

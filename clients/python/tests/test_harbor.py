@@ -66,7 +66,8 @@ def harbor_env() -> Dict[str, str]:
 
 
 def test_environment_calls(tmp_path: Path, harbor_python: Path, harbor_server: Server) -> None:
-    """exec (a fresh process each: directory, variables, exit code, timeout), uploads and downloads
+    """exec (a fresh process each: directory, variables, exit code, timeout; a cancelled call's command
+    stopped, not answering the next), uploads and downloads
     larger than one chunk, and a download's symlinks kept inside its target."""
     task_dir = export(tmp_path / "tasks")
     run = subprocess.run(
@@ -81,6 +82,7 @@ def test_environment_calls(tmp_path: Path, harbor_python: Path, harbor_server: S
     assert out["second"] == ["/testbed\nleak=none given=a b\n", 0]
     assert out["cwd"] == "/tmp\n"
     assert out["timeout_code"] == 124
+    assert out["cancelled"] is True and out["after_cancel"] == ["next\n", 0], out["after_cancel"]
     assert out["uploaded"].startswith("hello\n") and len(out["uploaded"].split()[-1]) == 64
     assert out["dir_round_trip"] is True
     assert out["file_round_trip"] == "hello\n"

@@ -58,6 +58,8 @@ class Episode:
         # Harbor may call exec concurrently (an agent's parallel tool calls); the episode runs one
         # step at a time, in order.
         self._lock = asyncio.Lock()
+        #: A cancelled step being stopped and counted: the next step waits for it.
+        self._settling: "Optional[asyncio.Future[None]]" = None
 
     async def start(self) -> None:
         # The episode id is Harbor's session id: a retried start joins the same episode. Marked
@@ -67,18 +69,42 @@ class Episode:
 
     async def _step(self, name: str, arguments: Dict[str, Any]) -> StepResult:
         async with self._lock:
+            if self._settling is not None:
+                await self._settling
             if self._ended is not None:
                 raise EpisodeEnded(f"swe-env episode {self.episode_id} ended ({self._ended.status}): {self._ended.observation[-500:]}")
-            result = await self.client.step(self.episode_id, self._next_step, name, arguments)
-            self._next_step += 1
-            if result.infra_error:
-                self._ended = result
-                raise EnvironmentFailed(f"swe-env environment failure (INFRA_ERROR) in episode {self.episode_id}: {result.observation[-2000:]}")
-            if result.terminated or result.truncated:
-                self._ended = result
-                if result.report is not None:
-                    self._grade = Grade(result.reward, result.report, result.status)
-            return result
+            step = asyncio.ensure_future(self.client.step(self.episode_id, self._next_step, name, arguments))
+            try:
+                result = await asyncio.shield(step)
+            except asyncio.CancelledError:
+                # Harbor cancels a call at its own timeouts (the agent's): the command would run on
+                # in the episode's shell, and the next call (the verification's) would wait for it
+                # under the same step index. It is stopped, and its step's answer taken, first.
+                self._settling = asyncio.ensure_future(self._settle(step))
+                raise
+            return self._took(result)
+
+    async def _settle(self, step: "asyncio.Future[StepResult]") -> None:
+        try:
+            if not step.done():
+                await self.client.interrupt(self.episode_id)
+            self._took(await step)
+        except Exception as error:  # the episode is lost to the environment: masked, never a 0
+            self._ended = StepResult("", 0.0, True, False, "INFRA_ERROR", self._next_step, -1, {"error": str(error)})
+        finally:
+            self._settling = None
+
+    def _took(self, result: StepResult) -> StepResult:
+        """Counts a step the server answered and keeps how the episode ended."""
+        self._next_step += 1
+        if result.infra_error:
+            self._ended = result
+            raise EnvironmentFailed(f"swe-env environment failure (INFRA_ERROR) in episode {self.episode_id}: {result.observation[-2000:]}")
+        if result.terminated or result.truncated:
+            self._ended = result
+            if result.report is not None:
+                self._grade = Grade(result.reward, result.report, result.status)
+        return result
 
     async def bash(self, command: str) -> StepResult:
         """One command in the episode's shell; raises once the episode has ended."""
