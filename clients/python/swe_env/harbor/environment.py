@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import json
 import os
+import tempfile
 from pathlib import Path, PurePosixPath
 from typing import Any, Dict, Optional
 
@@ -148,10 +149,11 @@ class SweEnvEnvironment(BaseEnvironment):
     async def download_file(self, source_path: str, target_path: Path | str) -> None:
         target = Path(target_path)
         data = await download_tar(self._episode, source_path, directory=False)
-        extract(data, target.parent)
-        extracted = target.parent / PurePosixPath(source_path).name
-        if extracted != target:
-            extracted.replace(target)
+        target.parent.mkdir(parents=True, exist_ok=True)
+        # Unpacked aside first: the member has the source's name, which may be another file's beside the target.
+        with tempfile.TemporaryDirectory(dir=target.parent) as aside:
+            extract(data, aside)
+            (Path(aside) / PurePosixPath(source_path).name).replace(target)
 
     async def download_dir(self, source_dir: str, target_dir: Path | str) -> None:
         extract(await download_tar(self._episode, source_dir, directory=True), target_dir)
