@@ -131,6 +131,8 @@ def test_harbor_run_is_graded_by_swe_env(tmp_path: Path, harbor_python: Path, ha
     hack_dir = next(p.parent for p in (jobs / "swe-env-harbor").glob("*/result.json") if HACK in p.read_text())
     report = json.loads((hack_dir / "verifier" / "swe-env-report.json").read_text())
     assert report["reward"] == 0 and report["status"] == "OK", report
+    # The grading saw the hack and dropped it: its conftest.py never ran with the hidden tests.
+    assert any(f.startswith("conftest.py") for f in report["report"]["dropped_files"]), report["report"].get("dropped_files")
     assert not (hack_dir / "verifier" / "reward.txt").exists()
     assert harbor_server.leftovers() == []
 
