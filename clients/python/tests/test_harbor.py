@@ -6,6 +6,10 @@ container scores 0 (the grading is swe-env's, in its own container); a trial who
 loses has an exception and no reward, never a 0. No container is left."""
 from __future__ import annotations
 
+# What it covers, by name (scripts/changed-tests.mjs selects a client test by the modules it names):
+# swe_env.harbor.environment, swe_env.harbor.episode, swe_env.harbor.commands, swe_env.harbor.transfer,
+# swe_env.harbor.reward, and AsyncSweEnvClient.interrupt.
+
 import json
 import os
 import subprocess
