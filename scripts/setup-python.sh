@@ -83,5 +83,7 @@ if [ ! -f "$openenv_venv/.complete" ] || [ clients/python/tests/requirements-ope
   "$openenv_venv/bin/python" -c 'import grpc, pytest, openenv.core.env_server.http_server, openenv.core.mcp_client; from importlib.metadata import version; assert version("openenv") == "0.10.0"' >&2
   touch "$openenv_venv/.complete"
 fi
+# Harbor (needs Python >= 3.12) in a venv of its own, for tests/test_harbor.py (scripts/setup-harbor-python.sh).
+bash "$here/setup-harbor-python.sh" >/dev/null
 PYTHON="$venv/bin/python" bash clients/python/scripts/gen_proto.sh >&2
 printf '%s\n' "$venv"

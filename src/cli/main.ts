@@ -6,6 +6,7 @@ import { packageRoot } from '../common/paths.js';
 import { registerClientCommands } from './client-commands.js';
 import { registerCollectCommand } from './collect-command.js';
 import { explainError } from './explain-error.js';
+import { registerExportCommand } from './export-command.js';
 import { registerGradingCommands } from './grading-commands.js';
 import { registerImageCommands } from './images-command.js';
 import { registerServeCommand } from './serve-command.js';
@@ -27,6 +28,7 @@ registerImageCommands(program);
 registerGradingCommands(program);
 registerTrajectoryCommands(program);
 registerCollectCommand(program);
+registerExportCommand(program);
 
 program.parseAsync(process.argv).catch((error: unknown) => {
   process.stderr.write(`swe-env: ${explainError(error, process.argv.slice(2))}\n`);

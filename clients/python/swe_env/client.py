@@ -333,6 +333,13 @@ class AsyncSweEnvClient(Placement, AsyncBranching):
         response = await self._call(self.addresses[0], "Evaluate", pb.EvaluateRequest(task_id=task_id, patch=patch), timeout_s or self.step_timeout_s, False)
         return _to_dict(response.report)
 
+    async def interrupt(self, episode_id: str, timeout_s: Optional[float] = None) -> bool:
+        """Stops the bash command the episode runs now (its Step answers exit code 130, and the
+        episode goes on); False when it was between steps."""
+        request = pb.InterruptRequest(episode_id=episode_id)
+        response = await self._call(self.episode_address(episode_id), "Interrupt", request, timeout_s or self.timeout_s, True)
+        return bool(response.interrupted)
+
     async def aclose(self) -> None:
         """Closes the channels of the running loop."""
         loop_id = id(asyncio.get_running_loop())
