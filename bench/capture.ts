@@ -22,8 +22,16 @@ import { arg, describe, printRow, runMain } from './stats.js';
 
 const SCENARIOS: ReadonlyArray<{ name: string; files: number; script: string }> = [
   { name: 'empty change (baseline)', files: 0, script: 'true' },
-  { name: '1,000 new files, one new directory', files: 1000, script: 'mkdir -p vendor && for f in $(seq 1000); do echo "v = $f" > vendor/m$f.py; done' },
-  { name: '1,000 new files in an existing directory', files: 1000, script: 'for f in $(seq 1000); do echo "v = $f" > textkit/m$f.py; done' },
+  {
+    name: '1,000 new files, one new directory',
+    files: 1000,
+    script: 'mkdir -p vendor && for f in $(seq 1000); do echo "v = $f" > vendor/m$f.py; done',
+  },
+  {
+    name: '1,000 new files in an existing directory',
+    files: 1000,
+    script: 'for f in $(seq 1000); do echo "v = $f" > textkit/m$f.py; done',
+  },
   {
     name: '20,000 new files, 100 new directories',
     files: 20000,
@@ -32,7 +40,8 @@ const SCENARIOS: ReadonlyArray<{ name: string; files: number; script: string }> 
   {
     name: '20,000 files in existing directories (19,996 new, 4 modified)',
     files: 20000,
-    script: 'for f in $(seq 12000); do echo "v = $f" > textkit/m$f.py; done; for f in $(seq 7996); do echo "t = $f" > tests/n$f.py; done; for f in textkit/slug.py textkit/wrap.py textkit/truncate.py textkit/__init__.py; do echo "# touched" >> $f; done',
+    script:
+      'for f in $(seq 12000); do echo "v = $f" > textkit/m$f.py; done; for f in $(seq 7996); do echo "t = $f" > tests/n$f.py; done; for f in textkit/slug.py textkit/wrap.py textkit/truncate.py textkit/__init__.py; do echo "# touched" >> $f; done',
   },
 ];
 
@@ -42,12 +51,23 @@ async function main(): Promise<void> {
   const submits = arg('submits', 5);
   const taskId = 'swe-env-demo__textkit-3';
   const server = await startServer(
-    compileConfig({ port: 0, serverId: `bench-capture-${randomUUID().slice(0, 8)}`, taskFiles: [join(packageRoot(), 'tasks/demo/tasks.jsonl')] }),
+    compileConfig({
+      port: 0,
+      serverId: `bench-capture-${randomUUID().slice(0, 8)}`,
+      taskFiles: [join(packageRoot(), 'tasks/demo/tasks.jsonl')],
+    }),
     { logger: pino({ level: 'warn' }) },
   );
   const client = new SweEnvClient(server.address);
   const task = server.tasks.get(taskId);
-  const spec = { image: task.image, workdir: task.workdir, maxLifetimeS: 900, role: 'episode' as const, episodeId: `bench-capture-${randomUUID().slice(0, 8)}`, limits: server.config.limits };
+  const spec = {
+    image: task.image,
+    workdir: task.workdir,
+    maxLifetimeS: 900,
+    role: 'episode' as const,
+    episodeId: `bench-capture-${randomUUID().slice(0, 8)}`,
+    limits: server.config.limits,
+  };
   const openScratch = (): Promise<Sandbox> => server.provider.create({ ...spec, role: 'grader' });
   try {
     process.stdout.write(`swe-env capture benchmark (${new Date().toISOString()}), task ${taskId}\n\n`);
@@ -62,7 +82,12 @@ async function main(): Promise<void> {
           const made = await agent.exec(['bash', '-c', scenario.script], { timeoutMs: 300_000 });
           if (made.exitCode !== 0) throw new Error(`${scenario.name}: making the change failed: ${made.output.toString('utf8')}`);
           const started = performance.now();
-          const captured = await captureChange(agent, openScratch, { workdir: task.workdir, baseCommit: head, maxPatchBytes: 32 * 1024 * 1024, timeoutMs: 300_000 });
+          const captured = await captureChange(agent, openScratch, {
+            workdir: task.workdir,
+            baseCommit: head,
+            maxPatchBytes: 32 * 1024 * 1024,
+            timeoutMs: 300_000,
+          });
           const ms = performance.now() - started;
           if (!captured.ok) throw new Error(`${scenario.name}: the capture failed: ${captured.error}`);
           const diffs = captured.patch.toString('utf8').match(/^diff --git /gm)?.length ?? 0;
@@ -105,7 +130,9 @@ async function main(): Promise<void> {
     printRow(submitRow);
     printRow(evaluateRow);
     printRow(describe("gold Submit's capture (report)", captureS));
-    process.stdout.write(`ratio Submit / Evaluate (p50): ${(submitRow.p50 / evaluateRow.p50).toFixed(2)}x; capture overhead p50 ${(submitRow.p50 - evaluateRow.p50).toFixed(0)} ms\n`);
+    process.stdout.write(
+      `ratio Submit / Evaluate (p50): ${(submitRow.p50 / evaluateRow.p50).toFixed(2)}x; capture overhead p50 ${(submitRow.p50 - evaluateRow.p50).toFixed(0)} ms\n`,
+    );
   } finally {
     client.dispose();
     await server.shutdown();

@@ -13,7 +13,6 @@ import { startServer } from '../src/server/app.js';
 import { compileConfig } from '../src/server/config.js';
 import { arg, describe, printRow, runMain } from './stats.js';
 
-
 function rssMiB(): number {
   (globalThis as { gc?: () => void }).gc?.();
   return process.memoryUsage().rss / 1024 / 1024;

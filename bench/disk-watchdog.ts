@@ -38,8 +38,12 @@ async function main(): Promise<void> {
   try {
     for (let i = 0; i < episodes; i++) ids.push((await client.reset({ taskId, options })).episodeId);
     const [quiet, heavy] = ids as [string, string];
-    const made = await client.bash(heavy, 0, `mkdir -p /tmp/many && cd /tmp/many && seq 1 ${files} | xargs touch && ls | wc -l`, { timeoutS: 600 });
-    process.stdout.write(`disk watchdog with ${episodes} live episodes, one holding ${made.observation.trim()} files (${new Date().toISOString()})\n\n`);
+    const made = await client.bash(heavy, 0, `mkdir -p /tmp/many && cd /tmp/many && seq 1 ${files} | xargs touch && ls | wc -l`, {
+      timeoutS: 600,
+    });
+    process.stdout.write(
+      `disk watchdog with ${episodes} live episodes, one holding ${made.observation.trim()} files (${new Date().toISOString()})\n\n`,
+    );
     let quietStep = 0;
     for (let i = 0; i < 20; i++) await client.bash(quiet, quietStep++, 'true');
 
@@ -88,10 +92,14 @@ async function main(): Promise<void> {
     const busy = await phase('watchdog back to back: true step', true);
     for (const run of [idle, busy]) {
       printRow(run.row);
-      process.stdout.write(`  server CPU ${run.cpuS.toFixed(2)} s${run.passes ? `, ${run.passes} passes over ${episodes} sandboxes` : ''}\n`);
+      process.stdout.write(
+        `  server CPU ${run.cpuS.toFixed(2)} s${run.passes ? `, ${run.passes} passes over ${episodes} sandboxes` : ''}\n`,
+      );
     }
     const stats = server.provider.disk.stats;
-    process.stdout.write(`\nmean measurement in the passes: ${(stats.checkMs / Math.max(1, stats.checks)).toFixed(1)} ms over ${stats.checks}\n`);
+    process.stdout.write(
+      `\nmean measurement in the passes: ${(stats.checkMs / Math.max(1, stats.checks)).toFixed(1)} ms over ${stats.checks}\n`,
+    );
     process.stdout.write(
       `back to back / idle: step p50 ${(busy.row.p50 / idle.row.p50).toFixed(2)}x, p95 ${(busy.row.p95 / idle.row.p95).toFixed(2)}x, server CPU ${(busy.cpuS / idle.cpuS).toFixed(2)}x\n`,
     );

@@ -32,7 +32,9 @@ interface Engine {
 }
 
 function podmanSocket(mode: 'rootful' | 'rootless'): string {
-  const image = execFileSync('docker', ['images', '--format', '{{.Repository}}:{{.Tag}}', 'sweb.eval.x86_64.swe-env-demo__minicalc-1']).toString().trim();
+  const image = execFileSync('docker', ['images', '--format', '{{.Repository}}:{{.Tag}}', 'sweb.eval.x86_64.swe-env-demo__minicalc-1'])
+    .toString()
+    .trim();
   const out = execFileSync('bash', [join(packageRoot(), 'scripts', 'podman-engine.sh'), mode, 'swe-env/base:latest', image]);
   return out.toString().trim().split('\n').at(-1)!;
 }
@@ -72,7 +74,8 @@ async function round(engine: Engine, goldPatch: string, record: boolean): Promis
     await client.close(reset.episodeId);
   }
   const graded = await timed(s('gold grading (Evaluate)'), () => client.evaluate(TASK_ID, goldPatch));
-  if (graded.report?.reward !== 1) throw new Error(`${engine.name}: the gold patch scored ${graded.report?.reward} (${graded.report?.error ?? ''})`);
+  if (graded.report?.reward !== 1)
+    throw new Error(`${engine.name}: the gold patch scored ${graded.report?.reward} (${graded.report?.error ?? ''})`);
 }
 
 async function main(): Promise<void> {
@@ -104,7 +107,10 @@ async function main(): Promise<void> {
         }
         const row = describe(`${measure}, ${engine.name}`, engine.samples.get(measure)!);
         printRow(row);
-        if (engine !== base) process.stdout.write(`${''.padEnd(44)} vs ${base.name}: p50 ${(row.p50 / baseline.p50).toFixed(2)}x, p95 ${(row.p95 / baseline.p95).toFixed(2)}x\n`);
+        if (engine !== base)
+          process.stdout.write(
+            `${''.padEnd(44)} vs ${base.name}: p50 ${(row.p50 / baseline.p50).toFixed(2)}x, p95 ${(row.p95 / baseline.p95).toFixed(2)}x\n`,
+          );
       }
     }
   } finally {

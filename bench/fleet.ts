@@ -39,7 +39,12 @@ async function episode(fleet: FleetClient, task: Task, group: string): Promise<O
     server = r.server;
     const placedAt = Date.now();
     const resetMs = placedAt - started;
-    const commands = ['ls', 'git status --short', 'python3 -m pytest -q -x 2>&1 | tail -n 3', `cat > /tmp/fix.patch <<'SWE_ENV_EOF'\n${task.goldPatch}SWE_ENV_EOF\ngit apply /tmp/fix.patch`];
+    const commands = [
+      'ls',
+      'git status --short',
+      'python3 -m pytest -q -x 2>&1 | tail -n 3',
+      `cat > /tmp/fix.patch <<'SWE_ENV_EOF'\n${task.goldPatch}SWE_ENV_EOF\ngit apply /tmp/fix.patch`,
+    ];
     let index = 0;
     for (const command of commands) {
       const step = await fleet.bash(r.episodeId, index++, command);
@@ -75,7 +80,14 @@ async function servers(n: number, maxEpisodes: number): Promise<RunningServer[]>
   return out;
 }
 
-async function run(fleet: FleetClient, tasks: readonly Task[], groups: number, groupSize: number, inFlight: number, onStart?: (i: number) => void): Promise<Outcome[]> {
+async function run(
+  fleet: FleetClient,
+  tasks: readonly Task[],
+  groups: number,
+  groupSize: number,
+  inFlight: number,
+  onStart?: (i: number) => void,
+): Promise<Outcome[]> {
   const run = randomUUID().slice(0, 4);
   const jobs = Array.from({ length: groups * groupSize }, (_, i) => {
     const g = Math.floor(i / groupSize);
@@ -105,7 +117,9 @@ async function main(): Promise<void> {
   const inFlight = arg('in-flight', 6);
   const maxEpisodes = arg('max-episodes', 8);
   const { tasks } = await loadTaskFile(DEMO);
-  process.stdout.write(`fleet scale test: ${groups} groups x ${groupSize} episodes, ${inFlight} in flight, max ${maxEpisodes} live per server\n`);
+  process.stdout.write(
+    `fleet scale test: ${groups} groups x ${groupSize} episodes, ${inFlight} in flight, max ${maxEpisodes} live per server\n`,
+  );
   let baseline = 0;
   for (const n of process.argv.includes('--failover-only') ? [] : [1, 2, 3]) {
     const running = await servers(n, maxEpisodes);
@@ -116,11 +130,22 @@ async function main(): Promise<void> {
       const minutes = (Date.now() - started) / 60_000;
       const perMinute = outcomes.length / minutes;
       if (n === 1) baseline = perMinute;
-      printRow(describe(`${n} server(s): Reset`, outcomes.map((o) => o.resetMs)));
+      printRow(
+        describe(
+          `${n} server(s): Reset`,
+          outcomes.map((o) => o.resetMs),
+        ),
+      );
       const resolved = outcomes.filter((o) => o.end === 'resolved').length;
-      const splitGroups = Array.from({ length: groups }, (_, g) => new Set(outcomes.slice(g * groupSize, (g + 1) * groupSize).map((o) => o.server)).size).filter((k) => k > 1).length;
+      const splitGroups = Array.from(
+        { length: groups },
+        (_, g) => new Set(outcomes.slice(g * groupSize, (g + 1) * groupSize).map((o) => o.server)).size,
+      ).filter((k) => k > 1).length;
       process.stdout.write(
-        `${n} server(s): ${perMinute.toFixed(1)} episodes/min (${(perMinute / baseline).toFixed(2)}x of 1 server), resolved ${resolved}/${outcomes.length}, episodes per server ${spread(outcomes, running.map((s) => s.address))}, groups split ${splitGroups}/${groups}\n`,
+        `${n} server(s): ${perMinute.toFixed(1)} episodes/min (${(perMinute / baseline).toFixed(2)}x of 1 server), resolved ${resolved}/${outcomes.length}, episodes per server ${spread(
+          outcomes,
+          running.map((s) => s.address),
+        )}, groups split ${splitGroups}/${groups}\n`,
       );
     } finally {
       fleet.dispose();
@@ -140,7 +165,9 @@ async function main(): Promise<void> {
         killedAt = Date.now();
         // The server holding the most episodes, stopped with a one-second grace: it stops answering
         // new calls at once and its containers go with it.
-        const busiest = [...fleet.servers].sort((a, b) => (b.info?.liveEpisodes ?? 0) + b.placed - ((a.info?.liveEpisodes ?? 0) + a.placed))[0]!;
+        const busiest = [...fleet.servers].sort(
+          (a, b) => (b.info?.liveEpisodes ?? 0) + b.placed - ((a.info?.liveEpisodes ?? 0) + a.placed),
+        )[0]!;
         victim = running.find((r) => r.address === busiest.address)!;
         void victim.shutdown();
       }

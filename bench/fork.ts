@@ -43,7 +43,9 @@ async function childCost(server: RunningServer, episodeId: string): Promise<{ di
   if (!id) throw new Error(`no container for ${episodeId}`);
   const container = server.provider.docker.getContainer(id);
   const [info] = await server.provider.docker.listContainers({ all: true, size: true, filters: { id: [id] } });
-  const stats = (await container.stats({ stream: false })) as unknown as { memory_stats?: { usage?: number; stats?: { inactive_file?: number } } };
+  const stats = (await container.stats({ stream: false })) as unknown as {
+    memory_stats?: { usage?: number; stats?: { inactive_file?: number } };
+  };
   const memory = (stats.memory_stats?.usage ?? 0) - (stats.memory_stats?.stats?.inactive_file ?? 0);
   return { disk: (info as { SizeRw?: number } | undefined)?.SizeRw ?? 0, memory };
 }
@@ -57,14 +59,23 @@ async function commitAndCreate(server: RunningServer, parentId: string, n: numbe
   const committed = (await docker.getContainer(id).commit({ pause: true })) as { Id: string };
   const containers = await Promise.all(
     Array.from({ length: n }, async () => {
-      const c = await docker.createContainer({ Image: committed.Id, Entrypoint: [''], Cmd: ['sleep', '600'], NetworkDisabled: true, HostConfig: { NetworkMode: 'none', AutoRemove: true } });
+      const c = await docker.createContainer({
+        Image: committed.Id,
+        Entrypoint: [''],
+        Cmd: ['sleep', '600'],
+        NetworkDisabled: true,
+        HostConfig: { NetworkMode: 'none', AutoRemove: true },
+      });
       await c.start();
       return c;
     }),
   );
   const ms = performance.now() - started;
   await Promise.all(containers.map((c) => c.remove({ force: true }).catch(() => undefined)));
-  await docker.getImage(committed.Id).remove({ force: true }).catch(() => undefined);
+  await docker
+    .getImage(committed.Id)
+    .remove({ force: true })
+    .catch(() => undefined);
   return ms;
 }
 
@@ -113,7 +124,9 @@ async function main(): Promise<void> {
       printRow(f);
       printRow(c);
       const mib = (xs: number[]): string => (xs.reduce((a, b) => a + b, 0) / xs.length / 1024 ** 2).toFixed(2);
-      process.stdout.write(`  fork/commit: p50 ${(f.p50 / c.p50).toFixed(3)}x, p95 ${(f.p95 / c.p95).toFixed(3)}x; copied ${copied}; per child: disk ${mib(disk)} MiB, memory ${mib(memory)} MiB\n`);
+      process.stdout.write(
+        `  fork/commit: p50 ${(f.p50 / c.p50).toFixed(3)}x, p95 ${(f.p95 / c.p95).toFixed(3)}x; copied ${copied}; per child: disk ${mib(disk)} MiB, memory ${mib(memory)} MiB\n`,
+      );
     }
     // With the task prewarmed (Prewarm(task, n) before the Fork): children take ready sandboxes.
     for (const n of [8, 16]) {
@@ -121,7 +134,8 @@ async function main(): Promise<void> {
       for (let r = 0; r < Math.max(2, Math.ceil(rounds / 2)); r++) {
         await client.prewarm(TASK, n);
         const until = Date.now() + 120_000;
-        while ((await client.getServerInfo()).warmSandboxes < n && Date.now() < until) await new Promise((resolve) => setTimeout(resolve, 100));
+        while ((await client.getServerInfo()).warmSandboxes < n && Date.now() < until)
+          await new Promise((resolve) => setTimeout(resolve, 100));
         const started = performance.now();
         const answer = await client.fork(parent, n);
         warm.push(performance.now() - started);
@@ -151,7 +165,9 @@ async function main(): Promise<void> {
     const l = describe(`Reset + ${steps} live steps (baseline)`, live);
     printRow(p);
     printRow(l);
-    process.stdout.write(`replay/live: p50 ${(p.p50 / l.p50).toFixed(3)}x, p95 ${(p.p95 / l.p95).toFixed(3)}x; divergences per replay: ${divergent.join(', ')}\n`);
+    process.stdout.write(
+      `replay/live: p50 ${(p.p50 / l.p50).toFixed(3)}x, p95 ${(p.p95 / l.p95).toFixed(3)}x; divergences per replay: ${divergent.join(', ')}\n`,
+    );
   } finally {
     client.dispose();
     await server.shutdown();

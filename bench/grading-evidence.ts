@@ -30,11 +30,13 @@ type Running = Awaited<ReturnType<typeof startServer>>;
 async function startPrevious(dir: string, taskFile: string): Promise<Running> {
   const app = (await import(join(dir, 'dist/src/server/app.js'))) as { startServer: typeof startServer };
   const config = (await import(join(dir, 'dist/src/server/config.js'))) as { compileConfig: typeof compileConfig };
-  return app.startServer(config.compileConfig({ port: 0, serverId: `bench-previous-${randomUUID().slice(0, 8)}`, taskFiles: [taskFile], testTimeoutS: 120 }), {
-    logger: pino({ level: 'warn' }),
-  });
+  return app.startServer(
+    config.compileConfig({ port: 0, serverId: `bench-previous-${randomUUID().slice(0, 8)}`, taskFiles: [taskFile], testTimeoutS: 120 }),
+    {
+      logger: pino({ level: 'warn' }),
+    },
+  );
 }
-
 
 const TASK = 'swe-env-demo__intervals-1';
 const SETUP_PY =
@@ -53,7 +55,10 @@ async function main(): Promise<void> {
   await writeFile(installTasks, `${JSON.stringify({ ...record, install: 'python3 setup.py develop' })}\n`);
   const servers = await Promise.all(
     [demo, installTasks].map((file) =>
-      startServer(compileConfig({ port: 0, serverId: `bench-evidence-${randomUUID().slice(0, 8)}`, taskFiles: [file], testTimeoutS: 120 }), { logger: pino({ level: 'warn' }) }),
+      startServer(
+        compileConfig({ port: 0, serverId: `bench-evidence-${randomUUID().slice(0, 8)}`, taskFiles: [file], testTimeoutS: 120 }),
+        { logger: pino({ level: 'warn' }) },
+      ),
     ),
   );
   const previousDir = textArg('previous');
@@ -67,10 +72,22 @@ async function main(): Promise<void> {
       const task: Task = server.tasks.get(TASK);
       const patch = withInstall ? task.goldPatch + SETUP_PY : task.goldPatch;
       const plan = evalPlan(task);
-      const bareScript = ['set -e', 'git apply /tmp/gold.patch', ...(withInstall ? ['python3 setup.py develop >/dev/null 2>&1'] : []), `${plan.testCommand} >/dev/null 2>&1 || true`].join('\n');
+      const bareScript = [
+        'set -e',
+        'git apply /tmp/gold.patch',
+        ...(withInstall ? ['python3 setup.py develop >/dev/null 2>&1'] : []),
+        `${plan.testCommand} >/dev/null 2>&1 || true`,
+      ].join('\n');
       const bare = async (): Promise<number> => {
         const started = performance.now();
-        const sandbox = await server.provider.create({ image: task.image, workdir: task.workdir, maxLifetimeS: 600, role: 'grader', episodeId: `bench-${randomUUID()}`, limits: server.config.limits });
+        const sandbox = await server.provider.create({
+          image: task.image,
+          workdir: task.workdir,
+          maxLifetimeS: 600,
+          role: 'grader',
+          episodeId: `bench-${randomUUID()}`,
+          limits: server.config.limits,
+        });
         try {
           await sandbox.putFiles([{ path: '/tmp/gold.patch', content: patch }]);
           const run = await sandbox.exec(['bash', '-c', bareScript], { timeoutMs: 300_000 });
@@ -108,11 +125,15 @@ async function main(): Promise<void> {
       printRow(b);
       printRow(g);
       printRow(t);
-      process.stdout.write(`${label}: Evaluate/bare p50 ${(g.p50 / b.p50).toFixed(3)}x, p95 ${(g.p95 / b.p95).toFixed(3)}x; beyond the bare run ${((g.p50 - b.p50) / 1000).toFixed(2)} s p50\n`);
+      process.stdout.write(
+        `${label}: Evaluate/bare p50 ${(g.p50 / b.p50).toFixed(3)}x, p95 ${(g.p95 / b.p95).toFixed(3)}x; beyond the bare run ${((g.p50 - b.p50) / 1000).toFixed(2)} s p50\n`,
+      );
       if (previousMs.length > 0) {
         const p = describe(`${label}: Evaluate on the previous version (${previousDir})`, previousMs);
         printRow(p);
-        process.stdout.write(`${label}: Evaluate now/previous p50 ${(g.p50 / p.p50).toFixed(3)}x, p95 ${(g.p95 / p.p95).toFixed(3)}x; ${((g.p50 - p.p50) / 1000).toFixed(2)} s more p50\n`);
+        process.stdout.write(
+          `${label}: Evaluate now/previous p50 ${(g.p50 / p.p50).toFixed(3)}x, p95 ${(g.p95 / p.p95).toFixed(3)}x; ${((g.p50 - p.p50) / 1000).toFixed(2)} s more p50\n`,
+        );
       }
     }
   } finally {

@@ -35,7 +35,10 @@ const made = new Set<string>();
 /** A demo image plus one layer of `mb` random megabytes, pushed as HOST/bench/task-N and removed locally. */
 async function pushTaskImage(registry: LocalRegistry, from: string, n: number, mb: number): Promise<string> {
   const local = `swe-env-bench/task-${randomUUID().slice(0, 8)}:latest`;
-  await buildFromFiles(docker, local, { Dockerfile: `FROM ${from}\nCOPY blob /opt/swe-env-bench/blob\n`, blob: randomBytes(mb * 1024 * 1024) });
+  await buildFromFiles(docker, local, {
+    Dockerfile: `FROM ${from}\nCOPY blob /opt/swe-env-bench/blob\n`,
+    blob: randomBytes(mb * 1024 * 1024),
+  });
   made.add(local);
   const ref = await registry.push(local, 'bench/task', `n${n}-${randomUUID().slice(0, 6)}`);
   made.add(ref);
@@ -45,7 +48,14 @@ async function pushTaskImage(registry: LocalRegistry, from: string, n: number, m
 
 async function serve(tasks: Task[], images: Partial<ImageSupplyConfig>, maxEpisodes: number): Promise<RunningServer> {
   return startServer(
-    compileConfig({ port: 0, serverId: `bench-images-${randomUUID().slice(0, 8)}`, maxEpisodes, maxConcurrentStarts: 4, limits: { memoryBytes: 256 * 1024 ** 2 }, images }),
+    compileConfig({
+      port: 0,
+      serverId: `bench-images-${randomUUID().slice(0, 8)}`,
+      maxEpisodes,
+      maxConcurrentStarts: 4,
+      limits: { memoryBytes: 256 * 1024 ** 2 },
+      images,
+    }),
     { logger: pino({ level: 'warn' }), tasks },
   );
 }
@@ -78,8 +88,13 @@ async function main(): Promise<void> {
   const servers: RunningServer[] = [];
   try {
     const config = join(dir, 'config.json');
-    await writeFile(config, JSON.stringify({ auths: { [registry.host]: { auth: Buffer.from(`${AUTH.user}:${AUTH.password}`).toString('base64') } } }));
-    const demo = (await loadTaskFiles([join(packageRoot(), 'tasks/demo/tasks.jsonl')], {}, () => undefined)).find((t) => t.id === 'swe-env-demo__minicalc-1')!;
+    await writeFile(
+      config,
+      JSON.stringify({ auths: { [registry.host]: { auth: Buffer.from(`${AUTH.user}:${AUTH.password}`).toString('base64') } } }),
+    );
+    const demo = (await loadTaskFiles([join(packageRoot(), 'tasks/demo/tasks.jsonl')], {}, () => undefined)).find(
+      (t) => t.id === 'swe-env-demo__minicalc-1',
+    )!;
     const base = demo.image;
     const total = 2 * count + 1 + churnImages;
     process.stdout.write(`making ${total} task images (${base} + ${layerMb} MB each) in a registry on ${registry.host}...\n`);
@@ -112,7 +127,9 @@ async function main(): Promise<void> {
     const rf = describe('Reset, image prefetched', prefetched);
     const rp = describe('Reset, image present (baseline)', present);
     [rp, rf, rc].forEach(printRow);
-    process.stdout.write(`prefetched/present: p50 ${(rf.p50 / rp.p50).toFixed(3)}x, p95 ${(rf.p95 / rp.p95).toFixed(3)}x; cold/present: p50 ${(rc.p50 / rp.p50).toFixed(2)}x\n`);
+    process.stdout.write(
+      `prefetched/present: p50 ${(rf.p50 / rp.p50).toFixed(3)}x, p95 ${(rf.p95 / rp.p95).toFixed(3)}x; cold/present: p50 ${(rc.p50 / rp.p50).toFixed(2)}x\n`,
+    );
 
     // 2. a GRPO group of `burst` Resets of one missing image, against the same of a present one.
     const burstOf = async (taskId: string): Promise<{ ms: number; pulls: number }> => {
@@ -126,10 +143,17 @@ async function main(): Promise<void> {
     const asked = registry.requests().length;
     const missing = await burstOf(ids[2 * count]!);
     // The engine asks HEAD by tag, then GET by digest: every manifest request of the burst.
-    const manifests = registry.requests().slice(asked).filter((r) => r.path.includes('/manifests/')).length;
+    const manifests = registry
+      .requests()
+      .slice(asked)
+      .filter((r) => r.path.includes('/manifests/')).length;
     const warm = await burstOf(ids[2 * count]!);
-    process.stdout.write(`${burst} concurrent Resets, image missing: ${missing.pulls} pull(s) by the server, ${manifests} manifest request(s) at the registry, all ready in ${missing.ms.toFixed(0)} ms\n`);
-    process.stdout.write(`${burst} concurrent Resets, image present: all ready in ${warm.ms.toFixed(0)} ms; missing/present ${(missing.ms / warm.ms).toFixed(2)}x\n`);
+    process.stdout.write(
+      `${burst} concurrent Resets, image missing: ${missing.pulls} pull(s) by the server, ${manifests} manifest request(s) at the registry, all ready in ${missing.ms.toFixed(0)} ms\n`,
+    );
+    process.stdout.write(
+      `${burst} concurrent Resets, image present: all ready in ${warm.ms.toFixed(0)} ms; missing/present ${(missing.ms / warm.ms).toFixed(2)}x\n`,
+    );
     client.dispose();
     await server.shutdown();
     servers.pop();
@@ -141,7 +165,11 @@ async function main(): Promise<void> {
     // Room for the shared base and about three task images: the rest must be evicted and come back.
     const baseBytes = (await docker.getImage(base).inspect()).Size;
     const high = baseBytes + 3.5 * perImage + 2 * perImage; // two pulls' worth of headroom for the reserve
-    const churnServer = await serve(churn, { ...supply, maxPulls: 2, cacheHighBytes: Math.round(high), cacheLowBytes: Math.round(baseBytes + 2.5 * perImage) }, group * 2 + 4);
+    const churnServer = await serve(
+      churn,
+      { ...supply, maxPulls: 2, cacheHighBytes: Math.round(high), cacheLowBytes: Math.round(baseBytes + 2.5 * perImage) },
+      group * 2 + 4,
+    );
     servers.push(churnServer);
     const cc = new SweEnvClient(churnServer.address);
     // Measured afresh from the engine's image list every 200 ms, not the server's last figure.
@@ -179,7 +207,9 @@ async function main(): Promise<void> {
       `churn: ${failures} failed Resets, ${s.evictions} evictions, ${s.pullsDone} pulls for ${churnImages} images (${(s.pullsDone / churnImages).toFixed(2)} per image over ${rounds} rounds), ` +
         `peak cache ${(peak / 1e6).toFixed(0)} MB vs high mark ${(s.cacheHighBytes / 1e6).toFixed(0)} MB (${(peak / s.cacheHighBytes).toFixed(3)}x)\n`,
     );
-    process.stdout.write(`in-use evictions: ${stepFailures} steps found their image gone; the engine refused ${cache.refusedInUse} removals of images in use (never forced)\n`);
+    process.stdout.write(
+      `in-use evictions: ${stepFailures} steps found their image gone; the engine refused ${cache.refusedInUse} removals of images in use (never forced)\n`,
+    );
     cc.dispose();
   } finally {
     for (const server of servers) await server.shutdown().catch(() => undefined);

@@ -27,7 +27,11 @@ async function main(): Promise<void> {
   const steps = arg('steps', 200);
   const taskId = 'swe-env-demo__textkit-1';
   const server = await startServer(
-    compileConfig({ port: 0, serverId: `bench-scan-${randomUUID().slice(0, 8)}`, taskFiles: [join(packageRoot(), 'tasks/demo/tasks.jsonl')] }),
+    compileConfig({
+      port: 0,
+      serverId: `bench-scan-${randomUUID().slice(0, 8)}`,
+      taskFiles: [join(packageRoot(), 'tasks/demo/tasks.jsonl')],
+    }),
     { logger: pino({ level: 'warn' }) },
   );
   const client = new SweEnvClient(server.address);
@@ -53,7 +57,12 @@ async function main(): Promise<void> {
     const result = await printing;
     if (result.exitCode !== 0) throw new Error(`${name}: exit ${result.exitCode}: ${result.observation.slice(-500)}`);
     const used = process.cpuUsage(cpu);
-    return { name, steps: describe(`${name}: other episode's true step`, times), cpuS: (used.user + used.system) / 1e6, wallS: (Date.now() - start) / 1000 };
+    return {
+      name,
+      steps: describe(`${name}: other episode's true step`, times),
+      cpuS: (used.user + used.system) / 1e6,
+      wallS: (Date.now() - start) / 1000,
+    };
   };
   try {
     process.stdout.write(`marker scanning under ${mb} MB of output (${new Date().toISOString()})\n\n`);
@@ -67,7 +76,9 @@ async function main(): Promise<void> {
     const adversarial = await flood('adversarial', `yes "$(printf '\\036SWE_ENV_END:')" | head -c ${mb}M`);
     for (const run of [plain, adversarial]) {
       printRow(run.steps);
-      process.stdout.write(`  server CPU ${run.cpuS.toFixed(2)} s over ${run.wallS.toFixed(1)} s wall (${((mb / run.cpuS) | 0)} MB per CPU second)\n`);
+      process.stdout.write(
+        `  server CPU ${run.cpuS.toFixed(2)} s over ${run.wallS.toFixed(1)} s wall (${(mb / run.cpuS) | 0} MB per CPU second)\n`,
+      );
     }
     process.stdout.write(
       `\nadversarial / plain: other episode's step p50 ${(adversarial.steps.p50 / plain.steps.p50).toFixed(2)}x, p95 ${(adversarial.steps.p95 / plain.steps.p95).toFixed(2)}x, server CPU ${(adversarial.cpuS / plain.cpuS).toFixed(2)}x\n`,

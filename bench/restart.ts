@@ -62,7 +62,9 @@ async function stepOverhead(steps: number, stateDir: string): Promise<void> {
     const without = describe('Step `true`, no records (baseline)', samples[1]);
     printRow(withRecords);
     printRow(without);
-    process.stdout.write(`records/baseline: p50 ${(withRecords.p50 / without.p50).toFixed(3)}x, p95 ${(withRecords.p95 / without.p95).toFixed(3)}x\n`);
+    process.stdout.write(
+      `records/baseline: p50 ${(withRecords.p50 / without.p50).toFixed(3)}x, p95 ${(withRecords.p95 / without.p95).toFixed(3)}x\n`,
+    );
   } finally {
     for (const c of clients) c.dispose();
     await on.shutdown();
@@ -98,7 +100,9 @@ async function journalOverhead(steps: number): Promise<void> {
     const b = describe('shell `true`, no journal (baseline)', off);
     printRow(a);
     printRow(b);
-    process.stdout.write(`journal/baseline: p50 ${(a.p50 / b.p50).toFixed(3)}x (+${(a.p50 - b.p50).toFixed(3)} ms), p95 ${(a.p95 / b.p95).toFixed(3)}x\n`);
+    process.stdout.write(
+      `journal/baseline: p50 ${(a.p50 / b.p50).toFixed(3)}x (+${(a.p50 - b.p50).toFixed(3)} ms), p95 ${(a.p95 / b.p95).toFixed(3)}x\n`,
+    );
   } finally {
     await provider.removeServerContainers();
   }
@@ -117,9 +121,26 @@ function freePort(): Promise<number> {
 
 function serve(serverId: string, stateDir: string, port: number, log: string[]): Promise<ChildProcess> {
   return new Promise((resolve, reject) => {
-    const child = spawn('node', [CLI, 'serve', '--port', String(port), '--server-id', serverId, '--state-dir', stateDir, '--log-level', 'warn', '--max-episodes', '64'], {
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    const child = spawn(
+      'node',
+      [
+        CLI,
+        'serve',
+        '--port',
+        String(port),
+        '--server-id',
+        serverId,
+        '--state-dir',
+        stateDir,
+        '--log-level',
+        'warn',
+        '--max-episodes',
+        '64',
+      ],
+      {
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
     child.stderr.on('data', (d: Buffer) => log.push(d.toString()));
     child.stdout.once('data', (d: Buffer) => (/listening on/.test(d.toString()) ? resolve(child) : reject(new Error(d.toString()))));
     child.once('exit', (code) => reject(new Error(`server exited with ${code}`)));
@@ -146,7 +167,9 @@ async function killInTheMiddle(episodes: number, stateDir: string, thinkMs: numb
   let server = await serve(serverId, stateDir, port, log);
   const client = new SweEnvClient(`127.0.0.1:${port}`);
   try {
-    const ids = await Promise.all(Array.from({ length: episodes }, async () => (await client.reset({ taskId: TASK }, { timeoutS: 600 })).episodeId));
+    const ids = await Promise.all(
+      Array.from({ length: episodes }, async () => (await client.reset({ taskId: TASK }, { timeoutS: 600 })).episodeId),
+    );
     let killedAt = 0;
     let restartedAt = 0;
     let firstAnswerAt = 0;
@@ -185,7 +208,10 @@ async function killInTheMiddle(episodes: number, stateDir: string, thinkMs: numb
         return { lost, recovered, twice: Number(seen.observation.trim().split('\n')[0]), steps: index };
       }),
     );
-    const takeover = log.map((l) => l.split('\n')).flat().find((l) => l.includes('took over the episodes'));
+    const takeover = log
+      .map((l) => l.split('\n'))
+      .flat()
+      .find((l) => l.includes('took over the episodes'));
     const report = takeover ? (JSON.parse(takeover) as Record<string, number>) : {};
     const lost = results.reduce((n, r) => n + r.lost, 0);
     const twice = results.reduce((n, r) => n + r.twice, 0);

@@ -18,7 +18,6 @@ import { arg, describe, printRow, runMain } from './stats.js';
 
 const run = promisify(execFile);
 
-
 async function timed<T>(fn: () => Promise<T>): Promise<[number, T]> {
   const start = process.hrtime.bigint();
   const value = await fn();

@@ -12,7 +12,9 @@ export function describe(name: string, samples: readonly number[]): { name: stri
 
 export function printRow(row: ReturnType<typeof describe>): void {
   const f = (x: number): string => x.toFixed(2).padStart(9);
-  process.stdout.write(`${row.name.padEnd(44)} n=${String(row.n).padStart(4)}  p50=${f(row.p50)} ms  p95=${f(row.p95)} ms  mean=${f(row.mean)} ms\n`);
+  process.stdout.write(
+    `${row.name.padEnd(44)} n=${String(row.n).padStart(4)}  p50=${f(row.p50)} ms  p95=${f(row.p95)} ms  mean=${f(row.mean)} ms\n`,
+  );
 }
 
 /** `--name value` from the command line, or the fallback. */

@@ -38,7 +38,9 @@ async function main(): Promise<void> {
       ['`true`', 'true'],
       ['32 KB of output', 'head -c 32768 /dev/zero | tr "\\0" a'],
     ] as const) {
-      const ids = await Promise.all(clients.map(async (c) => (await c.reset({ taskId: TASK, options: { maxSteps: steps + 10 } })).episodeId));
+      const ids = await Promise.all(
+        clients.map(async (c) => (await c.reset({ taskId: TASK, options: { maxSteps: steps + 10 } })).episodeId),
+      );
       const samples: [number[], number[]] = [[], []];
       const assistant = { content: 'I will run the command and look at its output.', reasoning: 'r'.repeat(2000), model: 'bench' };
       for (let i = 0; i < steps; i++) {
@@ -52,7 +54,9 @@ async function main(): Promise<void> {
       const off = describe(`Step ${label}, not recording (baseline)`, samples[1]);
       printRow(on);
       printRow(off);
-      process.stdout.write(`recording/baseline (${label}): p50 ${(on.p50 / off.p50).toFixed(3)}x (+${(on.p50 - off.p50).toFixed(2)} ms), p95 ${(on.p95 / off.p95).toFixed(3)}x\n`);
+      process.stdout.write(
+        `recording/baseline (${label}): p50 ${(on.p50 / off.p50).toFixed(3)}x (+${(on.p50 - off.p50).toFixed(2)} ms), p95 ${(on.p95 / off.p95).toFixed(3)}x\n`,
+      );
       await Promise.all(clients.map((c, k) => c.close(ids[k]!)));
     }
   } finally {

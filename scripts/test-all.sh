@@ -11,6 +11,8 @@ echo "== typecheck"
 npx tsc -p tsconfig.test.json
 echo "== lint"
 npx eslint .
+echo "== format (prettier; npm run format fixes it)"
+npx prettier --check --log-level warn 'src/**/*.ts' 'test/**/*.ts' 'bench/**/*.ts'
 echo "== vitest"
 npx vitest run
 echo "== vitest against Podman (rootful: sandbox, grading, restart; rootful and rootless: the engine's specifics)"

@@ -29,7 +29,7 @@ export async function exportHarbor(o: ExportOptions): Promise<string[]> {
 }
 
 export function registerExportCommand(program: Command): void {
-  const exportCommand = program.command('export').description('write tasks in another framework\'s task format');
+  const exportCommand = program.command('export').description("write tasks in another framework's task format");
   exportCommand
     .command('harbor')
     .description('Harbor task directories (task.toml, instruction.md, environment/, tests/, solution/), graded by swe-env')

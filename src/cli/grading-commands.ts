@@ -15,7 +15,17 @@ import { compileConfig } from '../server/config.js';
 import { makeDemoDataset } from '../tasks/demo/make-dataset.js';
 import { makeLanguageDemoDataset } from '../tasks/demo/language-demo.js';
 import { Interrupt } from './interrupt.js';
-import { DEFAULT_BASE_IMAGE, DEMO_DIR, DEMO_TASKS, LANGUAGE_DEMO_DIR, LANGUAGE_DEMO_TASKS, collect, loadAll, number, selectInstances } from './options.js';
+import {
+  DEFAULT_BASE_IMAGE,
+  DEMO_DIR,
+  DEMO_TASKS,
+  LANGUAGE_DEMO_DIR,
+  LANGUAGE_DEMO_TASKS,
+  collect,
+  loadAll,
+  number,
+  selectInstances,
+} from './options.js';
 import { mapPool, Progress } from './progress.js';
 
 interface EvalOptions {
@@ -36,9 +46,14 @@ interface EvalOptions {
 export function registerGradingCommands(program: Command): void {
   program
     .command('eval')
-    .description("grade SWE-bench predictions the harness's way: its per-instance logs and run report; a re-run with the same --run-id skips what it graded")
+    .description(
+      "grade SWE-bench predictions the harness's way: its per-instance logs and run report; a re-run with the same --run-id skips what it graded",
+    )
     .requiredOption('--tasks <file>', 'task file, repeatable', collect)
-    .requiredOption('--predictions <file>', `predictions (instance_id, model_patch, model_name_or_path): JSON or JSONL, or '${GOLD}' for each task's gold patch`)
+    .requiredOption(
+      '--predictions <file>',
+      `predictions (instance_id, model_patch, model_name_or_path): JSON or JSONL, or '${GOLD}' for each task's gold patch`,
+    )
     .option('--instance <id>', 'only this instance (repeatable; a trailing * matches a prefix)', collect)
     .option('--out <dir>', 'writes DIR/MODEL.RUN_ID.json and DIR/logs/run_evaluation/RUN_ID/MODEL/INSTANCE/', 'evaluation_results')
     .option('--run-id <id>', 'names this run: a re-run with the same id resumes it', 'swe-env')
@@ -60,9 +75,15 @@ export function registerGradingCommands(program: Command): void {
       // An instance filter narrows the run; without one, a prediction for no task is a mistake.
       if (!o.instance?.length) refuseUnknown(all, byId);
       const predictions = all.filter((p) => byId.has(p.instanceId));
-      const { grader, provider } = offlineGrader(o.concurrency, o.testTimeout, { rewardRule: o.rewardRule, installRerun: o.installRerun, gradingNetwork: o.gradingNetwork });
+      const { grader, provider } = offlineGrader(o.concurrency, o.testTimeout, {
+        rewardRule: o.rewardRule,
+        installRerun: o.installRerun,
+        gradingNetwork: o.gradingNetwork,
+      });
       await provider.removeExpired(); // what an earlier, killed CLI run left behind
-      const interrupt = new Interrupt('cancelling the gradings that run, removing their containers and writing the report of what finished');
+      const interrupt = new Interrupt(
+        'cancelling the gradings that run, removing their containers and writing the report of what finished',
+      );
       const progress = new Progress(predictions.length, 'graded');
       try {
         const run = await runEvaluation({
@@ -75,10 +96,13 @@ export function registerGradingCommands(program: Command): void {
           rerun: o.rerun === true,
           signal: interrupt.signal,
           onSkipped: (n) => {
-            process.stderr.write(`${n} instance${n === 1 ? '' : 's'} already graded in run ${o.runId}: skipped (--rerun grades them again)\n`);
+            process.stderr.write(
+              `${n} instance${n === 1 ? '' : 's'} already graded in run ${o.runId}: skipped (--rerun grades them again)\n`,
+            );
             for (let i = 0; i < n; i++) progress.tick('');
           },
-          onInstance: (p, r) => progress.tick(`${p.instanceId} ${r.kind === 'graded' ? (r.resolved ? 'resolved' : 'unresolved') : 'error'}`),
+          onInstance: (p, r) =>
+            progress.tick(`${p.instanceId} ${r.kind === 'graded' ? (r.resolved ? 'resolved' : 'unresolved') : 'error'}`),
         });
         progress.end();
         const r = run.report;
@@ -104,36 +128,50 @@ export function registerGradingCommands(program: Command): void {
     .option('--concurrency <n>', 'tasks at once', number, 2)
     .option('--test-timeout <s>', 'limit on each test run', number, 1800)
     .option('--image-template <t>', 'image name per task')
-    .option('--logs <dir>', 'keep each task\'s gold and empty runs: DIR/TASK/{gold,empty}.log and .report.json')
-    .action(async (o: { tasks: string[]; instance?: string[]; concurrency: number; testTimeout: number; imageTemplate?: string; logs?: string }) => {
-      const tasks = selectInstances(await loadAll(o.tasks, o.imageTemplate), o.instance);
-      const { grader, provider } = offlineGrader(o.concurrency, o.testTimeout);
-      await provider.removeExpired();
-      const interrupt = new Interrupt('cancelling the gradings that run and removing their containers');
-      const progress = new Progress(tasks.length, 'validated');
-      try {
-        const rows = await mapPool(tasks, o.concurrency, async (task) => {
-          if (interrupt.signal.aborted) return undefined;
-          const row = await validateTask(grader, task, interrupt.signal).catch((error: unknown) => {
+    .option('--logs <dir>', "keep each task's gold and empty runs: DIR/TASK/{gold,empty}.log and .report.json")
+    .action(
+      async (o: {
+        tasks: string[];
+        instance?: string[];
+        concurrency: number;
+        testTimeout: number;
+        imageTemplate?: string;
+        logs?: string;
+      }) => {
+        const tasks = selectInstances(await loadAll(o.tasks, o.imageTemplate), o.instance);
+        const { grader, provider } = offlineGrader(o.concurrency, o.testTimeout);
+        await provider.removeExpired();
+        const interrupt = new Interrupt('cancelling the gradings that run and removing their containers');
+        const progress = new Progress(tasks.length, 'validated');
+        try {
+          const rows = await mapPool(tasks, o.concurrency, async (task) => {
             if (interrupt.signal.aborted) return undefined;
-            throw error;
+            const row = await validateTask(grader, task, interrupt.signal).catch((error: unknown) => {
+              if (interrupt.signal.aborted) return undefined;
+              throw error;
+            });
+            if (row && o.logs) await keepValidationLogs(o.logs, row);
+            if (row) progress.tick(`${task.id} ${row.ok ? 'ok' : 'FAILS'}`);
+            return row;
           });
-          if (row && o.logs) await keepValidationLogs(o.logs, row);
-          if (row) progress.tick(`${task.id} ${row.ok ? 'ok' : 'FAILS'}`);
-          return row;
-        });
-        const done = rows.filter((r) => r !== undefined);
-        process.stdout.write(`${validationTable(done)}\n`);
-        if (done.some((r) => !r.ok)) process.stdout.write(o.logs ? `both runs' logs and reports of every task: ${o.logs}/TASK/\n` : 'run again with --logs DIR to keep both runs\' whole logs and reports\n');
-        if (interrupt.interrupted) {
-          process.stdout.write(`interrupted: ${done.length} of ${tasks.length} tasks validated\n`);
-          process.exitCode = interrupt.exitCode;
-        } else if (done.some((r) => !r.ok)) process.exitCode = 1;
-      } finally {
-        interrupt.dispose();
-        await provider.removeServerContainers();
-      }
-    });
+          const done = rows.filter((r) => r !== undefined);
+          process.stdout.write(`${validationTable(done)}\n`);
+          if (done.some((r) => !r.ok))
+            process.stdout.write(
+              o.logs
+                ? `both runs' logs and reports of every task: ${o.logs}/TASK/\n`
+                : "run again with --logs DIR to keep both runs' whole logs and reports\n",
+            );
+          if (interrupt.interrupted) {
+            process.stdout.write(`interrupted: ${done.length} of ${tasks.length} tasks validated\n`);
+            process.exitCode = interrupt.exitCode;
+          } else if (done.some((r) => !r.ok)) process.exitCode = 1;
+        } finally {
+          interrupt.dispose();
+          await provider.removeServerContainers();
+        }
+      },
+    );
 
   program
     .command('make-demo-dataset')
@@ -145,7 +183,12 @@ export function registerGradingCommands(program: Command): void {
       const provider = new DockerSandboxProvider('make-demo-dataset');
       // The demo's tests need no network: graded with none (no route to set up).
       const network = o.languages ? { gradingNetwork: 'none' as const } : {};
-      const grader = new Grader(provider, new Semaphore(2), { limits: compileConfig().limits, testTimeoutS: 300, logLimitBytes: 4 * 1024 * 1024, maxGradings: 2, ...network }, logger);
+      const grader = new Grader(
+        provider,
+        new Semaphore(2),
+        { limits: compileConfig().limits, testTimeoutS: 300, logLimitBytes: 4 * 1024 * 1024, maxGradings: 2, ...network },
+        logger,
+      );
       const n = o.languages
         ? await makeLanguageDemoDataset({ dir: LANGUAGE_DEMO_DIR, baseImage: o.base, provider, grader, logger })
         : await makeDemoDataset({ demoDir: DEMO_DIR, outFile: DEMO_TASKS, baseImage: o.base, provider, grader, logger });
@@ -157,7 +200,11 @@ export function registerGradingCommands(program: Command): void {
  * A grader for a one-shot command: its containers carry this process as their owner, so once it
  * is gone (even killed) the next CLI run or any server's sweep removes them.
  */
-function offlineGrader(concurrency: number, testTimeoutS: number, rules: { rewardRule?: RewardRule; installRerun?: InstallRerun; gradingNetwork?: GradingNetwork } = {}): { grader: Grader; provider: DockerSandboxProvider } {
+function offlineGrader(
+  concurrency: number,
+  testTimeoutS: number,
+  rules: { rewardRule?: RewardRule; installRerun?: InstallRerun; gradingNetwork?: GradingNetwork } = {},
+): { grader: Grader; provider: DockerSandboxProvider } {
   const logger = createLogger('warn');
   const provider = new DockerSandboxProvider(`offline-${process.pid}`, { ownedByThisProcess: true });
   // compileConfig checks the rule names as the server does.

@@ -20,9 +20,9 @@ export function registerImageCommands(program: Command): void {
   registerImagePull(images);
   images
     .command('build-demo')
-    .description('build the demo tasks\' images on the base image (offline)')
+    .description("build the demo tasks' images on the base image (offline)")
     .option('--base <image>', 'base image', DEFAULT_BASE_IMAGE)
-    .option('--languages', 'the demo tasks beyond Python instead (tasks/demo-languages/), each on its toolchain family\'s base variant')
+    .option('--languages', "the demo tasks beyond Python instead (tasks/demo-languages/), each on its toolchain family's base variant")
     .action(async (o: { base: string; languages?: boolean }) => {
       const logger = createLogger();
       const provider = new DockerSandboxProvider('image-build');
@@ -35,14 +35,21 @@ export function registerImageCommands(program: Command): void {
   images
     .command('base')
     .description(
-      'build the base image (debootstrap, offline, from the machine\'s apt sources); with --packages or --wheels, a variant: one layer on the base image, tagged after it',
+      "build the base image (debootstrap, offline, from the machine's apt sources); with --packages or --wheels, a variant: one layer on the base image, tagged after it",
     )
     .option('--packages <list>', 'more Debian packages, comma-separated (apt, with the network at build time only)')
-    .option('--family <list>', `language toolchain families' packages, comma-separated (${Object.keys(LANGUAGE_FAMILIES).join(', ')}); with --packages, both`)
-    .option('--wheels <dir>', 'a directory of .whl files to install into the image\'s python (no index)')
+    .option(
+      '--family <list>',
+      `language toolchain families' packages, comma-separated (${Object.keys(LANGUAGE_FAMILIES).join(', ')}); with --packages, both`,
+    )
+    .option('--wheels <dir>', "a directory of .whl files to install into the image's python (no index)")
     .option('--base <image>', 'the image a variant is layered on (built first when it is the default and missing)', DEFAULT_BASE_IMAGE)
     .action(async (o: { packages?: string; family?: string; wheels?: string; base: string }) => {
-      const split = (list: string | undefined): string[] => (list ?? '').split(',').map((p) => p.trim()).filter(Boolean);
+      const split = (list: string | undefined): string[] =>
+        (list ?? '')
+          .split(',')
+          .map((p) => p.trim())
+          .filter(Boolean);
       const packages = [...new Set([...familyPackages(split(o.family)), ...split(o.packages)])];
       if (packages.length === 0 && !o.wheels) {
         const image = (await runScript('bash', [join(packageRoot(), 'scripts', 'build-base-image.sh')])).trim();
@@ -54,7 +61,9 @@ export function registerImageCommands(program: Command): void {
       try {
         await ensureBase(provider, o.base);
         const variant = await buildBaseVariant({ provider, baseImage: o.base, packages, ...(o.wheels ? { wheelsDir: o.wheels } : {}) });
-        process.stdout.write(`${variant.image}${variant.built ? '' : ' (already built)'}\n(use it with: swe-env images build --base ${variant.image} ...)\n`);
+        process.stdout.write(
+          `${variant.image}${variant.built ? '' : ' (already built)'}\n(use it with: swe-env images build --base ${variant.image} ...)\n`,
+        );
       } finally {
         await provider.removeOwnBuilds();
       }
@@ -62,7 +71,9 @@ export function registerImageCommands(program: Command): void {
 
   images
     .command('build')
-    .description('build each task\'s image from a local git repository (offline unless --network-install): /testbed at base_commit with the tags on its history, nothing later')
+    .description(
+      "build each task's image from a local git repository (offline unless --network-install): /testbed at base_commit with the tags on its history, nothing later",
+    )
     .requiredOption('--tasks <file>', 'task file, repeatable', collect)
     .requiredOption(
       '--repo <dir>',
@@ -72,64 +83,91 @@ export function registerImageCommands(program: Command): void {
     .option('--install <cmd>', 'install step for tasks whose record has none')
     .option(
       '--network-install',
-      'give each build container the host\'s network so the install may download missing dependencies (PIP_INDEX_URL, PIP_EXTRA_INDEX_URL, PIP_TRUSTED_HOST and proxy variables are passed on); the images still run with no network',
+      "give each build container the host's network so the install may download missing dependencies (PIP_INDEX_URL, PIP_EXTRA_INDEX_URL, PIP_TRUSTED_HOST and proxy variables are passed on); the images still run with no network",
     )
     .option('--instance <id>', 'only this task (repeatable; a trailing * matches a prefix)', collect)
     .option('--image-template <t>', 'image name per task')
     .option('--concurrency <n>', 'images built at once', number, 2)
     .option('--force', 'rebuild even when up to date')
-    .action(async (o: { tasks: string[]; repo: string; base: string; install?: string; networkInstall?: boolean; instance?: string[]; imageTemplate?: string; concurrency: number; force?: boolean }) => {
-      const logger = createLogger('warn');
-      const tasks = selectInstances(await loadAll(o.tasks, o.imageTemplate), o.instance);
-      const progress = new Progress(tasks.length, 'images');
-      // Build containers name this process as their owner: what a killed run left, the next removes.
-      const provider = new DockerSandboxProvider('image-build', { ownedByThisProcess: true });
-      await provider.removeExpired();
-      const interrupt = new Interrupt('stopping the builds that run and removing their containers');
-      // The running builds fail once their containers are gone; no new one starts.
-      interrupt.signal.addEventListener('abort', () => void provider.removeOwnBuilds().catch(() => undefined), { once: true });
-      try {
-        const results = await buildTaskImages({
-          provider,
-          tasks,
-          repoDir: o.repo,
-          baseImage: o.base,
-          concurrency: o.concurrency,
-          logger,
-          signal: interrupt.signal,
-          ...(o.install ? { install: o.install } : {}),
-          ...(o.force ? { force: true } : {}),
-          ...(o.networkInstall ? { networkInstall: true } : {}),
-          onProgress: (r) => progress.tick(`${interrupt.interrupted && r.status === 'failed' ? 'interrupted' : r.status} ${r.taskId}`),
-        });
-        progress.end();
-        for (const r of results) {
-          const status = interrupt.interrupted && r.status === 'failed' ? 'interrupted' : r.status;
-          process.stdout.write(`${status.padEnd(11)} ${r.durationS.toFixed(1).padStart(7)}s  ${r.image}${r.error && status === 'failed' ? `  ${r.error.split('\n')[0]}` : ''}\n`);
-          if (r.harnessInstall) {
-            const apt = r.harnessInstall.aptPackages;
-            process.stdout.write(`            install: the SWE-bench harness's set-up for this repository and version (the record has none)${apt.length ? `; it also wants Debian packages ${apt.join(',')}: build the base with \`images base --packages ${apt.join(',')}\`` : ''}\n`);
+    .action(
+      async (o: {
+        tasks: string[];
+        repo: string;
+        base: string;
+        install?: string;
+        networkInstall?: boolean;
+        instance?: string[];
+        imageTemplate?: string;
+        concurrency: number;
+        force?: boolean;
+      }) => {
+        const logger = createLogger('warn');
+        const tasks = selectInstances(await loadAll(o.tasks, o.imageTemplate), o.instance);
+        const progress = new Progress(tasks.length, 'images');
+        // Build containers name this process as their owner: what a killed run left, the next removes.
+        const provider = new DockerSandboxProvider('image-build', { ownedByThisProcess: true });
+        await provider.removeExpired();
+        const interrupt = new Interrupt('stopping the builds that run and removing their containers');
+        // The running builds fail once their containers are gone; no new one starts.
+        interrupt.signal.addEventListener('abort', () => void provider.removeOwnBuilds().catch(() => undefined), { once: true });
+        try {
+          const results = await buildTaskImages({
+            provider,
+            tasks,
+            repoDir: o.repo,
+            baseImage: o.base,
+            concurrency: o.concurrency,
+            logger,
+            signal: interrupt.signal,
+            ...(o.install ? { install: o.install } : {}),
+            ...(o.force ? { force: true } : {}),
+            ...(o.networkInstall ? { networkInstall: true } : {}),
+            onProgress: (r) => progress.tick(`${interrupt.interrupted && r.status === 'failed' ? 'interrupted' : r.status} ${r.taskId}`),
+          });
+          progress.end();
+          for (const r of results) {
+            const status = interrupt.interrupted && r.status === 'failed' ? 'interrupted' : r.status;
+            process.stdout.write(
+              `${status.padEnd(11)} ${r.durationS.toFixed(1).padStart(7)}s  ${r.image}${r.error && status === 'failed' ? `  ${r.error.split('\n')[0]}` : ''}\n`,
+            );
+            if (r.harnessInstall) {
+              const apt = r.harnessInstall.aptPackages;
+              process.stdout.write(
+                `            install: the SWE-bench harness's set-up for this repository and version (the record has none)${apt.length ? `; it also wants Debian packages ${apt.join(',')}: build the base with \`images base --packages ${apt.join(',')}\`` : ''}\n`,
+              );
+            }
+            for (const m of r.missingSubmodules ?? []) {
+              process.stdout.write(
+                `            submodule ${m.path} left empty (${m.url}): ${m.reason}; put a clone of it beside the others under --repo\n`,
+              );
+            }
           }
-          for (const m of r.missingSubmodules ?? []) {
-            process.stdout.write(`            submodule ${m.path} left empty (${m.url}): ${m.reason}; put a clone of it beside the others under --repo\n`);
-          }
+          if (interrupt.interrupted) {
+            process.stdout.write(
+              `interrupted: ${results.filter((r) => r.status !== 'failed').length} of ${tasks.length} images ready; run the same command again to build the rest\n`,
+            );
+            process.exitCode = interrupt.exitCode;
+          } else if (results.some((r) => r.status === 'failed')) process.exitCode = 1;
+        } finally {
+          interrupt.dispose();
+          await provider.removeOwnBuilds();
         }
-        if (interrupt.interrupted) {
-          process.stdout.write(`interrupted: ${results.filter((r) => r.status !== 'failed').length} of ${tasks.length} images ready; run the same command again to build the rest\n`);
-          process.exitCode = interrupt.exitCode;
-        } else if (results.some((r) => r.status === 'failed')) process.exitCode = 1;
-      } finally {
-        interrupt.dispose();
-        await provider.removeOwnBuilds();
-      }
-    });
+      },
+    );
 }
 
 /** The base a variant is layered on: the default one is built (debootstrap) when missing, another must exist. */
 async function ensureBase(provider: DockerSandboxProvider, image: string): Promise<void> {
-  const present = await provider.docker.getImage(image).inspect().then(() => true, () => false);
+  const present = await provider.docker
+    .getImage(image)
+    .inspect()
+    .then(
+      () => true,
+      () => false,
+    );
   if (present) return;
-  if (image !== DEFAULT_BASE_IMAGE) throw new Error(`no image ${image} here: build it first (swe-env images base builds ${DEFAULT_BASE_IMAGE})`);
+  if (image !== DEFAULT_BASE_IMAGE)
+    throw new Error(`no image ${image} here: build it first (swe-env images base builds ${DEFAULT_BASE_IMAGE})`);
   await runScript('bash', [join(packageRoot(), 'scripts', 'build-base-image.sh')]);
 }
 

@@ -27,12 +27,17 @@ export function registerImagePull(images: Command): void {
     .option('--image-template <t>', 'image name per task, e.g. swebench/sweb.eval.x86_64.{id_docker}:latest')
     .option('--docker-socket <path>', "the container engine's socket (default: DOCKER_HOST or /var/run/docker.sock)");
   addPullOptions(pull).action(async (o: Record<string, unknown>) => {
-    const tasks = selectInstances(await loadAll(o['tasks'] as string[], o['imageTemplate'] as string | undefined), o['instance'] as string[] | undefined);
+    const tasks = selectInstances(
+      await loadAll(o['tasks'] as string[], o['imageTemplate'] as string | undefined),
+      o['instance'] as string[] | undefined,
+    );
     const byImage = new Map<string, number>();
     for (const task of tasks) byImage.set(task.image, (byImage.get(task.image) ?? 0) + 1);
     const outcomes = await pullAll([...byImage.keys()], o);
     const count = (outcome: Outcome): number => [...outcomes.values()].filter((r) => r.outcome === outcome).length;
-    process.stdout.write(`${count('present')} present, ${count('pulled')} pulled, ${count('failed')} failed${count('interrupted') ? `, ${count('interrupted')} not pulled (interrupted)` : ''} of ${byImage.size} images (${tasks.length} tasks)\n`);
+    process.stdout.write(
+      `${count('present')} present, ${count('pulled')} pulled, ${count('failed')} failed${count('interrupted') ? `, ${count('interrupted')} not pulled (interrupted)` : ''} of ${byImage.size} images (${tasks.length} tasks)\n`,
+    );
   });
 }
 
@@ -69,7 +74,8 @@ async function pullAll(images: readonly string[], o: Record<string, unknown>): P
         const outcome = await pullOne(provider, image, interrupt.signal);
         outcomes.set(image, outcome);
         progress.tick(`${outcome.outcome} ${image}`);
-        if (outcome.outcome !== 'present') process.stdout.write(`${outcome.outcome.padEnd(11)} ${image}${outcome.error ? `  ${outcome.error}` : ''}\n`);
+        if (outcome.outcome !== 'present')
+          process.stdout.write(`${outcome.outcome.padEnd(11)} ${image}${outcome.error ? `  ${outcome.error}` : ''}\n`);
       }),
     );
   } finally {
@@ -79,7 +85,9 @@ async function pullAll(images: readonly string[], o: Record<string, unknown>): P
     supply.stop();
   }
   if (interrupt.interrupted) {
-    process.stderr.write('interrupted: run the same command again to pull the rest (present images are skipped, finished layers are kept)\n');
+    process.stderr.write(
+      'interrupted: run the same command again to pull the rest (present images are skipped, finished layers are kept)\n',
+    );
     process.exitCode = interrupt.exitCode;
   } else if ([...outcomes.values()].some((r) => r.outcome === 'failed')) process.exitCode = 1;
   return outcomes;
@@ -97,7 +105,9 @@ async function pullOne(provider: DockerSandboxProvider, image: string, signal: A
   }
 }
 
-function runningDetail(pulls: ReadonlyArray<{ image: string; phase: string; bytesDone: number; bytesTotal: number; layersDone: number; layersTotal: number }>): string {
+function runningDetail(
+  pulls: ReadonlyArray<{ image: string; phase: string; bytesDone: number; bytesTotal: number; layersDone: number; layersTotal: number }>,
+): string {
   const running = pulls.filter((p) => p.phase === 'pulling');
   const queued = pulls.filter((p) => p.phase === 'queued').length;
   const first = running[0];

@@ -34,7 +34,7 @@ export class Interrupt {
 
   private on(signal: NodeJS.Signals): void {
     if (this.received) {
-      process.stderr.write('\nswe-env: interrupted again: quitting now; what was started is removed by the next run or a server\'s sweep\n');
+      process.stderr.write("\nswe-env: interrupted again: quitting now; what was started is removed by the next run or a server's sweep\n");
       process.exit(signal === 'SIGTERM' ? 143 : 130);
     }
     this.received = signal;

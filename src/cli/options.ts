@@ -51,7 +51,9 @@ export function clientSecurity(o: { tokenFile?: string; ca?: string }): ClientSe
 
 /** Task files, their skipped records said on stderr; a missing file names --tasks. */
 export function loadAll(files: readonly string[], imageTemplate?: string): Promise<Task[]> {
-  return loadTaskFiles(files, imageTemplate ? { imageTemplate } : {}, (p) => process.stderr.write(`skipped: ${p.file} ${p.where} ${p.field}: ${p.message}\n`));
+  return loadTaskFiles(files, imageTemplate ? { imageTemplate } : {}, (p) =>
+    process.stderr.write(`skipped: ${p.file} ${p.where} ${p.field}: ${p.message}\n`),
+  );
 }
 
 /** --instance filters: exact ids, or prefixes written with a trailing `*`; each must match some task. */
@@ -60,7 +62,12 @@ export function selectInstances(tasks: Task[], patterns: readonly string[] | und
   const matches = (pattern: string, id: string): boolean => (pattern.endsWith('*') ? id.startsWith(pattern.slice(0, -1)) : id === pattern);
   const unmatched = patterns.find((p) => !tasks.some((t) => matches(p, t.id)));
   if (unmatched !== undefined) {
-    throw new InvalidArgumentError(`--instance ${unmatched} matches no task in the task files${didYouMean(unmatched, tasks.map((t) => t.id))}`);
+    throw new InvalidArgumentError(
+      `--instance ${unmatched} matches no task in the task files${didYouMean(
+        unmatched,
+        tasks.map((t) => t.id),
+      )}`,
+    );
   }
   return tasks.filter((t) => patterns.some((p) => matches(p, t.id)));
 }

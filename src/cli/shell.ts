@@ -40,21 +40,33 @@ export class CommandBuffer {
 }
 
 export function formatReport(report: GradeReport__Output): string {
-  const lines = [
-    `resolved: ${report.resolved}   reward: ${report.reward}   resolution: ${report.resolution.replace('RESOLUTION_', '')}`,
-  ];
+  const lines = [`resolved: ${report.resolved}   reward: ${report.reward}   resolution: ${report.resolution.replace('RESOLUTION_', '')}`];
   if (report.infraError) lines.push(`INFRA ERROR: ${report.error}`);
   else if (report.error) lines.push(`error: ${report.error}`);
-  lines.push(`patch: ${report.patchEmpty ? 'empty' : `${report.patchBytes} bytes, ${report.patchApplied ? `applied with ${report.patchApplyMethod}` : 'NOT applied'}`}`);
+  lines.push(
+    `patch: ${report.patchEmpty ? 'empty' : `${report.patchBytes} bytes, ${report.patchApplied ? `applied with ${report.patchApplyMethod}` : 'NOT applied'}`}`,
+  );
   lines.push(`tests: \`${report.testCommand}\` exit ${report.testExitCode}${report.testTimedOut ? ' (timed out)' : ''}`);
-  for (const [title, list] of [['FAIL_TO_PASS', report.failToPass], ['PASS_TO_PASS', report.passToPass]] as const) {
+  for (const [title, list] of [
+    ['FAIL_TO_PASS', report.failToPass],
+    ['PASS_TO_PASS', report.passToPass],
+  ] as const) {
     lines.push(`${title}:`);
     for (const t of list) lines.push(`  ${t.status.replace('TEST_STATUS_', '').padEnd(8)} ${t.name}`);
   }
   const d = report.durations;
-  if (report.install) lines.push(`install: ${report.install.ran ? `re-run (exit ${report.install.exitCode}, ${report.install.seconds}s)` : 'not re-run'}: ${report.install.reason}`);
-  if (report.harness) lines.push(`official harness (${report.harness.generation}): ${report.harness.resolved ? 'resolved' : 'not resolved'}${report.harness.invalid ? ` (${report.harness.invalid})` : ''}; reward follows ${report.rewardRule}`);
-  if (d) lines.push(`durations: capture ${d.captureS}s, container ${d.containerStartS}s, patch ${d.patchS}s, install ${d.installS}s, tests ${d.testRunS}s, total ${d.totalS}s`);
+  if (report.install)
+    lines.push(
+      `install: ${report.install.ran ? `re-run (exit ${report.install.exitCode}, ${report.install.seconds}s)` : 'not re-run'}: ${report.install.reason}`,
+    );
+  if (report.harness)
+    lines.push(
+      `official harness (${report.harness.generation}): ${report.harness.resolved ? 'resolved' : 'not resolved'}${report.harness.invalid ? ` (${report.harness.invalid})` : ''}; reward follows ${report.rewardRule}`,
+    );
+  if (d)
+    lines.push(
+      `durations: capture ${d.captureS}s, container ${d.containerStartS}s, patch ${d.patchS}s, install ${d.installS}s, tests ${d.testRunS}s, total ${d.totalS}s`,
+    );
   return lines.join('\n');
 }
 
@@ -105,12 +117,15 @@ export async function runShell(address: string, taskId: string, security: Client
         continue;
       }
       running = command === ':submit' ? 'submit' : 'bash';
-      const response = await (running === 'submit' ? client.submit(episodeId, step) : client.bash(episodeId, step, line)).finally(() => (running = undefined));
+      const response = await (running === 'submit' ? client.submit(episodeId, step) : client.bash(episodeId, step, line)).finally(
+        () => (running = undefined),
+      );
       step += 1;
       process.stdout.write(response.observation);
       if (response.observation && !response.observation.endsWith('\n')) process.stdout.write('\n');
       const status = response.status.replace('STEP_STATUS_', '');
-      if (!response.report && (status !== 'OK' || response.exitCode > 0)) process.stdout.write(`[status ${status}, exit ${response.exitCode}]\n`);
+      if (!response.report && (status !== 'OK' || response.exitCode > 0))
+        process.stdout.write(`[status ${status}, exit ${response.exitCode}]\n`);
       if (response.report) process.stdout.write(`${formatReport(response.report)}\n`);
       if (response.terminated || response.truncated) {
         process.stdout.write(`[episode ended: reward ${response.reward}]\n`);

@@ -14,7 +14,8 @@ export function registerTaskCommands(program: Command): void {
     .action(async (o: { tasks?: string[] }) => {
       for (const file of o.tasks ?? [DEMO_TASKS]) {
         const { tasks, problems } = await loadTaskFile(file);
-        for (const t of tasks) process.stdout.write(`${t.id}\t${t.repo}\t${t.failToPass.length} F2P\t${t.passToPass.length} P2P\t${t.image}\n`);
+        for (const t of tasks)
+          process.stdout.write(`${t.id}\t${t.repo}\t${t.failToPass.length} F2P\t${t.passToPass.length} P2P\t${t.image}\n`);
         for (const p of problems) process.stderr.write(`${p.file} ${p.where} ${p.field}: ${p.message}\n`);
       }
     });
@@ -26,7 +27,13 @@ export function registerTaskCommands(program: Command): void {
     .action(async (taskId: string, o: { tasks?: string[] }) => {
       const tasks = await loadAll(o.tasks ?? [DEMO_TASKS]);
       const task = tasks.find((t) => t.id === taskId);
-      if (!task) throw new InvalidArgumentError(`no task ${taskId} in ${(o.tasks ?? [DEMO_TASKS]).join(', ')}${didYouMean(taskId, tasks.map((t) => t.id))}`);
+      if (!task)
+        throw new InvalidArgumentError(
+          `no task ${taskId} in ${(o.tasks ?? [DEMO_TASKS]).join(', ')}${didYouMean(
+            taskId,
+            tasks.map((t) => t.id),
+          )}`,
+        );
       const plan = evalPlan(task);
       process.stdout.write(`# source: ${plan.source}; harness parser: ${plan.harnessParser}\n`);
       for (const note of plan.notes) process.stdout.write(`# note: ${note}\n`);

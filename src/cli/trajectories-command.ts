@@ -14,7 +14,9 @@ export function registerTrajectoryCommands(program: Command): void {
 
   trajectories
     .command('export <dirs...>')
-    .description('write trajectories as SFT chat data, verifier data (trajectory + outcome label) or SWE-bench predictions; .jsonl or .parquet')
+    .description(
+      'write trajectories as SFT chat data, verifier data (trajectory + outcome label) or SWE-bench predictions; .jsonl or .parquet',
+    )
     .requiredOption('--format <format>', `one of ${EXPORT_FORMATS.join(', ')}`)
     .requiredOption('--out <file>', 'output file (.jsonl, or .parquet)')
     .option('--resolved-only', 'only episodes whose grading resolved the task')
@@ -22,28 +24,52 @@ export function registerTrajectoryCommands(program: Command): void {
     .option('--max-turns <n>', 'only episodes of at most this many steps', positiveInt)
     .option('--per-task <k>', 'at most k episodes per task (predictions: 1 unless given)', positiveInt)
     .option('--model-name <name>', 'model_name_or_path / model to write (default: the one recorded)')
-    .option('--unflagged-only', "leave out episodes whose grading raised any integrity or audit flag (the report's integrity_flags, audit_flags)")
+    .option(
+      '--unflagged-only',
+      "leave out episodes whose grading raised any integrity or audit flag (the report's integrity_flags, audit_flags)",
+    )
     .option('--flag <kind>', 'only episodes with a flag of this kind: integrity, network, git, subprocess, runner-internals')
-    .option('--lineage <mode>', "a fork child as its 'full' conversation (its ancestors' steps before the branch, then its own) or its own steps only, as a 'tree' node naming its parent", 'full')
-    .action(async (dirs: string[], o: { format: string; out: string; resolvedOnly?: boolean; dataset?: string; maxTurns?: number; perTask?: number; modelName?: string; unflaggedOnly?: boolean; flag?: string; lineage: string }) => {
-      if (!(EXPORT_FORMATS as readonly string[]).includes(o.format)) throw new InvalidArgumentError(`--format must be one of ${EXPORT_FORMATS.join(', ')}`);
-      if (o.lineage !== 'full' && o.lineage !== 'tree') throw new InvalidArgumentError("--lineage must be 'full' or 'tree'");
-      const format = o.format as ExportFormat;
-      const loaded = await loadTrajectories(dirs);
-      const all = o.lineage === 'full' ? await withFullConversations(loaded) : loaded;
-      const chosen = selectTrajectories(all, {
-        ...(o.resolvedOnly ? { resolvedOnly: true } : {}),
-        ...(o.dataset ? { dataset: o.dataset } : {}),
-        ...(o.maxTurns ? { maxTurns: o.maxTurns } : {}),
-        ...(o.unflaggedOnly ? { unflaggedOnly: true } : {}),
-        ...(o.flag ? { flag: o.flag } : {}),
-        // A predictions file holds one patch per instance.
-        ...(o.perTask ? { perTask: o.perTask } : format === 'predictions' ? { perTask: 1 } : {}),
-      });
-      await writeRows(o.out, exportRows(chosen, format, o.modelName ?? ''));
-      const resolved = chosen.filter((t) => t.end?.resolved).length;
-      process.stdout.write(`${chosen.length} of ${all.length} trajectories exported as ${format} to ${o.out} (${resolved} resolved)\n`);
-    });
+    .option(
+      '--lineage <mode>',
+      "a fork child as its 'full' conversation (its ancestors' steps before the branch, then its own) or its own steps only, as a 'tree' node naming its parent",
+      'full',
+    )
+    .action(
+      async (
+        dirs: string[],
+        o: {
+          format: string;
+          out: string;
+          resolvedOnly?: boolean;
+          dataset?: string;
+          maxTurns?: number;
+          perTask?: number;
+          modelName?: string;
+          unflaggedOnly?: boolean;
+          flag?: string;
+          lineage: string;
+        },
+      ) => {
+        if (!(EXPORT_FORMATS as readonly string[]).includes(o.format))
+          throw new InvalidArgumentError(`--format must be one of ${EXPORT_FORMATS.join(', ')}`);
+        if (o.lineage !== 'full' && o.lineage !== 'tree') throw new InvalidArgumentError("--lineage must be 'full' or 'tree'");
+        const format = o.format as ExportFormat;
+        const loaded = await loadTrajectories(dirs);
+        const all = o.lineage === 'full' ? await withFullConversations(loaded) : loaded;
+        const chosen = selectTrajectories(all, {
+          ...(o.resolvedOnly ? { resolvedOnly: true } : {}),
+          ...(o.dataset ? { dataset: o.dataset } : {}),
+          ...(o.maxTurns ? { maxTurns: o.maxTurns } : {}),
+          ...(o.unflaggedOnly ? { unflaggedOnly: true } : {}),
+          ...(o.flag ? { flag: o.flag } : {}),
+          // A predictions file holds one patch per instance.
+          ...(o.perTask ? { perTask: o.perTask } : format === 'predictions' ? { perTask: 1 } : {}),
+        });
+        await writeRows(o.out, exportRows(chosen, format, o.modelName ?? ''));
+        const resolved = chosen.filter((t) => t.end?.resolved).length;
+        process.stdout.write(`${chosen.length} of ${all.length} trajectories exported as ${format} to ${o.out} (${resolved} resolved)\n`);
+      },
+    );
 
   trajectories
     .command('view <dirs...>')

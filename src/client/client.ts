@@ -47,7 +47,9 @@ export class SweEnvClient {
   constructor(address: string, channelOptions: grpc.ChannelOptions = {}, security: ClientSecurity = {}) {
     const { proto } = loadProto();
     const secure = security.tls === true || security.ca !== undefined || security.cert !== undefined;
-    const credentials = secure ? grpc.credentials.createSsl(security.ca ?? null, security.key ?? null, security.cert ?? null) : grpc.credentials.createInsecure();
+    const credentials = secure
+      ? grpc.credentials.createSsl(security.ca ?? null, security.key ?? null, security.cert ?? null)
+      : grpc.credentials.createInsecure();
     this.metadata = new grpc.Metadata();
     if (security.token) this.metadata.set('authorization', `Bearer ${security.token}`);
     this.raw = new proto.swe_env.v1.SweEnv(address, credentials, {
@@ -63,7 +65,10 @@ export class SweEnvClient {
     });
   }
 
-  private call<T>(invoke: (options: grpc.CallOptions & { metadata: grpc.Metadata }, callback: Callback<T>) => grpc.ClientUnaryCall, options: CallOptions = {}): Promise<T> {
+  private call<T>(
+    invoke: (options: grpc.CallOptions & { metadata: grpc.Metadata }, callback: Callback<T>) => grpc.ClientUnaryCall,
+    options: CallOptions = {},
+  ): Promise<T> {
     const deadline = new Date(Date.now() + (options.timeoutS ?? 600) * 1000);
     const signal = options.signal;
     return new Promise((resolve, reject) => {
@@ -116,7 +121,9 @@ export class SweEnvClient {
       episodeId,
       stepIndex,
       action: { name: action.name, argumentsJson, callId: action.callId ?? '' },
-      ...(assistant ? { assistant: { content: assistant.content ?? '', reasoning: assistant.reasoning ?? '', model: assistant.model ?? '' } } : {}),
+      ...(assistant
+        ? { assistant: { content: assistant.content ?? '', reasoning: assistant.reasoning ?? '', model: assistant.model ?? '' } }
+        : {}),
     };
     return this.call((o, cb) => this.raw.step(request, o.metadata, o, cb), options);
   }
@@ -131,7 +138,10 @@ export class SweEnvClient {
 
   /** Ctrl-C for the episode's running bash command: true when one was stopped. */
   async interrupt(episodeId: string, options?: CallOptions): Promise<boolean> {
-    const response = await this.call<InterruptResponse__Output>((o, cb) => this.raw.interrupt({ episodeId }, o.metadata, o, cb), { timeoutS: 30, ...options });
+    const response = await this.call<InterruptResponse__Output>((o, cb) => this.raw.interrupt({ episodeId }, o.metadata, o, cb), {
+      timeoutS: 30,
+      ...options,
+    });
     return response.interrupted;
   }
 
@@ -140,7 +150,12 @@ export class SweEnvClient {
   }
 
   /** Forks a live episode between steps into `count` children; the response lists their episode ids. */
-  fork(episodeId: string, count: number, fork: { freshBudgets?: boolean; childEpisodeIds?: string[] } = {}, options?: CallOptions): Promise<ForkResponse__Output> {
+  fork(
+    episodeId: string,
+    count: number,
+    fork: { freshBudgets?: boolean; childEpisodeIds?: string[] } = {},
+    options?: CallOptions,
+  ): Promise<ForkResponse__Output> {
     return this.call((o, cb) => this.raw.fork({ episodeId, count, ...fork }, o.metadata, o, cb), { timeoutS: 600, ...options });
   }
 

@@ -97,7 +97,13 @@ export class FleetClient {
 
   private add(address: string): void {
     if (this.members.has(address)) return;
-    this.members.set(address, { address, client: new SweEnvClient(address, {}, this.options.security ?? {}), infoAt: 0, down: false, placed: 0 });
+    this.members.set(address, {
+      address,
+      client: new SweEnvClient(address, {}, this.options.security ?? {}),
+      infoAt: 0,
+      down: false,
+      placed: 0,
+    });
   }
 
   /** The servers and what each last reported. */
@@ -209,7 +215,10 @@ export class FleetClient {
     const alive = [...this.members.values()].filter((m) => !m.down && !m.info?.draining);
     const byServer = new Map<Member, string[]>();
     for (const taskId of taskIds) {
-      const home = alive.reduce<Member | undefined>((best, m) => (!best || score(taskId, m.address) > score(taskId, best.address) ? m : best), undefined);
+      const home = alive.reduce<Member | undefined>(
+        (best, m) => (!best || score(taskId, m.address) > score(taskId, best.address) ? m : best),
+        undefined,
+      );
       if (!home) throw new FleetError('no server is up to prefetch on', grpc.status.UNAVAILABLE);
       byServer.set(home, [...(byServer.get(home) ?? []), taskId]);
     }
@@ -267,7 +276,12 @@ export class FleetClient {
       stepIndex,
       callId,
       exitCode: -1,
-      info: { fields: { end_reason: { kind: 'stringValue', stringValue: 'infra_error' }, server: { kind: 'stringValue', stringValue: m.address } } },
+      info: {
+        fields: {
+          end_reason: { kind: 'stringValue', stringValue: 'infra_error' },
+          server: { kind: 'stringValue', stringValue: m.address },
+        },
+      },
       report: null,
     };
   }
@@ -304,7 +318,12 @@ export class FleetClient {
   }
 
   /** Forks an episode on its own server (its state lives there): the children stay on that server. */
-  async fork(episodeId: string, count: number, fork: { freshBudgets?: boolean; childEpisodeIds?: string[] } = {}, options?: CallOptions): Promise<ForkResponse__Output> {
+  async fork(
+    episodeId: string,
+    count: number,
+    fork: { freshBudgets?: boolean; childEpisodeIds?: string[] } = {},
+    options?: CallOptions,
+  ): Promise<ForkResponse__Output> {
     const m = this.member(episodeId);
     const response = await m.client.fork(episodeId, count, fork, options);
     for (const child of response.episodeIds) this.episodes.set(child, m.address);

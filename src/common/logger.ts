@@ -10,7 +10,10 @@ export type { Logger };
 export function createLogger(level: string = process.env['SWE_ENV_LOG_LEVEL'] ?? 'info'): Logger {
   const options = { level, base: { svc: 'swe-env' } };
   if (process.stderr.isTTY && process.env['SWE_ENV_LOG_FORMAT'] !== 'json') {
-    return pino(options, pretty({ destination: 2, sync: true, singleLine: true, ignore: 'pid,hostname,svc', translateTime: 'SYS:HH:MM:ss.l' }));
+    return pino(
+      options,
+      pretty({ destination: 2, sync: true, singleLine: true, ignore: 'pid,hostname,svc', translateTime: 'SYS:HH:MM:ss.l' }),
+    );
   }
   return pino(options, destination(2));
 }

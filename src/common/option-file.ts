@@ -7,6 +7,8 @@ export function readOptionFile(flag: string, file: string): Buffer {
     return readFileSync(file);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    throw new InvalidArgumentError(`${flag} ${file}: ${code === 'ENOENT' ? 'no such file' : code === 'EACCES' ? 'permission denied' : String(error)}`);
+    throw new InvalidArgumentError(
+      `${flag} ${file}: ${code === 'ENOENT' ? 'no such file' : code === 'EACCES' ? 'permission denied' : String(error)}`,
+    );
   }
 }

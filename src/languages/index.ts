@@ -4,7 +4,19 @@
  * (registry.ts). Code outside the wing imports this file only; the wing imports nothing above
  * src/common.
  */
-export type { CanaryRunner, CanaryText, HarnessGeneration, Language, LanguageName, LanguageRunner, MirrorSource, MirrorText, ParseContext, ParseFunction, RunnerRules } from './language.js';
+export type {
+  CanaryRunner,
+  CanaryText,
+  HarnessGeneration,
+  Language,
+  LanguageName,
+  LanguageRunner,
+  MirrorSource,
+  MirrorText,
+  ParseContext,
+  ParseFunction,
+  RunnerRules,
+} from './language.js';
 export {
   LANGUAGES,
   canaryRunner,
@@ -23,7 +35,14 @@ export {
 export { isLanguageControlPath } from './runner-control.js';
 export { SWE_SMITH_LANGUAGE_PROFILES, type SmithLanguage, type SmithLanguageProfile } from './smith-profiles.js';
 export type { HarnessSpec, LanguageParser, StatusMap } from './shared/py-re.js';
-export { fileOfTestName, TEST_STATUSES, type ListedStatus, type Resolution, type TestStatus, type TestStatusMap } from './shared/test-status.js';
+export {
+  fileOfTestName,
+  TEST_STATUSES,
+  type ListedStatus,
+  type Resolution,
+  type TestStatus,
+  type TestStatusMap,
+} from './shared/test-status.js';
 export { isMutableLiteral, mutateLiteral } from './shared/literal-mutation.js';
 export {
   HARNESS_PARSERS,

@@ -122,7 +122,8 @@ export interface CanaryText {
    * after a first-column `}` starts one, `definitionStart` finds a listed test, which a copy follows),
    * inside the file's one class (PHPUnit), or else after the file's last line.
    */
-  readonly placement?: { readonly startsItem: (next: string) => boolean; readonly definitionStart: (line: string, listed: string) => boolean } | 'class';
+  readonly placement?:
+    { readonly startsItem: (next: string) => boolean; readonly definitionStart: (line: string, listed: string) => boolean } | 'class';
 }
 
 /** A listed test's function, when it is plain enough to copy. */
@@ -158,11 +159,15 @@ export const byName =
     parse(log, context);
 
 /** A table of the harness's generation-free parsers as registry entries (each reads the instance's id and version). */
-export function harnessFunctions(parsers: Readonly<Record<string, (log: string, spec: HarnessSpec) => StatusMap>>): Record<string, ParseFunction> {
+export function harnessFunctions(
+  parsers: Readonly<Record<string, (log: string, spec: HarnessSpec) => StatusMap>>,
+): Record<string, ParseFunction> {
   return Object.fromEntries(Object.entries(parsers).map(([name, parse]) => [name, byName(parse)]));
 }
 
 /** A table of SWE-smith's parsers as registry entries: swesmith's read the log alone, so they are given no instance. */
-export function smithFunctions(parsers: Readonly<Record<string, (log: string, spec: HarnessSpec) => StatusMap>>): Record<string, ParseFunction> {
+export function smithFunctions(
+  parsers: Readonly<Record<string, (log: string, spec: HarnessSpec) => StatusMap>>,
+): Record<string, ParseFunction> {
   return Object.fromEntries(Object.entries(parsers).map(([name, parse]) => [name, (log: string) => parse(log, {})]));
 }

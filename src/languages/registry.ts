@@ -24,9 +24,13 @@ interface Entry {
 const PARSERS: ReadonlyMap<string, Entry> = (() => {
   const parsers = new Map<string, Entry>();
   for (const language of LANGUAGES) {
-    for (const [smith, table] of [[false, language.harnessParsers], [true, language.smithParsers]] as const) {
+    for (const [smith, table] of [
+      [false, language.harnessParsers],
+      [true, language.smithParsers],
+    ] as const) {
       for (const [name, parse] of Object.entries(table)) {
-        if (parsers.has(name)) throw new Error(`log parser ${name} is in two languages: ${parsers.get(name)!.language.name} and ${language.name}`);
+        if (parsers.has(name))
+          throw new Error(`log parser ${name} is in two languages: ${parsers.get(name)!.language.name} and ${language.name}`);
         parsers.set(name, { language, parse, smith });
       }
     }
@@ -69,7 +73,9 @@ export function languageOf(name: string): ParserLanguage | undefined {
 
 /** The harness's 5.x parsers beyond Python (of one language, when named). */
 export function languageParserNames(language?: ParserLanguage): string[] {
-  return [...PARSERS].filter(([name]) => languageOf(name) !== undefined && (language === undefined || languageOf(name) === language)).map(([name]) => name);
+  return [...PARSERS]
+    .filter(([name]) => languageOf(name) !== undefined && (language === undefined || languageOf(name) === language))
+    .map(([name]) => name);
 }
 
 /** Whether each of the parser's results stands on a line of its own (see Language.wholeLogParsers). */
@@ -93,7 +99,9 @@ export function languageRunner(harnessParser: string): LanguageRunner | undefine
   return languageOfParser(harnessParser)?.canaryRunners?.find((runner) => runner.parsers.includes(harnessParser))?.name;
 }
 
-const RUNNERS: ReadonlyMap<LanguageRunner, CanaryRunner> = new Map(LANGUAGES.flatMap((language) => (language.canaryRunners ?? []).map((runner) => [runner.name, runner] as const)));
+const RUNNERS: ReadonlyMap<LanguageRunner, CanaryRunner> = new Map(
+  LANGUAGES.flatMap((language) => (language.canaryRunners ?? []).map((runner) => [runner.name, runner] as const)),
+);
 
 /** The runner of that name. */
 export function canaryRunner(name: LanguageRunner): CanaryRunner {

@@ -28,7 +28,9 @@ export async function serveMetrics(
     if (expected) {
       const got = request.headers.authorization;
       if (typeof got !== 'string' || !sameSecret(got, expected)) {
-        response.writeHead(401, { 'content-type': 'text/plain', 'www-authenticate': 'Bearer' }).end('this endpoint needs a bearer token: authorization: Bearer <token>\n');
+        response
+          .writeHead(401, { 'content-type': 'text/plain', 'www-authenticate': 'Bearer' })
+          .end('this endpoint needs a bearer token: authorization: Bearer <token>\n');
         return;
       }
     }
@@ -46,7 +48,11 @@ export async function serveMetrics(
   if (security.tlsCertFile && security.tlsKeyFile) {
     const ca = security.tlsClientCaFile ? readOptionFile('--tls-client-ca', security.tlsClientCaFile) : undefined;
     server = createTlsServer(
-      { cert: readOptionFile('--tls-cert', security.tlsCertFile), key: readOptionFile('--tls-key', security.tlsKeyFile), ...(ca ? { ca, requestCert: true, rejectUnauthorized: true } : {}) },
+      {
+        cert: readOptionFile('--tls-cert', security.tlsCertFile),
+        key: readOptionFile('--tls-key', security.tlsKeyFile),
+        ...(ca ? { ca, requestCert: true, rejectUnauthorized: true } : {}),
+      },
       handle,
     );
   } else {

@@ -54,16 +54,69 @@ export class ServerMetrics {
   constructor(sources: MetricSources) {
     const registers = [this.registry];
     collectDefaultMetrics({ register: this.registry, prefix: 'swe_env_' });
-    this.rpcs = new Counter({ name: 'swe_env_rpcs_total', help: 'gRPC calls by method and status code (RESOURCE_EXHAUSTED: admission refusals)', labelNames: ['method', 'code'], registers });
-    this.rpcSeconds = new Histogram({ name: 'swe_env_rpc_seconds', help: 'gRPC call latency by method (Reset: admission wait and container start included)', labelNames: ['method'], buckets: LATENCY_BUCKETS, registers });
-    this.steps = new Counter({ name: 'swe_env_steps_total', help: 'episode steps by tool and step status', labelNames: ['tool', 'status'], registers });
-    this.stepSeconds = new Histogram({ name: 'swe_env_step_seconds', help: 'step latency by tool (submit: grading included)', labelNames: ['tool'], buckets: LATENCY_BUCKETS, registers });
-    this.gradings = new Counter({ name: 'swe_env_gradings_total', help: 'gradings by outcome (resolved, unresolved, infra_error)', labelNames: ['outcome'], registers });
-    this.gradingSeconds = new Histogram({ name: 'swe_env_grading_seconds', help: 'grading duration by phase', labelNames: ['phase'], buckets: LATENCY_BUCKETS, registers });
-    this.infraErrors = new Counter({ name: 'swe_env_infra_errors_total', help: 'environment failures (masked samples) by where they happened', labelNames: ['cause'], registers });
-    this.containerStarts = new Counter({ name: 'swe_env_container_starts_total', help: 'container starts by role and outcome', labelNames: ['role', 'outcome'], registers });
-    this.containerStartSeconds = new Histogram({ name: 'swe_env_container_start_seconds', help: 'container start latency by role', labelNames: ['role'], buckets: LATENCY_BUCKETS, registers });
-    this.leftoversRemoved = new Counter({ name: 'swe_env_leftover_containers_removed_total', help: 'containers of an earlier run with this server id removed at start (restarts)', registers });
+    this.rpcs = new Counter({
+      name: 'swe_env_rpcs_total',
+      help: 'gRPC calls by method and status code (RESOURCE_EXHAUSTED: admission refusals)',
+      labelNames: ['method', 'code'],
+      registers,
+    });
+    this.rpcSeconds = new Histogram({
+      name: 'swe_env_rpc_seconds',
+      help: 'gRPC call latency by method (Reset: admission wait and container start included)',
+      labelNames: ['method'],
+      buckets: LATENCY_BUCKETS,
+      registers,
+    });
+    this.steps = new Counter({
+      name: 'swe_env_steps_total',
+      help: 'episode steps by tool and step status',
+      labelNames: ['tool', 'status'],
+      registers,
+    });
+    this.stepSeconds = new Histogram({
+      name: 'swe_env_step_seconds',
+      help: 'step latency by tool (submit: grading included)',
+      labelNames: ['tool'],
+      buckets: LATENCY_BUCKETS,
+      registers,
+    });
+    this.gradings = new Counter({
+      name: 'swe_env_gradings_total',
+      help: 'gradings by outcome (resolved, unresolved, infra_error)',
+      labelNames: ['outcome'],
+      registers,
+    });
+    this.gradingSeconds = new Histogram({
+      name: 'swe_env_grading_seconds',
+      help: 'grading duration by phase',
+      labelNames: ['phase'],
+      buckets: LATENCY_BUCKETS,
+      registers,
+    });
+    this.infraErrors = new Counter({
+      name: 'swe_env_infra_errors_total',
+      help: 'environment failures (masked samples) by where they happened',
+      labelNames: ['cause'],
+      registers,
+    });
+    this.containerStarts = new Counter({
+      name: 'swe_env_container_starts_total',
+      help: 'container starts by role and outcome',
+      labelNames: ['role', 'outcome'],
+      registers,
+    });
+    this.containerStartSeconds = new Histogram({
+      name: 'swe_env_container_start_seconds',
+      help: 'container start latency by role',
+      labelNames: ['role'],
+      buckets: LATENCY_BUCKETS,
+      registers,
+    });
+    this.leftoversRemoved = new Counter({
+      name: 'swe_env_leftover_containers_removed_total',
+      help: 'containers of an earlier run with this server id removed at start (restarts)',
+      registers,
+    });
     this.restartTakeover = new Counter({
       name: 'swe_env_restart_episodes_total',
       help: "an earlier run's episodes this start took over: adopted (going on), resumed_step (a step running at the crash), lost (container gone), ended, tombstone",
@@ -81,13 +134,62 @@ export class ServerMetrics {
         for (const [reason, n] of Object.entries(recorder()?.dropped ?? {})) this.set({ reason }, n);
       },
     });
-    new Gauge({ name: 'swe_env_trajectory_bytes', help: 'bytes in the trajectory directory (measured at start, plus what this run wrote)', registers, collect() { this.set(recorder()?.totalBytes ?? 0); } });
-    new Gauge({ name: 'swe_env_episode_records_dropped', help: 'episode records that could not be written (those episodes will not survive a restart)', registers, collect() { this.set(dropped()); } });
-    new Gauge({ name: 'swe_env_live_episodes', help: 'live episodes (one sandbox each)', registers, collect() { this.set(sources.liveEpisodes()); } });
-    new Gauge({ name: 'swe_env_warm_sandboxes', help: 'sandboxes started and ready for a Reset (Prewarm)', registers, collect() { this.set(sources.warmSandboxes()); } });
-    new Gauge({ name: 'swe_env_max_episodes', help: 'live episodes at most', registers, collect() { this.set(sources.maxEpisodes); } });
-    new Gauge({ name: 'swe_env_gradings_running', help: 'gradings holding a place in the pool', registers, collect() { this.set(sources.gradingsRunning()); } });
-    new Gauge({ name: 'swe_env_starts_in_flight', help: 'container starts under way', registers, collect() { this.set(sources.startsInFlight()); } });
+    new Gauge({
+      name: 'swe_env_trajectory_bytes',
+      help: 'bytes in the trajectory directory (measured at start, plus what this run wrote)',
+      registers,
+      collect() {
+        this.set(recorder()?.totalBytes ?? 0);
+      },
+    });
+    new Gauge({
+      name: 'swe_env_episode_records_dropped',
+      help: 'episode records that could not be written (those episodes will not survive a restart)',
+      registers,
+      collect() {
+        this.set(dropped());
+      },
+    });
+    new Gauge({
+      name: 'swe_env_live_episodes',
+      help: 'live episodes (one sandbox each)',
+      registers,
+      collect() {
+        this.set(sources.liveEpisodes());
+      },
+    });
+    new Gauge({
+      name: 'swe_env_warm_sandboxes',
+      help: 'sandboxes started and ready for a Reset (Prewarm)',
+      registers,
+      collect() {
+        this.set(sources.warmSandboxes());
+      },
+    });
+    new Gauge({
+      name: 'swe_env_max_episodes',
+      help: 'live episodes at most',
+      registers,
+      collect() {
+        this.set(sources.maxEpisodes);
+      },
+    });
+    new Gauge({
+      name: 'swe_env_gradings_running',
+      help: 'gradings holding a place in the pool',
+      registers,
+      collect() {
+        this.set(sources.gradingsRunning());
+      },
+    });
+    new Gauge({
+      name: 'swe_env_starts_in_flight',
+      help: 'container starts under way',
+      registers,
+      collect() {
+        this.set(sources.startsInFlight());
+      },
+    });
     new Gauge({
       name: 'swe_env_host_free_bytes',
       help: "free space of the engine's disk (-1: not measurable from here)",
@@ -96,7 +198,14 @@ export class ServerMetrics {
         this.set((await sources.hostFreeBytes().catch(() => undefined)) ?? -1);
       },
     });
-    new Gauge({ name: 'swe_env_min_free_bytes', help: 'below this free space Reset is refused', registers, collect() { this.set(sources.minFreeBytes); } });
+    new Gauge({
+      name: 'swe_env_min_free_bytes',
+      help: 'below this free space Reset is refused',
+      registers,
+      collect() {
+        this.set(sources.minFreeBytes);
+      },
+    });
   }
 
   rpc(method: string, code: string, seconds: number): void {

@@ -23,7 +23,9 @@ function unquote(path: string): string {
       bytes.push(parseInt(inner.slice(i, i + 3), 8));
       i += 2;
     } else {
-      bytes.push(({ n: 10, t: 9, r: 13, '"': 34, '\\': 92, a: 7, b: 8, f: 12, v: 11 } as Record<string, number>)[next] ?? next.charCodeAt(0));
+      bytes.push(
+        ({ n: 10, t: 9, r: 13, '"': 34, '\\': 92, a: 7, b: 8, f: 12, v: 11 } as Record<string, number>)[next] ?? next.charCodeAt(0),
+      );
     }
   }
   return Buffer.from(bytes).toString('utf8');
@@ -84,9 +86,7 @@ export function diffFiles(diff: string): DiffFile[] {
 /** SWE-bench's NON_TEST_EXTS: test_patch paths with these endings are not passed to the runner. */
 /** The lines a diff adds to one file (what the task's test patch brings to it), as text. */
 export function addedLines(diff: string, path: string): string {
-  const file = diff
-    .split(/^(?=diff --git )/m)
-    .find((chunk) => diffFiles(chunk)[0]?.path === path);
+  const file = diff.split(/^(?=diff --git )/m).find((chunk) => diffFiles(chunk)[0]?.path === path);
   if (!file) return '';
   return file
     .split('\n')

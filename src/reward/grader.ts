@@ -60,7 +60,15 @@ export class Grader {
   async openScratch(task: Task, episodeId: string, runsTests = false): Promise<Sandbox> {
     // A container that runs the tests (a control, a reference) lives as long as a grading's run may.
     const maxLifetimeS = runsTests ? Math.max(900, this.gradingLifetimeS) : 900;
-    const spec = { image: task.image, workdir: task.workdir, maxLifetimeS, role: 'grader' as const, episodeId, limits: this.config.limits, ...(runsTests ? { network: this.network } : {}) };
+    const spec = {
+      image: task.image,
+      workdir: task.workdir,
+      maxLifetimeS,
+      role: 'grader' as const,
+      episodeId,
+      limits: this.config.limits,
+      ...(runsTests ? { network: this.network } : {}),
+    };
     return this.starts.with(() => this.provider.create(spec));
   }
 
@@ -131,7 +139,10 @@ export class Grader {
     started: number,
   ): Promise<{ report: GradeReport; statuses: ReadonlyMap<string, TestStatus>; removal: Promise<void> }> {
     let statuses: ReadonlyMap<string, TestStatus> = new Map();
-    const { report, plan, patch } = prepareReport(task, rawPatch, { captureS: options.captureS, rewardRule: options.rewardRule ?? this.config.rewardRule });
+    const { report, plan, patch } = prepareReport(task, rawPatch, {
+      captureS: options.captureS,
+      rewardRule: options.rewardRule ?? this.config.rewardRule,
+    });
     let sandbox: Sandbox | undefined;
     try {
       const startedContainer = Date.now();
@@ -157,14 +168,16 @@ export class Grader {
         report.resolved = false;
         report.reward = 0;
         statuses = new Map();
-        this.logger.info({ task: task.id, reason: report.error }, 'grading ended by the patch\'s own code');
+        this.logger.info({ task: task.id, reason: report.error }, "grading ended by the patch's own code");
       } else {
         report.infraError = true;
         report.error = `grading failed in the environment: ${messageOf(error)}`;
         this.logger.error({ err: error, task: task.id }, 'grading failed');
       }
     }
-    const removal = sandbox ? sandbox.remove().catch((error: unknown) => this.logger.warn({ err: error }, 'cannot remove grader container')) : Promise.resolve();
+    const removal = sandbox
+      ? sandbox.remove().catch((error: unknown) => this.logger.warn({ err: error }, 'cannot remove grader container'))
+      : Promise.resolve();
     // A grading cancelled (the call's deadline, its client gone, shutdown) answers at once: removing
     // a container whose test run was killed can take longer than what is left before the deadline.
     // Otherwise the answer comes once the container is gone.
@@ -179,12 +192,26 @@ export class Grader {
   }
 
   /** The pipeline: task steps, apply, agent steps, tests, evidence, verdict (each in src/reward/grading/). */
-  private async run(sandbox: Sandbox, task: Task, plan: EvalPlan, patch: Buffer, report: GradeReport, options: GradeOptions): Promise<ReadonlyMap<string, TestStatus>> {
+  private async run(
+    sandbox: Sandbox,
+    task: Task,
+    plan: EvalPlan,
+    patch: Buffer,
+    report: GradeReport,
+    options: GradeOptions,
+  ): Promise<ReadonlyMap<string, TestStatus>> {
     const signal = options.signal;
     const openControl = (): Promise<Sandbox> => this.openScratch(task, `control-${randomUUID()}`, true);
     // Looked at first: nothing of the submission is on disk or has run yet.
     const repositoryFiles = await repositoryTestFiles(sandbox, task);
-    const steps = await taskSteps(sandbox, task, plan, report, { timeoutS: this.config.testTimeoutS, installRerun: this.config.installRerun ?? 'when-needed' }, signal);
+    const steps = await taskSteps(
+      sandbox,
+      task,
+      plan,
+      report,
+      { timeoutS: this.config.testTimeoutS, installRerun: this.config.installRerun ?? 'when-needed' },
+      signal,
+    );
     const patchStarted = Date.now();
     const changed = await applyStage(sandbox, task, patch, report, signal);
     if (changed === undefined) {
@@ -213,7 +240,17 @@ export class Grader {
     const parser = ownParser(plan.harnessParser);
     const run = await testRunStage(
       sandbox,
-      { task, plan, parser, testTimeoutS: this.config.testTimeoutS, logLimitBytes: this.config.logLimitBytes, agentFiles, plugins: steps.plugins, patchEmpty: report.patchEmpty, openControl },
+      {
+        task,
+        plan,
+        parser,
+        testTimeoutS: this.config.testTimeoutS,
+        logLimitBytes: this.config.logLimitBytes,
+        agentFiles,
+        plugins: steps.plugins,
+        patchEmpty: report.patchEmpty,
+        openControl,
+      },
       report,
       signal,
     );

@@ -31,7 +31,12 @@ export async function captureChange(
 ): Promise<CaptureResult> {
   const started = Date.now();
   const elapsed = (): number => (Date.now() - started) / 1000;
-  const tooLarge = (why: string): CaptureResult => ({ ok: false, error: `the change is too large to grade: ${why}`, infra: false, durationS: elapsed() });
+  const tooLarge = (why: string): CaptureResult => ({
+    ok: false,
+    error: `the change is too large to grade: ${why}`,
+    infra: false,
+    durationS: elapsed(),
+  });
   try {
     await agent.pause();
   } catch (error) {
@@ -64,7 +69,17 @@ export async function captureChange(
   }
   const control = await controlCapture(openScratch, input);
   if (control !== undefined) {
-    return { ok: false, error: `the capture failed (${failure}), and so did its steps on a pristine copy of the task (${control})`, infra: true, durationS: elapsed() };
+    return {
+      ok: false,
+      error: `the capture failed (${failure}), and so did its steps on a pristine copy of the task (${control})`,
+      infra: true,
+      durationS: elapsed(),
+    };
   }
-  return { ok: false, error: `the change could not be captured (the same steps on a pristine copy of the task work): ${failure}`, infra: false, durationS: elapsed() };
+  return {
+    ok: false,
+    error: `the change could not be captured (the same steps on a pristine copy of the task work): ${failure}`,
+    infra: false,
+    durationS: elapsed(),
+  };
 }

@@ -7,7 +7,10 @@ import { isTestPath } from './patch-filter.js';
  * are what decide whether results were tampered with.
  */
 const PATTERNS: ReadonlyArray<readonly [RegExp, string]> = [
-  [/\b_pytest\b|\bpytest_(runtest|collection|report|sessionfinish|terminal_summary|configure|plugins?)\w*/, "reaches into pytest's internals or hooks"],
+  [
+    /\b_pytest\b|\bpytest_(runtest|collection|report|sessionfinish|terminal_summary|configure|plugins?)\w*/,
+    "reaches into pytest's internals or hooks",
+  ],
   [/\bTestReport\b|\bCallInfo\b/, "touches pytest's report objects"],
   [/\bPYTEST_(ADDOPTS|PLUGINS)\b/, "sets pytest's options through the environment"],
   [/\batexit\b|\bos\._exit\s*\(/, 'registers exit hooks or ends the process abruptly'],

@@ -83,7 +83,9 @@ export function pytestSettings(path: string, text: string | undefined): string {
       return canonical({ pytest: doc.tool?.pytest ?? null });
     }
     const sections = parseIniconfig(text);
-    return canonical(Object.fromEntries(iniSectionsFor(base).map((name) => [name, sections.has(name) ? Object.fromEntries(sections.get(name)!) : null])));
+    return canonical(
+      Object.fromEntries(iniSectionsFor(base).map((name) => [name, sections.has(name) ? Object.fromEntries(sections.get(name)!) : null])),
+    );
   } catch {
     return `unparseable: ${text}`;
   }

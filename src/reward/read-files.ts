@@ -28,4 +28,3 @@ export function parseReadFiles(output: Buffer, count: number): Array<{ head?: st
   }
   return out;
 }
-

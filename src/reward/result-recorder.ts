@@ -40,7 +40,11 @@ export function newRecorderChannel(gradingDir: string, pytest: boolean): Recorde
     outFile: `${gradingDir}/results-${tag}.jsonl`,
     recorderModule,
     recorderFile: `${gradingDir}/rec-${tag}/${recorderModule || 'none'}.py`,
-    env: { SWE_ENV_BOOT_CONFIG: `${bootDir}/config.json`, SWE_ENV_BOOT_DIR: bootDir, ...(recorderModule ? { SWE_ENV_RECORDER_MODULE: recorderModule } : {}) },
+    env: {
+      SWE_ENV_BOOT_CONFIG: `${bootDir}/config.json`,
+      SWE_ENV_BOOT_DIR: bootDir,
+      ...(recorderModule ? { SWE_ENV_RECORDER_MODULE: recorderModule } : {}),
+    },
   };
 }
 
@@ -75,7 +79,9 @@ export function channelFiles(
  */
 export function recorderApplies(parser: string, testCommand: string): boolean {
   if (!parser.startsWith('pytest')) return false;
-  return /^\s*(?:(?:\S*\/)?uv\s+run\s+)?(?:(?:\S*\/)?python[\d.]*\s+-m\s+pytest|(?:\S*\/)?(?:py\.test|pytest))(?:\s|$)/.test(withoutActivation(testCommand));
+  return /^\s*(?:(?:\S*\/)?uv\s+run\s+)?(?:(?:\S*\/)?python[\d.]*\s+-m\s+pytest|(?:\S*\/)?(?:py\.test|pytest))(?:\s|$)/.test(
+    withoutActivation(testCommand),
+  );
 }
 
 /** SWE-smith's commands start by activating the conda env: `source .../activate; conda activate testbed; pytest ...`. */
@@ -163,7 +169,8 @@ export function readRecords(text: string, key: string, pytest = true): RecorderR
       const r = record as unknown as ReportRecord;
       const slot = `${r.nodeid}\0${r.when}`;
       const previous = seenReports.get(slot);
-      if (previous !== undefined && previous !== r.outcome) problems.push(`${r.nodeid} has two ${r.when} reports (${previous}, then ${r.outcome}): something reported for pytest`);
+      if (previous !== undefined && previous !== r.outcome)
+        problems.push(`${r.nodeid} has two ${r.when} reports (${previous}, then ${r.outcome}): something reported for pytest`);
       seenReports.set(slot, r.outcome);
       reports.push(r);
       if (r.outcome === 'skipped' && typeof r.reason === 'string' && r.reason !== '') skipReasons.set(r.nodeid, r.reason);
@@ -173,10 +180,19 @@ export function readRecords(text: string, key: string, pytest = true): RecorderR
       if (end) problems.push('the recorder ended twice: something called its session end');
       const read = readEnd(record);
       if (read) end = read;
-      else problems.push('the recorder\'s end record is malformed: something handed it values of the wrong type');
+      else problems.push("the recorder's end record is malformed: something handed it values of the wrong type");
     } else if (kind === 'test_code') {
       const verdict = record['ok'];
-      const kind = verdict === 'ok' ? undefined : verdict === 'wrapped' ? 'test-wrapped-by-patch' : verdict === 'unverified' ? 'unverified-test-code' : verdict === 'swapped' ? 'test-code-swapped' : 'foreign-test-code';
+      const kind =
+        verdict === 'ok'
+          ? undefined
+          : verdict === 'wrapped'
+            ? 'test-wrapped-by-patch'
+            : verdict === 'unverified'
+              ? 'unverified-test-code'
+              : verdict === 'swapped'
+                ? 'test-code-swapped'
+                : 'foreign-test-code';
       if (kind) events.push({ kind, detail: asText(record['nodeid']) });
     } else if (kind === 'monitor') {
       const event = record['event'];
@@ -210,7 +226,8 @@ function readEnd(record: Record<string, unknown>): RecorderEnd | undefined {
   const tampered = recorderTampered && bootTampered ? [...new Set([...bootTampered, ...recorderTampered])] : undefined;
   const hookPlugins = stringList(record['hook_plugins'] ?? []);
   const replaced = record['runtest_replaced'] ?? [];
-  if (typeof exitStatus !== 'number' || !Number.isInteger(exitStatus) || !tampered || !hookPlugins || !Array.isArray(replaced)) return undefined;
+  if (typeof exitStatus !== 'number' || !Number.isInteger(exitStatus) || !tampered || !hookPlugins || !Array.isArray(replaced))
+    return undefined;
   const runtestReplaced: ReplacedRuntest[] = [];
   for (const entry of replaced) {
     const pair = stringList(entry);

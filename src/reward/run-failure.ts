@@ -90,6 +90,9 @@ function lastLines(lines: readonly string[]): string[] {
 }
 
 function capped(lines: readonly string[]): string {
-  const text = lines.slice(0, MAX_LINES + 4).join('\n').trimEnd();
+  const text = lines
+    .slice(0, MAX_LINES + 4)
+    .join('\n')
+    .trimEnd();
   return text.length <= MAX_CHARS ? text : `${text.slice(0, MAX_CHARS)}...`;
 }

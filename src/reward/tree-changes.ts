@@ -65,7 +65,8 @@ export function sweepDecision(changed: readonly string[], options: SweepOptions)
     if (isTestPath(path)) revert.push({ path, why: 'test file' });
     else if (protectedPaths.has(path)) revert.push({ path, why: 'run by the test command' });
     else if (isRunnerControlPath(path, options.testCommand)) revert.push({ path, why: 'read or run by the test runner' });
-    else if (base.endsWith('.pyc') || base.endsWith('.pyo') || path.split('/').includes('__pycache__')) revert.push({ path, why: 'compiled artefact' });
+    else if (base.endsWith('.pyc') || base.endsWith('.pyo') || path.split('/').includes('__pycache__'))
+      revert.push({ path, why: 'compiled artefact' });
     else if (isSupportPath(path, options.supportStems)) revert.push({ path, why: 'test-support module the tests import' });
     else if (options.pytestConfigChanged.has(path)) revert.push({ path, why: 'pytest configuration' });
   }

@@ -17,7 +17,10 @@ export interface ValidationRow {
 /** A sound task: the gold patch scores 1 and the empty patch 0, with no infrastructure error. */
 export async function validateTask(grader: Grader, task: Task, signal?: AbortSignal): Promise<ValidationRow> {
   const logs = { gold: '', empty: '' };
-  const gold = await grader.grade(task, Buffer.from(task.goldPatch, 'utf8'), { ...(signal ? { signal } : {}), onTestLog: (log) => (logs.gold = log) });
+  const gold = await grader.grade(task, Buffer.from(task.goldPatch, 'utf8'), {
+    ...(signal ? { signal } : {}),
+    onTestLog: (log) => (logs.gold = log),
+  });
   const empty = await grader.grade(task, Buffer.alloc(0), { ...(signal ? { signal } : {}), onTestLog: (log) => (logs.empty = log) });
   if (signal?.aborted) throw new Error('validation was interrupted');
   const problems: string[] = [];
@@ -28,7 +31,9 @@ export async function validateTask(grader: Grader, task: Task, signal?: AbortSig
     problems.push(`gold: the task's image or test command is at fault: ${gold.error}`);
   } else if (gold.reward !== 1) {
     const failing = [...gold.failToPass, ...gold.passToPass].filter((t) => t.status !== 'PASSED').map((t) => `${t.name} ${t.status}`);
-    problems.push(`gold scores ${gold.reward}${gold.error ? ` (${gold.error.split('\n')[0]})` : ''}${failing.length ? `: ${failing.slice(0, 5).join(', ')}` : ''}`);
+    problems.push(
+      `gold scores ${gold.reward}${gold.error ? ` (${gold.error.split('\n')[0]})` : ''}${failing.length ? `: ${failing.slice(0, 5).join(', ')}` : ''}`,
+    );
   }
   const hint = importHint(gold);
   if (hint) problems.push(hint);
@@ -47,9 +52,20 @@ export async function validateTask(grader: Grader, task: Task, signal?: AbortSig
  */
 const CAUSES: ReadonlyArray<{ readonly test: RegExp; readonly cause: string }> = [
   { test: /the test log cannot be read by /, cause: "the row's log parser cannot read its own run (see the error above)" },
-  { test: /No url found for submodule|fatal: no submodule mapping|does not contain a CMakeLists\.txt|please run `?git submodule update/i, cause: 'a git submodule the build or the tests need is not in the image: build the image from a repository whose submodules are initialised' },
-  { test: /getaddrinfo (?:EAI_AGAIN|ENOTFOUND)|Temporary failure in name resolution|Name or service not known|Could not resolve host|couldn't (?:resolve|open socket)|nodename nor servname/i, cause: 'a test resolves a host name: the grading container has no network, so a test that needs the internet cannot pass here (localhost and its own name do resolve)' },
-  { test: /Network is unreachable|ENETUNREACH|Failed to establish a new connection|urlopen error|ConnectTimeout|connect ETIMEDOUT/i, cause: 'a test connects to another host: the grading container has no network, so a test that needs the internet cannot pass here' },
+  {
+    test: /No url found for submodule|fatal: no submodule mapping|does not contain a CMakeLists\.txt|please run `?git submodule update/i,
+    cause:
+      'a git submodule the build or the tests need is not in the image: build the image from a repository whose submodules are initialised',
+  },
+  {
+    test: /getaddrinfo (?:EAI_AGAIN|ENOTFOUND)|Temporary failure in name resolution|Name or service not known|Could not resolve host|couldn't (?:resolve|open socket)|nodename nor servname/i,
+    cause:
+      'a test resolves a host name: the grading container has no network, so a test that needs the internet cannot pass here (localhost and its own name do resolve)',
+  },
+  {
+    test: /Network is unreachable|ENETUNREACH|Failed to establish a new connection|urlopen error|ConnectTimeout|connect ETIMEDOUT/i,
+    cause: 'a test connects to another host: the grading container has no network, so a test that needs the internet cannot pass here',
+  },
 ];
 
 export function likelyCause(gold: GradeReport, log: string): string | undefined {
@@ -79,6 +95,9 @@ export function validationTable(rows: readonly ValidationRow[]): string {
   const failing = rows.filter((r) => !r.ok);
   // A problem may carry the run's own output over several lines: each is indented under its task.
   const indented = (text: string): string => text.replace(/\n/g, '\n      ');
-  const problems = failing.length === 0 ? ['all tasks are sound'] : ['tasks that fail:', ...failing.map((r) => `  ${r.taskId}: ${indented(r.problems.join('; '))}`)];
+  const problems =
+    failing.length === 0
+      ? ['all tasks are sound']
+      : ['tasks that fail:', ...failing.map((r) => `  ${r.taskId}: ${indented(r.problems.join('; '))}`)];
   return [header, ...lines, '', ...problems].join('\n');
 }

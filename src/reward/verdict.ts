@@ -83,22 +83,23 @@ export function decideVerdict(input: {
   failureElsewhere?: boolean;
 }): Verdict {
   const harnessRead: string[] = [];
-  const listed = (role: Role) => (name: string): ListedResult => {
-    let status = statusOf(input.results, name, role);
-    const fallback = status === 'MISSING' && onlyTheHarnessNames(name, input.repositoryFiles) ? input.harnessMap?.get(name) : undefined;
-    if (fallback) {
-      status = fallback;
-      harnessRead.push(name);
-    }
-    return { name, status };
-  };
+  const listed =
+    (role: Role) =>
+    (name: string): ListedResult => {
+      let status = statusOf(input.results, name, role);
+      const fallback = status === 'MISSING' && onlyTheHarnessNames(name, input.repositoryFiles) ? input.harnessMap?.get(name) : undefined;
+      if (fallback) {
+        status = fallback;
+        harnessRead.push(name);
+      }
+      return { name, status };
+    };
   const failToPass = input.failToPass.map(listed('failToPass'));
   const passToPass = input.passToPass.map(listed('passToPass'));
   const f2pOk = failToPass.filter((r) => r.status === 'PASSED').length;
   const p2pOk = passToPass.filter((r) => r.status === 'PASSED' || r.status === 'XFAIL').length;
   const allP2p = p2pOk === passToPass.length;
-  const resolution: Resolution =
-    f2pOk === failToPass.length && allP2p ? 'FULL' : f2pOk > 0 && allP2p ? 'PARTIAL' : 'NO';
+  const resolution: Resolution = f2pOk === failToPass.length && allP2p ? 'FULL' : f2pOk > 0 && allP2p ? 'PARTIAL' : 'NO';
   const anyFailure = input.failureElsewhere === true || [...input.results.values()].some((s) => s === 'FAILED' || s === 'ERROR');
   if (input.exitCode !== 0 && !anyFailure && resolution === 'FULL') {
     return {

@@ -47,7 +47,10 @@ function keyIndex(key: string): number | undefined {
 
 /** Reads the journal and the agent shells still running, in one exec. */
 export async function readCommandJournal(sandbox: Sandbox): Promise<JournalState> {
-  const result = await sandbox.exec(['bash', '--noprofile', '--norc', '-c', COMMAND_JOURNAL_SCRIPT], { timeoutMs: 15_000, outputLimitBytes: 64 * 1024 });
+  const result = await sandbox.exec(['bash', '--noprofile', '--norc', '-c', COMMAND_JOURNAL_SCRIPT], {
+    timeoutMs: 15_000,
+    outputLimitBytes: 64 * 1024,
+  });
   if (result.timedOut || result.exitCode !== 0) throw new Error(`reading the command journal failed (exit ${result.exitCode})`);
   return parseJournal(result.output.toString('utf8'));
 }
@@ -62,7 +65,8 @@ export function parseJournal(text: string): JournalState {
   const [endKey, endCode, ...cwdParts] = line('end').split(' ');
   const endCwd = cwdParts.join(' ');
   return {
-    start: startKey && startPid && /^\d+$/.test(startPid) ? { key: startKey, pid: Number(startPid), startedAt: startedAt ?? '' } : undefined,
+    start:
+      startKey && startPid && /^\d+$/.test(startPid) ? { key: startKey, pid: Number(startPid), startedAt: startedAt ?? '' } : undefined,
     end: endKey && endCode && /^-?\d+$/.test(endCode) ? { key: endKey, exitCode: Number(endCode), cwd: endCwd } : undefined,
     shells: line('shells')
       .split(' ')
@@ -77,7 +81,13 @@ export function parseJournal(text: string): JournalState {
  * server that started it would have: everything started since `sentAtMs` (epoch ms, the server's own
  * record of the step's start, never the journal's). `signal` aborts the wait (the episode closed meanwhile).
  */
-export async function awaitJournaledCommand(sandbox: Sandbox, key: string, sentAtMs: number, deadline: number, signal?: AbortSignal): Promise<JournaledCommand> {
+export async function awaitJournaledCommand(
+  sandbox: Sandbox,
+  key: string,
+  sentAtMs: number,
+  deadline: number,
+  signal?: AbortSignal,
+): Promise<JournaledCommand> {
   const index = keyIndex(key);
   let killedAt = 0;
   for (;;) {
@@ -101,8 +111,14 @@ export async function awaitJournaledCommand(sandbox: Sandbox, key: string, sentA
       // Nothing started it and no shell is left that could: safe to run it now. Anything else
       // (no journal, a key from another numbering) may hide a run, so it is not guessed at.
       const startIndex = start ? keyIndex(start.key) : undefined;
-      const earlier = start !== undefined && (start.key === 'ready' || (startIndex !== undefined && index !== undefined && startIndex < index));
-      return earlier ? { kind: 'not-started' } : { kind: 'unknown', reason: start ? `the journal names another command (${start.key})` : 'the container keeps no command journal' };
+      const earlier =
+        start !== undefined && (start.key === 'ready' || (startIndex !== undefined && index !== undefined && startIndex < index));
+      return earlier
+        ? { kind: 'not-started' }
+        : {
+            kind: 'unknown',
+            reason: start ? `the journal names another command (${start.key})` : 'the container keeps no command journal',
+          };
     } else if (Date.now() >= deadline + AFTER_KILL_GRACE_MS) {
       // An old shell is still up but never started the command: it holds no more input, so it can
       // only be a shell that will not exit; the command's fate cannot be told.

@@ -17,7 +17,12 @@ import type { SandboxSpec } from './sandbox.js';
 export const SANDBOX_LOG_CONFIG = Object.freeze({ Type: 'none', Config: {} });
 
 /** What the engine is asked to create for a sandbox (the disk quota's StorageOpt is added by the provider). */
-export function sandboxCreateOptions(spec: SandboxSpec, serverId: string, ociRuntime: string | undefined, owner?: string): Docker.ContainerCreateOptions {
+export function sandboxCreateOptions(
+  spec: SandboxSpec,
+  serverId: string,
+  ociRuntime: string | undefined,
+  owner?: string,
+): Docker.ContainerCreateOptions {
   const expiresAt = new Date(Date.now() + spec.maxLifetimeS * 1000);
   // The engine's own choice would be the container id's first twelve digits, known only after creation.
   const hostname = randomBytes(6).toString('hex');

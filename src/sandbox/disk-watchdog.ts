@@ -86,12 +86,17 @@ export class DiskWatchdog {
     try {
       // `size` is a query parameter dockerode passes through but does not type.
       const options = { size: true } as Docker.ContainerInspectOptions;
-      const info = (await entry.container.inspect(options)) as { SizeRw?: number; State?: { Running?: boolean; Pid?: number }; GraphDriver?: { Data?: Record<string, string> } };
+      const info = (await entry.container.inspect(options)) as {
+        SizeRw?: number;
+        State?: { Running?: boolean; Pid?: number };
+        GraphDriver?: { Data?: Record<string, string> };
+      };
       if (info.State?.Running === false) return;
       used = info.SizeRw ?? 0;
       // What the byte size misses (see LayerUsage): deleted files held open, and inodes.
       if (used <= entry.limitBytes) used += await this.usage.hiddenBytes(entry.container, info.State?.Pid);
-      if (used <= entry.limitBytes) used += (await this.usage.inodeBytes(info.GraphDriver?.Data?.['UpperDir'], entry.limitBytes - used)) ?? 0;
+      if (used <= entry.limitBytes)
+        used += (await this.usage.inodeBytes(info.GraphDriver?.Data?.['UpperDir'], entry.limitBytes - used)) ?? 0;
     } catch {
       return; // gone, or the engine is busy: the next pass looks again
     } finally {
@@ -101,7 +106,10 @@ export class DiskWatchdog {
     if (used <= entry.limitBytes) return;
     entry.overrun = { usedBytes: used, limitBytes: entry.limitBytes };
     this.stats.kills += 1;
-    this.logger?.info({ container: entry.container.id.slice(0, 12), usedBytes: used, limitBytes: entry.limitBytes }, 'sandbox over its disk quota: stopped');
+    this.logger?.info(
+      { container: entry.container.id.slice(0, 12), usedBytes: used, limitBytes: entry.limitBytes },
+      'sandbox over its disk quota: stopped',
+    );
     await entry.container.kill({ signal: 'SIGKILL' }).catch(() => undefined);
   }
 

@@ -8,7 +8,17 @@ import { CappedOutput } from './output-buffer.js';
 import { capturingWritable, demux, envList, exitCodeOf, removeContainer, statusCodeOf, waitForEnd } from './docker-exec.js';
 import { runBeside, type HelperShare } from './helper-container.js';
 import { setOfflineRoute } from './offline-network/offline-route.js';
-import type { AttachedProcess, BesideOptions, BesideResult, ExecOptions, ExecResult, OfflineRoute, Sandbox, SandboxFate, SandboxSpec } from './sandbox.js';
+import type {
+  AttachedProcess,
+  BesideOptions,
+  BesideResult,
+  ExecOptions,
+  ExecResult,
+  OfflineRoute,
+  Sandbox,
+  SandboxFate,
+  SandboxSpec,
+} from './sandbox.js';
 import { topProcesses } from './engines/top-rows.js';
 
 const DEFAULT_EXEC_OUTPUT_LIMIT = 16 * 1024 * 1024;
@@ -25,19 +35,37 @@ export class DockerSandbox implements Sandbox {
     private readonly events: ContainerEvents,
     private readonly disk: DiskWatchdog,
     /** The engine, server id and OCI runtime its helpers are made with. */
-    private readonly owner: { readonly docker: Docker; readonly serverId: string; readonly ociRuntime: string | undefined; readonly process?: string | undefined },
+    private readonly owner: {
+      readonly docker: Docker;
+      readonly serverId: string;
+      readonly ociRuntime: string | undefined;
+      readonly process?: string | undefined;
+    },
   ) {}
 
   async fate(waitMs?: number): Promise<SandboxFate | undefined> {
     const diskOverrun = this.disk.overrun(this.container.id);
-    if (this.terminatedFor !== undefined) return { ownOutOfMemory: false, exitCode: 137, terminated: this.terminatedFor, ...(diskOverrun ? { diskOverrun } : {}) };
+    if (this.terminatedFor !== undefined)
+      return { ownOutOfMemory: false, exitCode: 137, terminated: this.terminatedFor, ...(diskOverrun ? { diskOverrun } : {}) };
     const fate = await this.events.fate(this.container.id, waitMs);
     if (!diskOverrun) return fate;
     return { ownOutOfMemory: false, exitCode: fate?.exitCode ?? 137, diskOverrun };
   }
 
   runBeside(argv: readonly string[], options: BesideOptions, share: HelperShare = 'pid'): Promise<BesideResult> {
-    return runBeside(this.owner.docker, { id: this.container.id, spec: this.spec, serverId: this.owner.serverId, ociRuntime: this.owner.ociRuntime, owner: this.owner.process }, argv, options, share);
+    return runBeside(
+      this.owner.docker,
+      {
+        id: this.container.id,
+        spec: this.spec,
+        serverId: this.owner.serverId,
+        ociRuntime: this.owner.ociRuntime,
+        owner: this.owner.process,
+      },
+      argv,
+      options,
+      share,
+    );
   }
 
   offlineRoute: OfflineRoute | undefined;
@@ -78,7 +106,7 @@ export class DockerSandbox implements Sandbox {
         WorkingDir: options.workdir ?? this.spec.workdir,
         Env: envList(options.env),
       });
-      stream = (await exec.start({ hijack: true, stdin: hasStdin }));
+      stream = await exec.start({ hijack: true, stdin: hasStdin });
     } catch (error) {
       throw new InfraError(`cannot exec in sandbox ${this.id.slice(0, 12)}: ${String(error)}`, { cause: error });
     }
@@ -116,7 +144,7 @@ export class DockerSandbox implements Sandbox {
         WorkingDir: options.workdir ?? this.spec.workdir,
         Env: envList(options.env),
       });
-      const stream = (await exec.start({ hijack: true, stdin: true }));
+      const stream = await exec.start({ hijack: true, stdin: true });
       const output = new PassThrough();
       demux(this.container, stream, output, output);
       stream.on('end', () => output.end());
@@ -180,7 +208,7 @@ export class DockerSandbox implements Sandbox {
       // Go's os.FileMode: type bits dir 1<<31, symlink 1<<27, device 1<<26, pipe 1<<25, socket 1<<24,
       // char device 1<<21, irregular 1<<19; none of them set: a regular file.
       const mode = stat.mode >>> 0;
-      const typeBits = (1 << 31) >>> 0 | (1 << 27) | (1 << 26) | (1 << 25) | (1 << 24) | (1 << 21) | (1 << 19);
+      const typeBits = ((1 << 31) >>> 0) | (1 << 27) | (1 << 26) | (1 << 25) | (1 << 24) | (1 << 21) | (1 << 19);
       return { size: stat.size, isFile: (mode & typeBits) === 0, isSymlink: (mode & (1 << 27)) !== 0 };
     } catch (error) {
       if (statusCodeOf(error) === 404) return undefined;
@@ -275,4 +303,3 @@ export class DockerSandbox implements Sandbox {
     this.disk.forget(this.container.id);
   }
 }
-

@@ -31,7 +31,13 @@ export class DockerSandboxProvider implements SandboxProvider {
 
   constructor(
     readonly serverId: string,
-    options: { socketPath?: string; ociRuntime?: string; ownedByThisProcess?: boolean; images?: Partial<ImageSupplyOptions>; imageHooks?: ImageSupplyHooks } = {},
+    options: {
+      socketPath?: string;
+      ociRuntime?: string;
+      ownedByThisProcess?: boolean;
+      images?: Partial<ImageSupplyOptions>;
+      imageHooks?: ImageSupplyHooks;
+    } = {},
   ) {
     this.ociRuntime = options.ociRuntime;
     this.ownerProcess = options.ownedByThisProcess ? processIdentity() : undefined;
@@ -132,7 +138,12 @@ export class DockerSandboxProvider implements SandboxProvider {
         throw new InfraError(`cannot create a container from ${spec.image}: ${String(retryError)}`, { cause: retryError });
       }
     }
-    const sandbox = new DockerSandbox(container, spec, this.events, this.disk, { docker: this.docker, serverId: this.serverId, ociRuntime: this.ociRuntime, process: this.ownerProcess });
+    const sandbox = new DockerSandbox(container, spec, this.events, this.disk, {
+      docker: this.docker,
+      serverId: this.serverId,
+      ociRuntime: this.ociRuntime,
+      process: this.ownerProcess,
+    });
     this.disk.watch(container, spec.role === 'build' ? 0 : spec.limits.diskBytes);
     try {
       await container.start();
@@ -174,7 +185,12 @@ export class DockerSandboxProvider implements SandboxProvider {
   adopt(containerId: string, spec: SandboxSpec): Sandbox {
     const container = this.docker.getContainer(containerId);
     this.disk.watch(container, spec.limits.diskBytes);
-    return new DockerSandbox(container, spec, this.events, this.disk, { docker: this.docker, serverId: this.serverId, ociRuntime: this.ociRuntime, process: this.ownerProcess });
+    return new DockerSandbox(container, spec, this.events, this.disk, {
+      docker: this.docker,
+      serverId: this.serverId,
+      ociRuntime: this.ociRuntime,
+      process: this.ownerProcess,
+    });
   }
 
   /**
@@ -194,4 +210,3 @@ export class DockerSandboxProvider implements SandboxProvider {
     return this.managed.ids(filter);
   }
 }
-

@@ -26,7 +26,10 @@ export class EngineIdentitySource {
       // Docker's engine calls itself "Engine", Podman's "Podman Engine".
       const named = (version as { Components?: Array<{ Name?: string }> }).Components?.[0]?.Name ?? 'Engine';
       const name = named === 'Engine' ? 'Docker Engine' : named;
-      this.known = { engine: `${name} ${version.Version} (API ${version.ApiVersion})`, runtime: this.ociRuntime ?? info.DefaultRuntime ?? 'runc' };
+      this.known = {
+        engine: `${name} ${version.Version} (API ${version.ApiVersion})`,
+        runtime: this.ociRuntime ?? info.DefaultRuntime ?? 'runc',
+      };
       return this.known;
     } catch {
       return { engine: 'unknown (the engine did not say)', runtime: this.ociRuntime ?? 'unknown' };

@@ -37,7 +37,13 @@ export async function runBeside(
       Cmd: [...argv],
       Env: HELPER_ENV,
       WorkingDir: '/',
-      Labels: sandboxLabels({ serverId: target.serverId, episodeId: target.spec.episodeId, role: 'helper', expiresAt: new Date(Date.now() + 600_000), owner: target.owner }),
+      Labels: sandboxLabels({
+        serverId: target.serverId,
+        episodeId: target.spec.episodeId,
+        role: 'helper',
+        expiresAt: new Date(Date.now() + 600_000),
+        owner: target.owner,
+      }),
       NetworkDisabled: share !== 'network',
       OpenStdin: true,
       StdinOnce: true,
@@ -91,7 +97,10 @@ export async function runBeside(
     }
     let timer: NodeJS.Timeout | undefined;
     const timedOut = new Promise<'timeout'>((resolve) => (timer = setTimeout(() => resolve('timeout'), options.timeoutMs)));
-    const ended = (container.wait() as Promise<{ StatusCode?: number }>).then((r) => r.StatusCode ?? -1, () => -1);
+    const ended = (container.wait() as Promise<{ StatusCode?: number }>).then(
+      (r) => r.StatusCode ?? -1,
+      () => -1,
+    );
     const first = await Promise.race([ended, timedOut]);
     clearTimeout(timer);
     stream.destroy();

@@ -50,7 +50,8 @@ async function helperSucceeds(sandbox: Sandbox, argv: readonly string[], answer?
 
 /** Kills the shell itself (it did not come back after its command was killed); as above, from beside. */
 export async function killShell(sandbox: Sandbox, shellPid: number): Promise<void> {
-  const script = 'kill -KILL "$1" 2>/dev/null; for (( i = 0; i < 100; i++ )); do { read -r s < "/proc/$1/stat"; } 2>/dev/null || exit 0; s=${s##*) }; [[ ${s:0:1} == [ZX] ]] && exit 0; kill -KILL "$1" 2>/dev/null; done; exit 1';
+  const script =
+    'kill -KILL "$1" 2>/dev/null; for (( i = 0; i < 100; i++ )); do { read -r s < "/proc/$1/stat"; } 2>/dev/null || exit 0; s=${s##*) }; [[ ${s:0:1} == [ZX] ]] && exit 0; kill -KILL "$1" 2>/dev/null; done; exit 1';
   if (await helperSucceeds(sandbox, ['/bin/bash', '--noprofile', '--norc', '-c', script, 'swe-env-kill-shell', String(shellPid)])) return;
   await sandbox.terminate(UNSTOPPABLE_COMMAND);
 }

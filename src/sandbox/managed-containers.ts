@@ -1,7 +1,16 @@
 import type Docker from 'dockerode';
 import { identityGone } from '../common/process-identity.js';
 import { removeContainer } from './docker-exec.js';
-import { BUILD_NAME_PREFIX, LABEL_EPISODE, LABEL_MANAGED, LABEL_ROLE, LABEL_SERVER, buildNameOwner, isExpired, ownerGone } from './labels.js';
+import {
+  BUILD_NAME_PREFIX,
+  LABEL_EPISODE,
+  LABEL_MANAGED,
+  LABEL_ROLE,
+  LABEL_SERVER,
+  buildNameOwner,
+  isExpired,
+  ownerGone,
+} from './labels.js';
 import type { ServerContainer } from './sandbox.js';
 
 /**
@@ -47,7 +56,10 @@ export class ManagedContainers {
         const owner = buildNameOwner(n);
         return owner !== undefined && identityGone(owner);
       });
-    return this.removeAll([...infos.filter((info) => isExpired(info.Labels, now) || ownerGone(info.Labels)), ...(await this.builds()).filter(orphanBuild)]);
+    return this.removeAll([
+      ...infos.filter((info) => isExpired(info.Labels, now) || ownerGone(info.Labels)),
+      ...(await this.builds()).filter(orphanBuild),
+    ]);
   }
 
   /** The build containers of one process (a one-shot command interrupted mid-build). */

@@ -48,7 +48,7 @@ export class CappedOutput {
       this.tailLength = this.tailLimit;
       return;
     }
-    for (let written = 0; written < data.length; ) {
+    for (let written = 0; written < data.length;) {
       const writeAt = (this.tailStart + this.tailLength) % this.tailLimit;
       if (this.tailLength === this.tailLimit) {
         // Full ring: overwrite the oldest bytes.

@@ -196,7 +196,13 @@ export class ShellSession {
     let resolveOutcome!: Running['done'];
     const outcome = new Promise<Parameters<Running['done']>[0]>((resolve) => (resolveOutcome = resolve));
     await options.beforeSend?.();
-    const running: Running = { start: new MarkerScanner(`SWE_ENV_START:${nonce}:`), sentAt: Date.now(), scanner, sink, done: resolveOutcome };
+    const running: Running = {
+      start: new MarkerScanner(`SWE_ENV_START:${nonce}:`),
+      sentAt: Date.now(),
+      scanner,
+      sink,
+      done: resolveOutcome,
+    };
     this.running = running;
     this.process.stream.write(Buffer.from(`${nonce}\0${options.journalKey ?? ''}\0${command}\0${endNonce}\0`, 'utf8'));
 

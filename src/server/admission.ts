@@ -29,7 +29,10 @@ export function effectiveOptions(config: Pick<ServerConfig, 'defaults' | 'bounds
  * Task images nothing needs now are evicted first (when the server has an image budget), so a
  * disk filled by the cache does not refuse every Reset until someone prunes.
  */
-export async function assertDiskRoom(provider: Pick<SandboxProvider, 'hostFreeBytes'> & { relieveDisk?: (short: () => Promise<boolean>) => Promise<string[]> }, floor: number): Promise<void> {
+export async function assertDiskRoom(
+  provider: Pick<SandboxProvider, 'hostFreeBytes'> & { relieveDisk?: (short: () => Promise<boolean>) => Promise<string[]> },
+  floor: number,
+): Promise<void> {
   if (floor <= 0) return;
   let free = await provider.hostFreeBytes();
   if (free !== undefined && free < floor && provider.relieveDisk) {

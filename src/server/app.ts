@@ -30,7 +30,11 @@ import { ServerInfoSource } from './server-info.js';
 import { SweEnvService } from './service.js';
 
 /** The server id's state directory: locked to this process, with its episode journal. */
-async function openState(stateDir: string, serverId: string, logger: Logger): Promise<{ journal: EpisodeJournal; unlock: () => Promise<void> }> {
+async function openState(
+  stateDir: string,
+  serverId: string,
+  logger: Logger,
+): Promise<{ journal: EpisodeJournal; unlock: () => Promise<void> }> {
   const serverDir = join(stateDir, serverId);
   await mkdir(serverDir, { recursive: true, mode: 0o700 });
   const unlock = await lockStateDir(serverDir, serverId);
@@ -143,7 +147,10 @@ export async function startServer(
   imageMetrics.current = new ImageMetrics(metrics.registry, () => provider.images.snapshot());
   provider.images.startSweeps(IMAGE_SWEEP_MS);
   void provider.images.enforce();
-  const grader = new Grader(provider, starts, {
+  const grader = new Grader(
+    provider,
+    starts,
+    {
       limits: config.limits,
       testTimeoutS: config.testTimeoutS,
       logLimitBytes: config.logLimitBytes,
@@ -153,10 +160,17 @@ export async function startServer(
       harnessGeneration: config.harnessGeneration,
       gradingNetwork: config.gradingNetwork,
       onGraded: (report) => metrics.graded(report),
-    }, logger);
+    },
+    logger,
+  );
   const trajectories = config.trajectoryDir
     ? await TrajectoryRecorder.start(
-        { dir: config.trajectoryDir, serverId: config.serverId, maxTotalBytes: config.trajectoryMaxBytes, maxEpisodeBytes: config.trajectoryMaxEpisodeBytes },
+        {
+          dir: config.trajectoryDir,
+          serverId: config.serverId,
+          maxTotalBytes: config.trajectoryMaxBytes,
+          maxEpisodeBytes: config.trajectoryMaxEpisodeBytes,
+        },
         logger,
       )
     : undefined;
@@ -184,7 +198,16 @@ export async function startServer(
   metrics.journalDropped = () => state?.journal.dropped ?? 0;
   const shutdownController = new AbortController();
   const info = new ServerInfoSource({ config, tasks, registry, grader, starts, provider });
-  const service = new SweEnvService({ tasks, registry, grader, logger, shutdown: shutdownController.signal, info, metrics, images: provider.images });
+  const service = new SweEnvService({
+    tasks,
+    registry,
+    grader,
+    logger,
+    shutdown: shutdownController.signal,
+    info,
+    metrics,
+    images: provider.images,
+  });
 
   const { definition, proto } = loadProto();
   const token = readToken(config.security);
@@ -203,9 +226,22 @@ export async function startServer(
     await provider.disk.stop();
     throw error;
   });
-  const metricsEndpoint = config.metricsPort === undefined ? undefined : await serveMetrics(metrics.registry, config.metricsHost, config.metricsPort, { token, security: config.security });
+  const metricsEndpoint =
+    config.metricsPort === undefined
+      ? undefined
+      : await serveMetrics(metrics.registry, config.metricsHost, config.metricsPort, { token, security: config.security });
   registry.startSweeper();
-  logger.info({ host: config.host, port, tasks: tasks.size, serverId: config.serverId, tls: Boolean(config.security.tlsCertFile), token: Boolean(token) }, 'swe-env serving');
+  logger.info(
+    {
+      host: config.host,
+      port,
+      tasks: tasks.size,
+      serverId: config.serverId,
+      tls: Boolean(config.security.tlsCertFile),
+      token: Boolean(token),
+    },
+    'swe-env serving',
+  );
 
   let stopping: Promise<void> | undefined;
   const shutdown = (): Promise<void> => {
@@ -234,7 +270,17 @@ export async function startServer(
     return stopping;
   };
 
-  return { port, address: `${config.host}:${port}`, config, tasks, registry, provider, logger, shutdown, metricsPort: metricsEndpoint?.port };
+  return {
+    port,
+    address: `${config.host}:${port}`,
+    config,
+    tasks,
+    registry,
+    provider,
+    logger,
+    shutdown,
+    metricsPort: metricsEndpoint?.port,
+  };
 }
 
 /** Binds the gRPC port; a port in use says which flag picks another. */
@@ -244,8 +290,14 @@ async function bindPort(server: grpc.Server, host: string, port: number, credent
   return new Promise((resolve, reject) => {
     server.bindAsync(`${host}:${port}`, credentials, (error, bound) => {
       if (!error) resolve(bound);
-      else if (/EADDRINUSE/.test(error.message)) reject(new FailedPreconditionError(`${host}:${port} is in use (another swe-env server?): choose another port with --port, or --port 0 for any free one`));
-      else if (/EADDRNOTAVAIL|ENOTFOUND|EAI_AGAIN/.test(error.message)) reject(new InvalidArgumentError(`cannot listen on ${host}:${port}: no such local address (--host)`));
+      else if (/EADDRINUSE/.test(error.message))
+        reject(
+          new FailedPreconditionError(
+            `${host}:${port} is in use (another swe-env server?): choose another port with --port, or --port 0 for any free one`,
+          ),
+        );
+      else if (/EADDRNOTAVAIL|ENOTFOUND|EAI_AGAIN/.test(error.message))
+        reject(new InvalidArgumentError(`cannot listen on ${host}:${port}: no such local address (--host)`));
       else reject(error);
     });
   });
@@ -255,7 +307,13 @@ function probePort(host: string, port: number): Promise<void> {
   return new Promise((resolve, reject) => {
     const probe = createNetServer();
     probe.once('error', (error: NodeJS.ErrnoException) =>
-      error.code === 'EADDRINUSE' ? reject(new FailedPreconditionError(`${host}:${port} is in use (another swe-env server?): choose another port with --port, or --port 0 for any free one`)) : resolve(),
+      error.code === 'EADDRINUSE'
+        ? reject(
+            new FailedPreconditionError(
+              `${host}:${port} is in use (another swe-env server?): choose another port with --port, or --port 0 for any free one`,
+            ),
+          )
+        : resolve(),
     );
     probe.listen(port, host, () => probe.close(() => resolve()));
   });

@@ -29,7 +29,9 @@ export function checkExposure(host: string, security: ServerSecurity, what = 'li
 }
 
 export function readToken(security: ServerSecurity): string | undefined {
-  const token = security.authTokenFile ? readOptionFile('--auth-token-file', security.authTokenFile).toString('utf8').trim() : security.authToken?.trim();
+  const token = security.authTokenFile
+    ? readOptionFile('--auth-token-file', security.authTokenFile).toString('utf8').trim()
+    : security.authToken?.trim();
   if (token === undefined) return undefined;
   if (token.length < 16) throw new InvalidArgumentError('the auth token must be at least 16 characters');
   return token;
@@ -37,13 +39,17 @@ export function readToken(security: ServerSecurity): string | undefined {
 
 export function serverCredentials(security: ServerSecurity): grpc.ServerCredentials {
   if (!security.tlsCertFile || !security.tlsKeyFile) {
-    if (security.tlsCertFile || security.tlsKeyFile || security.tlsClientCaFile) throw new InvalidArgumentError('TLS needs both --tls-cert and --tls-key');
+    if (security.tlsCertFile || security.tlsKeyFile || security.tlsClientCaFile)
+      throw new InvalidArgumentError('TLS needs both --tls-cert and --tls-key');
     return grpc.ServerCredentials.createInsecure();
   }
   const ca = security.tlsClientCaFile ? readOptionFile('--tls-client-ca', security.tlsClientCaFile) : null;
-  return grpc.ServerCredentials.createSsl(ca, [{ cert_chain: readOptionFile('--tls-cert', security.tlsCertFile), private_key: readOptionFile('--tls-key', security.tlsKeyFile) }], ca !== null);
+  return grpc.ServerCredentials.createSsl(
+    ca,
+    [{ cert_chain: readOptionFile('--tls-cert', security.tlsCertFile), private_key: readOptionFile('--tls-key', security.tlsKeyFile) }],
+    ca !== null,
+  );
 }
-
 
 /**
  * Checks the bearer token on every call, health and reflection included, before any handler
@@ -60,7 +66,10 @@ export function bearerTokenInterceptor(token: string): grpc.ServerInterceptor {
             const got = metadata.get('authorization')[0];
             if (typeof got !== 'string' || !sameSecret(got, expected)) {
               denied = true;
-              call.sendStatus({ code: grpc.status.UNAUTHENTICATED, details: 'this server needs a bearer token: authorization: Bearer <token>' });
+              call.sendStatus({
+                code: grpc.status.UNAUTHENTICATED,
+                details: 'this server needs a bearer token: authorization: Bearer <token>',
+              });
               return;
             }
             nextMetadata(metadata);
@@ -76,4 +85,3 @@ export function bearerTokenInterceptor(token: string): grpc.ServerInterceptor {
     });
   };
 }
-

@@ -120,8 +120,20 @@ export type ServerConfigInput = Partial<Omit<ServerConfig, 'limits' | 'defaults'
   bounds?: Partial<EpisodeDefaults>;
 };
 
-export const DEFAULTS: Omit<ServerConfig, 'taskFiles' | 'dockerSocket' | 'security' | 'metricsPort' | 'ociRuntime' | 'stateDir' | 'trajectoryDir'> = {
-  images: { maxPulls: 4, pullRetries: 5, pullBackoffS: 2, registryConfig: undefined, registryMirrors: [], cacheHighBytes: 0, cacheLowBytes: 0, prefetchPinS: 900 },
+export const DEFAULTS: Omit<
+  ServerConfig,
+  'taskFiles' | 'dockerSocket' | 'security' | 'metricsPort' | 'ociRuntime' | 'stateDir' | 'trajectoryDir'
+> = {
+  images: {
+    maxPulls: 4,
+    pullRetries: 5,
+    pullBackoffS: 2,
+    registryConfig: undefined,
+    registryMirrors: [],
+    cacheHighBytes: 0,
+    cacheLowBytes: 0,
+    prefetchPinS: 900,
+  },
   onShutdown: 'drain',
   adoptionGraceS: 300,
   trajectoryMaxBytes: 10 * 1024 ** 3,
@@ -261,8 +273,12 @@ function checkImageSupply(c: ImageSupplyConfig): ImageSupplyConfig {
     }
   }
   const low = c.cacheHighBytes > 0 && c.cacheLowBytes === 0 ? Math.floor(c.cacheHighBytes * 0.8) : c.cacheLowBytes;
-  if (c.cacheHighBytes > 0 && low > c.cacheHighBytes) throw new InvalidArgumentError(`the image cache's low mark (${low} bytes) is above its high mark (${c.cacheHighBytes}): eviction would never stop`);
-  if (c.cacheHighBytes === 0 && c.cacheLowBytes > 0) throw new InvalidArgumentError('an image cache low mark needs a high mark (--image-cache-gb)');
+  if (c.cacheHighBytes > 0 && low > c.cacheHighBytes)
+    throw new InvalidArgumentError(
+      `the image cache's low mark (${low} bytes) is above its high mark (${c.cacheHighBytes}): eviction would never stop`,
+    );
+  if (c.cacheHighBytes === 0 && c.cacheLowBytes > 0)
+    throw new InvalidArgumentError('an image cache low mark needs a high mark (--image-cache-gb)');
   return Object.freeze({ ...c, cacheLowBytes: low, registryMirrors: Object.freeze([...c.registryMirrors]) });
 }
 

@@ -56,13 +56,18 @@ export class EpisodeRegistry {
     this.grace = new AdoptionGrace(config.adoptionGraceS, () => {
       this.abandonUnclaimed().catch((error: unknown) => this.logger.error({ err: error }, 'ending abandoned episodes failed'));
     });
-    this.warm = new WarmPool(provider, starts, {
-      maxWarm: config.maxWarm,
-      warmMemoryBytes: config.warmMemoryBytes,
-      warmTtlS: config.warmTtlS,
-      episodeLifeS: config.defaults.episodeTimeoutS + config.defaults.idleTimeoutS + 300,
-      limits: config.limits,
-    }, logger);
+    this.warm = new WarmPool(
+      provider,
+      starts,
+      {
+        maxWarm: config.maxWarm,
+        warmMemoryBytes: config.warmMemoryBytes,
+        warmTtlS: config.warmTtlS,
+        episodeLifeS: config.defaults.episodeTimeoutS + config.defaults.idleTimeoutS + 300,
+        limits: config.limits,
+      },
+      logger,
+    );
   }
 
   /** Ready sandboxes per task (Prewarm). */
@@ -74,7 +79,8 @@ export class EpisodeRegistry {
   /** Keeps `count` sandboxes of the task ready for its next Resets (see WarmPool). */
   prewarm(task: Task, count: number): { warm: number; starting: number; message: string } {
     if (this.shuttingDown) throw new UnavailableError('the server is shutting down');
-    if (!Number.isInteger(count) || count < 0 || count > 1024) throw new InvalidArgumentError('count must be a whole number from 0 to 1024');
+    if (!Number.isInteger(count) || count < 0 || count > 1024)
+      throw new InvalidArgumentError('count must be a whole number from 0 to 1024');
     if (this.config.maxWarm === 0) return { warm: 0, starting: 0, message: 'prewarming is off on this server (--max-warm 0)' };
     return this.warm.prewarm(task, count);
   }
@@ -156,19 +162,25 @@ export class EpisodeRegistry {
       // A prewarmed sandbox of the task is made by the same readySandbox, only earlier.
       ready =
         this.warm.take(input.task, lifeS) ??
-        (await readySandbox(this.provider, input.task, { episodeId: id, maxLifetimeS: lifeS, limits: this.config.limits, ...(signal ? { signal } : {}) }, async (create) => {
-          await acquireOrExhausted(this.starts, signal, () => `too many container starts under way (${this.config.maxConcurrentStarts})`);
-          try {
-            return await create();
-          } finally {
-            this.starts.release();
-          }
-        }));
+        (await readySandbox(
+          this.provider,
+          input.task,
+          { episodeId: id, maxLifetimeS: lifeS, limits: this.config.limits, ...(signal ? { signal } : {}) },
+          async (create) => {
+            await acquireOrExhausted(this.starts, signal, () => `too many container starts under way (${this.config.maxConcurrentStarts})`);
+            try {
+              return await create();
+            } finally {
+              this.starts.release();
+            }
+          },
+        ));
     } catch (error) {
       this.slots.release();
       throw error;
     }
-    if (ready.removedRefs.length > 0) this.logger.warn({ episode: id, task: input.task.id, removed: ready.removedRefs }, 'removed refs past the base commit');
+    if (ready.removedRefs.length > 0)
+      this.logger.warn({ episode: id, task: input.task.id, removed: ready.removedRefs }, 'removed refs past the base commit');
     const episode = await this.episodeOn(ready, id, input, options);
     episode.attachTrajectory(this.trajectories?.begin(trajectoryHeader(episode, this.config.serverId), episode.createdAt));
     // On disk before Reset answers: a restart right after it still knows the episode.
@@ -178,7 +190,8 @@ export class EpisodeRegistry {
 
   /** The new episode on its ready sandbox; the sandbox is removed (and the slot freed) when that fails. */
   private async episodeOn(ready: ReadySandbox, id: string, input: ResetInput, options: EpisodeDefaults): Promise<Episode> {
-    if (!input.derive) return new Episode(id, input.task, options, input.seed, input.groupId, ready.sandbox, ready.shell, ready.head, this.episodeDeps());
+    if (!input.derive)
+      return new Episode(id, input.task, options, input.seed, input.groupId, ready.sandbox, ready.shell, ready.head, this.episodeDeps());
     try {
       return await input.derive.make(ready, this.episodeDeps());
     } catch (error) {
@@ -319,9 +332,18 @@ export class EpisodeRegistry {
       this.grace.claim(id);
       const graceS = this.config.adoptionGraceS;
       // Not the model's doing: the restart lost the episode's client, so it ends as the environment's failure.
-      if (!episode.ended) episode.markLost(`the server restarted and no client called the episode within ${graceS}s, so it was ended and its container removed`);
+      if (!episode.ended)
+        episode.markLost(
+          `the server restarted and no client called the episode within ${graceS}s, so it was ended and its container removed`,
+        );
       this.logger.warn({ episode: id, graceS }, 'episode taken over at the restart was not claimed by any client: ended');
-      await this.retire(id, entry, episode, 'expired', `was ended: the server restarted and no client called it within ${graceS}s (--adoption-grace), so its container was removed`);
+      await this.retire(
+        id,
+        entry,
+        episode,
+        'expired',
+        `was ended: the server restarted and no client called it within ${graceS}s (--adoption-grace), so its container was removed`,
+      );
     }
   }
 
@@ -350,7 +372,9 @@ export class EpisodeRegistry {
       this.tombstones.delete(id);
       await this.journal?.remove(id);
     }
-    await this.provider.removeExpired(new Date(now)).catch((error: unknown) => this.logger.warn({ err: messageOf(error) }, 'reaping expired containers failed'));
+    await this.provider
+      .removeExpired(new Date(now))
+      .catch((error: unknown) => this.logger.warn({ err: messageOf(error) }, 'reaping expired containers failed'));
   }
 
   /**
@@ -391,4 +415,3 @@ export class EpisodeRegistry {
     );
   }
 }
-

@@ -127,7 +127,9 @@ export class Episode {
         this.inflight.turn.assistant ??= assistant;
         return this.inflight.promise;
       }
-      throw new FailedPreconditionError(`step ${this.inflight.index} of episode ${this.id} is still running; step_index ${index} must wait for it`);
+      throw new FailedPreconditionError(
+        `step ${this.inflight.index} of episode ${this.id} is still running; step_index ${index} must wait for it`,
+      );
     }
     if (index !== state.stepCount) {
       throw new FailedPreconditionError(`episode ${this.id} expects step_index ${state.stepCount}, got ${index}`);
@@ -145,7 +147,8 @@ export class Episode {
    */
   async hold<T>(copy: (core: EpisodeCore) => Promise<T>): Promise<T> {
     this.touch();
-    if (this.inflight || this.held) throw new FailedPreconditionError(`episode ${this.id} is running a step or being forked; fork it between steps`);
+    if (this.inflight || this.held)
+      throw new FailedPreconditionError(`episode ${this.id} is running a step or being forked; fork it between steps`);
     if (this.core.state.end || this.lostMessage || this.core.disposed) {
       throw new FailedPreconditionError(`episode ${this.id} has ended; only a live episode can be forked`);
     }

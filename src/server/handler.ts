@@ -5,7 +5,9 @@ import { CancelledError, messageOf, statusOf, SweEnvError } from '../common/erro
 import type { Logger } from '../common/logger.js';
 
 const STATUS_NAMES: Readonly<Record<number, string>> = Object.fromEntries(
-  Object.entries(status).filter(([, v]) => typeof v === 'number').map(([k, v]) => [v as number, k]),
+  Object.entries(status)
+    .filter(([, v]) => typeof v === 'number')
+    .map(([k, v]) => [v as number, k]),
 );
 
 export interface CallContext {

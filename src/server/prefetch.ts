@@ -9,7 +9,12 @@ import type { TaskStore } from '../tasks/task-store.js';
 /** Task ids one Prefetch may name: a few batches ahead, not a whole data set per call. */
 export const MAX_PREFETCH_TASKS = 10_000;
 
-const PHASES = { present: 'IMAGE_PHASE_PRESENT', pulling: 'IMAGE_PHASE_PULLING', queued: 'IMAGE_PHASE_QUEUED', failed: 'IMAGE_PHASE_FAILED' } as const;
+const PHASES = {
+  present: 'IMAGE_PHASE_PRESENT',
+  pulling: 'IMAGE_PHASE_PULLING',
+  queued: 'IMAGE_PHASE_QUEUED',
+  failed: 'IMAGE_PHASE_FAILED',
+} as const;
 
 export function pullStateToProto(state: PullState, taskIds: readonly string[] = []): ImageState {
   return {
@@ -50,7 +55,9 @@ export function supplyToProto(s: SupplySnapshot): ImageSupplyProto {
  */
 export async function prefetchTasks(tasks: TaskStore, supply: ImageSupply, taskIds: readonly string[]): Promise<PrefetchResponse> {
   if (taskIds.length > MAX_PREFETCH_TASKS) {
-    throw new InvalidArgumentError(`Prefetch takes at most ${MAX_PREFETCH_TASKS} task ids per call, got ${taskIds.length}: send the next batches in several calls`);
+    throw new InvalidArgumentError(
+      `Prefetch takes at most ${MAX_PREFETCH_TASKS} task ids per call, got ${taskIds.length}: send the next batches in several calls`,
+    );
   }
   const byImage = new Map<string, string[]>();
   const unknown: string[] = [];

@@ -31,7 +31,14 @@ export async function readySandbox(
     await provider.ensureImage(task.image, options.signal);
     sandbox = await withStart(() =>
       provider.create(
-        { image: task.image, workdir: task.workdir, maxLifetimeS: options.maxLifetimeS, role: 'episode', episodeId: options.episodeId, limits: options.limits },
+        {
+          image: task.image,
+          workdir: task.workdir,
+          maxLifetimeS: options.maxLifetimeS,
+          role: 'episode',
+          episodeId: options.episodeId,
+          limits: options.limits,
+        },
         options.signal,
       ),
     );

@@ -37,15 +37,19 @@ async function lockFile(file: string, refuse: (holderPid: string) => string): Pr
 export async function lockServerId(serverId: string): Promise<() => Promise<void>> {
   const dir = join(runDir(), 'server-ids');
   await mkdir(dir, { recursive: true, mode: 0o700 });
-  return lockFile(join(dir, `${encodeURIComponent(serverId)}.lock`), (pid) =>
-    `another swe-env server (pid ${pid}) is running with server id '${serverId}' on this host: give this one its own --server-id (each server id owns its containers), or stop that server first`,
+  return lockFile(
+    join(dir, `${encodeURIComponent(serverId)}.lock`),
+    (pid) =>
+      `another swe-env server (pid ${pid}) is running with server id '${serverId}' on this host: give this one its own --server-id (each server id owns its containers), or stop that server first`,
   );
 }
 
 /** One server per state directory (two hosts sharing one directory included). */
 export async function lockStateDir(serverDir: string, serverId: string): Promise<() => Promise<void>> {
-  return lockFile(join(serverDir, 'server.lock'), (pid) =>
-    `another swe-env server (pid ${pid}) runs with server id ${serverId} and state directory ${serverDir}; give this one its own --server-id or --state-dir`,
+  return lockFile(
+    join(serverDir, 'server.lock'),
+    (pid) =>
+      `another swe-env server (pid ${pid}) runs with server id ${serverId} and state directory ${serverDir}; give this one its own --server-id or --state-dir`,
   );
 }
 

@@ -33,7 +33,15 @@ import type { ReplayRequest__Output } from '../generated/swe_env/v1/ReplayReques
 import type { ReplayResponse } from '../generated/swe_env/v1/ReplayResponse.js';
 import { forkEpisode } from './fork/fork-episodes.js';
 import { replayEpisode } from './replay/replay-episode.js';
-import { optionsFromProto, optionsToProto, reportToProto, stepToProto, summaryToProto, taskSummaryToProto, taskToProto } from './convert.js';
+import {
+  optionsFromProto,
+  optionsToProto,
+  reportToProto,
+  stepToProto,
+  summaryToProto,
+  taskSummaryToProto,
+  taskToProto,
+} from './convert.js';
 import type { EpisodeRegistry } from './episode-registry.js';
 import { unary, type CallContext } from './handler.js';
 import { toStruct as struct } from './struct.js';
@@ -59,7 +67,8 @@ export class SweEnvService {
     const pageSize = request.pageSize === 0 ? 100 : request.pageSize;
     if (pageSize < 0 || pageSize > MAX_PAGE) throw new InvalidArgumentError(`page_size must be 1..${MAX_PAGE}`);
     const offset = request.pageToken === '' ? 0 : Number(request.pageToken);
-    if (!Number.isInteger(offset) || offset < 0) throw new InvalidArgumentError(`page_token '${request.pageToken}' is not one this server gave out`);
+    if (!Number.isInteger(offset) || offset < 0)
+      throw new InvalidArgumentError(`page_token '${request.pageToken}' is not one this server gave out`);
     const all = this.deps.tasks.list(request.dataset ? { dataset: request.dataset } : {});
     const page = all.slice(offset, offset + pageSize);
     const next = offset + page.length;
@@ -111,7 +120,9 @@ export class SweEnvService {
     const outcome = await episode.step(
       request.stepIndex,
       { name: request.action.name, argumentsJson: request.action.argumentsJson, callId: request.action.callId },
-      request.assistant ? { content: request.assistant.content, reasoning: request.assistant.reasoning, model: request.assistant.model } : undefined,
+      request.assistant
+        ? { content: request.assistant.content, reasoning: request.assistant.reasoning, model: request.assistant.model }
+        : undefined,
     );
     this.deps.metrics?.step(request.action.name, outcome.status, (Date.now() - started) / 1000);
     return stepToProto(outcome);
@@ -126,7 +137,10 @@ export class SweEnvService {
     if (!request.taskId) throw new InvalidArgumentError('task_id is required');
     const task = this.deps.tasks.get(request.taskId);
     const rewardRule = rewardRuleOf(request.rewardRule);
-    const report = await this.deps.grader.grade(task, Buffer.from(request.patch, 'utf8'), { signal: context.signal, ...(rewardRule ? { rewardRule } : {}) });
+    const report = await this.deps.grader.grade(task, Buffer.from(request.patch, 'utf8'), {
+      signal: context.signal,
+      ...(rewardRule ? { rewardRule } : {}),
+    });
     return { report: reportToProto(report) };
   }
 
@@ -183,6 +197,7 @@ export class SweEnvService {
 /** EvaluateRequest.reward_rule: empty for the server's own rule. */
 function rewardRuleOf(value: string): RewardRule | undefined {
   if (value === '') return undefined;
-  if (!(REWARD_RULES as readonly string[]).includes(value)) throw new InvalidArgumentError(`reward_rule must be one of ${REWARD_RULES.join(', ')} (or empty), got '${value}'`);
+  if (!(REWARD_RULES as readonly string[]).includes(value))
+    throw new InvalidArgumentError(`reward_rule must be one of ${REWARD_RULES.join(', ')} (or empty), got '${value}'`);
   return value as RewardRule;
 }

@@ -45,7 +45,11 @@ const ACCEPTED = 'Accepted tool calls: bash with arguments {"command": "<string>
  * the repository is in, as the prompt does, so a policy trained across languages is told in both.
  */
 export function toolsFor(language: string): ToolDefinition[] {
-  return TOOLS.map((tool) => (tool.name === 'bash' ? { ...tool, description: tool.description.replace('in the repository.', `in the repository (a ${language} project).`) } : tool));
+  return TOOLS.map((tool) =>
+    tool.name === 'bash'
+      ? { ...tool, description: tool.description.replace('in the repository.', `in the repository (a ${language} project).`) }
+      : tool,
+  );
 }
 
 /** The tool schemas as Reset and GetTask return them (for a task in `language`, when given). */
@@ -78,7 +82,8 @@ export function jsonNestingDepth(text: string, limit = Number.MAX_SAFE_INTEGER):
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
     if (inString) {
-      if (c === 0x5c) i += 1; // backslash: the next character is escaped
+      if (c === 0x5c)
+        i += 1; // backslash: the next character is escaped
       else if (c === 0x22) inString = false;
     } else if (c === 0x22) {
       inString = true;

@@ -82,7 +82,10 @@ export class WarmPool {
     return {
       warm: this.ready.get(task.id)?.length ?? 0,
       starting: this.startingFor(task.id),
-      message: short > 0 ? `${short} not started: the warm budget (${this.config.maxWarm} sandboxes, ${Math.floor(this.config.warmMemoryBytes / 1024 ** 2)} MiB) is used` : '',
+      message:
+        short > 0
+          ? `${short} not started: the warm budget (${this.config.maxWarm} sandboxes, ${Math.floor(this.config.warmMemoryBytes / 1024 ** 2)} MiB) is used`
+          : '',
     };
   }
 
@@ -118,8 +121,11 @@ export class WarmPool {
   private async make(task: Task): Promise<WarmSandbox> {
     const lifeS = this.config.warmTtlS + this.config.episodeLifeS;
     const started = Date.now();
-    const ready = await readySandbox(this.provider, task, { episodeId: `warm-${randomUUID()}`, maxLifetimeS: lifeS, limits: this.config.limits }, (create) =>
-      this.starts.with(create),
+    const ready = await readySandbox(
+      this.provider,
+      task,
+      { episodeId: `warm-${randomUUID()}`, maxLifetimeS: lifeS, limits: this.config.limits },
+      (create) => this.starts.with(create),
     );
     return { ...ready, endsAt: started + lifeS * 1000, warmedAt: Date.now() };
   }
@@ -158,7 +164,9 @@ export class WarmPool {
 
   private async discard(warm: WarmSandbox): Promise<void> {
     await warm.shell.close().catch(() => undefined);
-    await warm.sandbox.remove().catch((error: unknown) => this.logger.warn({ err: messageOf(error) }, 'cannot remove a warm sandbox; its expiry label bounds it'));
+    await warm.sandbox
+      .remove()
+      .catch((error: unknown) => this.logger.warn({ err: messageOf(error) }, 'cannot remove a warm sandbox; its expiry label bounds it'));
   }
 
   /** Removes every warm sandbox (shutdown). */

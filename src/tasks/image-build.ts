@@ -87,8 +87,11 @@ export interface ImageBuildOptions {
  * environment for a --network-install build: the script's environment only, never committed.
  */
 export function packageIndexEnv(env: NodeJS.ProcessEnv): Record<string, string> {
-  const passed = /^(PIP_INDEX_URL|PIP_EXTRA_INDEX_URL|PIP_TRUSTED_HOST|PIP_FIND_LINKS|UV_INDEX_URL|UV_EXTRA_INDEX_URL|https?_proxy|HTTPS?_PROXY|no_proxy|NO_PROXY)$/;
-  return Object.fromEntries(Object.entries(env).filter((entry): entry is [string, string] => passed.test(entry[0]) && entry[1] !== undefined));
+  const passed =
+    /^(PIP_INDEX_URL|PIP_EXTRA_INDEX_URL|PIP_TRUSTED_HOST|PIP_FIND_LINKS|UV_INDEX_URL|UV_EXTRA_INDEX_URL|https?_proxy|HTTPS?_PROXY|no_proxy|NO_PROXY)$/;
+  return Object.fromEntries(
+    Object.entries(env).filter((entry): entry is [string, string] => passed.test(entry[0]) && entry[1] !== undefined),
+  );
 }
 
 /** Where a --network-install build container finds the host's CA bundle; removed with /swe_env/build before the commit. */
@@ -102,7 +105,14 @@ export const BUILD_CA_PATH = '/swe_env/build/ca-certificates.crt';
  * image commits neither.
  */
 export function hostCaBundle(env: NodeJS.ProcessEnv, exists: (path: string) => boolean = existsSync): string | undefined {
-  const candidates = [env.SSL_CERT_FILE, env.PIP_CERT, env.REQUESTS_CA_BUNDLE, env.NODE_EXTRA_CA_CERTS, env.CURL_CA_BUNDLE, '/etc/ssl/certs/ca-certificates.crt'];
+  const candidates = [
+    env.SSL_CERT_FILE,
+    env.PIP_CERT,
+    env.REQUESTS_CA_BUNDLE,
+    env.NODE_EXTRA_CA_CERTS,
+    env.CURL_CA_BUNDLE,
+    '/etc/ssl/certs/ca-certificates.crt',
+  ];
   return candidates.find((path): path is string => !!path && exists(path));
 }
 
@@ -130,10 +140,25 @@ async function buildOne(options: ImageBuildOptions, task: Task, baseId: string):
   // A row with no install step gets the harness's own set-up for its (repository, version) when
   // the build may download (its steps do: npm ci, pip install, bundle install); offline it
   // would only fail, and an image built without it is what the record asked for.
-  const harness = task.install === undefined && options.install === undefined && options.networkInstall ? harnessInstallFor(task.repo, task.version) : undefined;
+  const harness =
+    task.install === undefined && options.install === undefined && options.networkInstall
+      ? harnessInstallFor(task.repo, task.version)
+      : undefined;
   const install = task.install ?? options.install ?? harness?.script ?? '';
   const hash = createHash('sha256')
-    .update([baseId, task.baseCommit, task.bugPatch ?? '', install, task.workdir, IMAGE_SCRIPT, IMAGE_BUILDER_VERSION, SNAPSHOT_FORMAT, ...(options.networkInstall ? ['network-install'] : [])].join('\0'))
+    .update(
+      [
+        baseId,
+        task.baseCommit,
+        task.bugPatch ?? '',
+        install,
+        task.workdir,
+        IMAGE_SCRIPT,
+        IMAGE_BUILDER_VERSION,
+        SNAPSHOT_FORMAT,
+        ...(options.networkInstall ? ['network-install'] : []),
+      ].join('\0'),
+    )
     .digest('hex')
     .slice(0, 24);
   let missingSubmodules: MissingSubmodule[] = [];
@@ -154,7 +179,9 @@ async function buildOne(options: ImageBuildOptions, task: Task, baseId: string):
     const source = await repositoryFor(options.repoDir, task.repo);
     await snapshotAtBase(source, task.baseCommit, join(scratch, name));
     // Submodules from the same folder of repositories (owner+name and the other layouts).
-    missingSubmodules = await initSubmodules(join(scratch, name), task.repo, (ownerName) => repositoryFor(options.repoDir, ownerName, { orItself: false }));
+    missingSubmodules = await initSubmodules(join(scratch, name), task.repo, (ownerName) =>
+      repositoryFor(options.repoDir, ownerName, { orItself: false }),
+    );
     const parentDir = task.workdir.split('/').slice(0, -1).join('/') || '/';
     const caBundle = options.networkInstall ? hostCaBundle(process.env) : undefined;
     const caFiles = caBundle ? [{ path: BUILD_CA_PATH, content: readFileSync(caBundle) }] : [];
@@ -166,7 +193,9 @@ async function buildOne(options: ImageBuildOptions, task: Task, baseId: string):
       scriptArgs: [install, task.bugPatch ? '1' : '0'],
       tag: task.image,
       workdir: task.workdir,
-      ...(options.networkInstall ? { network: 'host' as const, scriptEnv: { ...packageIndexEnv(process.env), ...(caBundle ? caBundleEnv() : {}) } } : {}),
+      ...(options.networkInstall
+        ? { network: 'host' as const, scriptEnv: { ...packageIndexEnv(process.env), ...(caBundle ? caBundleEnv() : {}) } }
+        : {}),
       labels: {
         [LABEL_BUILD_HASH]: hash,
         'swe-env.task': task.id,

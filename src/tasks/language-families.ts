@@ -12,7 +12,9 @@ export interface FamilySpec {
 }
 
 export const LANGUAGE_FAMILIES: Readonly<Record<LanguageFamily, FamilySpec>> = Object.freeze(
-  Object.fromEntries(LANGUAGES.flatMap((language) => (language.toolchain ? [[language.toolchain.family, { packages: language.toolchain.packages }]] : []))),
+  Object.fromEntries(
+    LANGUAGES.flatMap((language) => (language.toolchain ? [[language.toolchain.family, { packages: language.toolchain.packages }]] : [])),
+  ),
 );
 
 export function isLanguageFamily(name: string): name is LanguageFamily {
@@ -22,7 +24,8 @@ export function isLanguageFamily(name: string): name is LanguageFamily {
 /** The packages of the named families, in order, without repeats; an unknown name is an error. */
 export function familyPackages(names: readonly string[]): string[] {
   const unknown = names.filter((n) => !isLanguageFamily(n));
-  if (unknown.length > 0) throw new Error(`unknown language families: ${unknown.join(', ')} (known: ${Object.keys(LANGUAGE_FAMILIES).join(', ')})`);
+  if (unknown.length > 0)
+    throw new Error(`unknown language families: ${unknown.join(', ')} (known: ${Object.keys(LANGUAGE_FAMILIES).join(', ')})`);
   return [...new Set(names.flatMap((n) => LANGUAGE_FAMILIES[n]!.packages))];
 }
 

@@ -120,7 +120,7 @@ type Normalised = { task: Task } | { problem: { field: string; message: string }
 type Problem = { problem: { field: string; message: string } };
 
 function missingString(r: Record<string, unknown>, fields: readonly string[]): Problem | undefined {
-  const field = fields.find((f) => typeof r[f] !== 'string' || (r[f]).trim() === '');
+  const field = fields.find((f) => typeof r[f] !== 'string' || r[f].trim() === '');
   return field === undefined ? undefined : { problem: { field, message: 'missing or not a non-empty string' } };
 }
 
@@ -130,12 +130,16 @@ function nonEmpty(r: Record<string, unknown>, field: string): string | undefined
 }
 
 /** What SWE-bench and SWE-smith records share: ids, test lists, image, working directory, overrides. */
-function commonFields(r: Record<string, unknown>, options: LoadOptions & { dataset: string }): Problem | Omit<Task, 'baseCommit' | 'environmentSetupCommit' | 'goldPatch' | 'testPatch'> {
+function commonFields(
+  r: Record<string, unknown>,
+  options: LoadOptions & { dataset: string },
+): Problem | Omit<Task, 'baseCommit' | 'environmentSetupCommit' | 'goldPatch' | 'testPatch'> {
   const failToPass = testList(r['FAIL_TO_PASS']);
   if ('error' in failToPass) return { problem: { field: 'FAIL_TO_PASS', message: failToPass.error } };
   const passToPass = testList(r['PASS_TO_PASS']);
   if ('error' in passToPass) return { problem: { field: 'PASS_TO_PASS', message: passToPass.error } };
-  if (failToPass.list.length === 0) return { problem: { field: 'FAIL_TO_PASS', message: 'empty: a task needs at least one failing test to fix' } };
+  if (failToPass.list.length === 0)
+    return { problem: { field: 'FAIL_TO_PASS', message: 'empty: a task needs at least one failing test to fix' } };
   const id = r['instance_id'] as string;
   const repo = r['repo'] as string;
   const rawVersion = r['version'];
@@ -145,7 +149,12 @@ function commonFields(r: Record<string, unknown>, options: LoadOptions & { datas
   const evalScript = nonEmpty(r, 'eval_script');
   const logParser = nonEmpty(r, 'log_parser');
   if (logParser !== undefined && !isHarnessParser(logParser)) {
-    return { problem: { field: 'log_parser', message: `${logParser} is not a log parser swe-env has (the harness's, for every language of 5.x, and swesmith's for its other languages)` } };
+    return {
+      problem: {
+        field: 'log_parser',
+        message: `${logParser} is not a log parser swe-env has (the harness's, for every language of 5.x, and swesmith's for its other languages)`,
+      },
+    };
   }
   return {
     id,

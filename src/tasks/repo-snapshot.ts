@@ -23,7 +23,10 @@ async function fullCommitId(source: string, baseCommit: string): Promise<string>
   try {
     return (await git(source, ['rev-parse', '--verify', '--quiet', `${baseCommit}^{commit}`])).trim();
   } catch (error) {
-    throw new Error(`base_commit ${baseCommit} is not in the repository ${source} (git rev-parse: ${lastLineOf(error) || 'no such commit'})`, { cause: error });
+    throw new Error(
+      `base_commit ${baseCommit} is not in the repository ${source} (git rev-parse: ${lastLineOf(error) || 'no such commit'})`,
+      { cause: error },
+    );
   }
 }
 
@@ -57,9 +60,12 @@ async function fetchBase(into: string, source: string, commit: string): Promise<
     try {
       await git(into, ['fetch', '-q', '--no-tags', '--depth', '1', source, commit, ...refspecs(onBase)]);
     } catch (shallowError) {
-      throw new Error(`cannot fetch base_commit ${commit} from ${source} (with its history: ${whole}; alone: ${lastLineOf(shallowError)})`, {
-        cause: shallowError,
-      });
+      throw new Error(
+        `cannot fetch base_commit ${commit} from ${source} (with its history: ${whole}; alone: ${lastLineOf(shallowError)})`,
+        {
+          cause: shallowError,
+        },
+      );
     }
   }
 }

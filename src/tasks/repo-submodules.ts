@@ -20,7 +20,10 @@ export interface MissingSubmodule {
 export type SubmoduleLocator = (ownerName: string) => Promise<string>;
 
 async function git(cwd: string, args: string[]): Promise<string> {
-  const { stdout } = await run('git', ['-c', 'protocol.file.allow=always', '-c', 'advice.detachedHead=false', ...args], { cwd, maxBuffer: 64 * 1024 * 1024 });
+  const { stdout } = await run('git', ['-c', 'protocol.file.allow=always', '-c', 'advice.detachedHead=false', ...args], {
+    cwd,
+    maxBuffer: 64 * 1024 * 1024,
+  });
   return stdout;
 }
 
@@ -30,7 +33,10 @@ async function git(cwd: string, args: string[]): Promise<string> {
  * under the superproject's owner). Undefined when it names no such pair.
  */
 export function submoduleOwnerName(url: string, superRepo: string): string | undefined {
-  const trimmed = url.trim().replace(/\/+$/, '').replace(/\.git$/, '');
+  const trimmed = url
+    .trim()
+    .replace(/\/+$/, '')
+    .replace(/\.git$/, '');
   if (trimmed.startsWith('./') || trimmed.startsWith('../')) {
     const parts = superRepo.split('/');
     for (const step of trimmed.split('/')) {
@@ -87,7 +93,11 @@ export async function initSubmodules(dir: string, superRepo: string, locate: Sub
       await git(dir, ['config', `submodule.${sub.name}.url`, source]);
       await git(dir, ['submodule', 'update', '--', sub.path]);
     } catch (error) {
-      missing.push({ path: sub.path, url: sub.url, reason: `commit ${sub.commit.slice(0, 12)} not taken from ${source}: ${messageOf(error).trim().split('\n').at(-1) ?? ''}` });
+      missing.push({
+        path: sub.path,
+        url: sub.url,
+        reason: `commit ${sub.commit.slice(0, 12)} not taken from ${source}: ${messageOf(error).trim().split('\n').at(-1) ?? ''}`,
+      });
       continue;
     } finally {
       await git(dir, ['config', `submodule.${sub.name}.url`, sub.url]).catch(() => undefined);

@@ -21,7 +21,8 @@ export class TaskStore {
 
   get(id: string): Task {
     const task = this.byId.get(id);
-    if (!task) throw new NotFoundError(`unknown task_id '${id}'${didYouMean(id, [...this.byId.keys()])}; this server has ${this.size} tasks`);
+    if (!task)
+      throw new NotFoundError(`unknown task_id '${id}'${didYouMean(id, [...this.byId.keys()])}; this server has ${this.size} tasks`);
     return task;
   }
 

@@ -96,7 +96,11 @@ export function chatMessages(t: Trajectory): ChatMessage[] {
     const step = steps[i]!;
     if (step.tool === '') {
       // The model answered without a tool call: its text, then the environment's reminder.
-      messages.push({ role: 'assistant', content: step.assistant?.content ?? '', ...(step.assistant?.reasoning ? { reasoning_content: step.assistant.reasoning } : {}) });
+      messages.push({
+        role: 'assistant',
+        content: step.assistant?.content ?? '',
+        ...(step.assistant?.reasoning ? { reasoning_content: step.assistant.reasoning } : {}),
+      });
       messages.push({ role: 'user', content: step.observation });
       continue;
     }
@@ -145,9 +149,20 @@ export function exportRows(trajectories: readonly Trajectory[], format: ExportFo
       case 'sft':
         return { messages: chatMessages(t), tools: t.header.tools, metadata };
       case 'verifier':
-        return { ...metadata, messages: chatMessages(t), tools: t.header.tools, model_patch: end.model_patch ?? '', label: end.resolved ? 1 : 0 };
+        return {
+          ...metadata,
+          messages: chatMessages(t),
+          tools: t.header.tools,
+          model_patch: end.model_patch ?? '',
+          label: end.resolved ? 1 : 0,
+        };
       case 'predictions':
-        return { instance_id: t.header.task_id, model_patch: end.model_patch ?? '', model_name_or_path: model(t, modelName), episode_id: t.header.episode_id };
+        return {
+          instance_id: t.header.task_id,
+          model_patch: end.model_patch ?? '',
+          model_name_or_path: model(t, modelName),
+          episode_id: t.header.episode_id,
+        };
     }
   });
 }

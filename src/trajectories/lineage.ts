@@ -22,7 +22,10 @@ export async function fullSteps(trajectory: Trajectory, find: FindTrajectory): P
     if (!parentId) break;
     if (depth >= MAX_DEPTH) throw new Error(`trajectory ${trajectory.header.episode_id} has more than ${MAX_DEPTH} fork ancestors`);
     const parent = await find(parentId);
-    if (!parent) throw new Error(`the trajectory of ${current.header.episode_id}'s parent ${parentId} is not kept: its first ${branch} steps cannot be rebuilt`);
+    if (!parent)
+      throw new Error(
+        `the trajectory of ${current.header.episode_id}'s parent ${parentId} is not kept: its first ${branch} steps cannot be rebuilt`,
+      );
     below = branch;
     current = parent;
   }

@@ -56,7 +56,13 @@ export class TrajectoryRecorder {
     const name = `${encodeURIComponent(episodeId)}.jsonl`;
     for (const day of days) {
       const file = join(root, day, name);
-      if (await stat(file).then((s) => s.isFile(), () => false)) return file;
+      if (
+        await stat(file).then(
+          (s) => s.isFile(),
+          () => false,
+        )
+      )
+        return file;
     }
     return undefined;
   }
@@ -82,7 +88,10 @@ export class TrajectoryRecorder {
     this.dropped.total_bound += 1;
     if (!this.warnedFull) {
       this.warnedFull = true;
-      this.logger.warn({ dir: this.options.dir, maxBytes: this.options.maxTotalBytes }, 'the trajectory directory reached its size bound: new records are dropped until room is made');
+      this.logger.warn(
+        { dir: this.options.dir, maxBytes: this.options.maxTotalBytes },
+        'the trajectory directory reached its size bound: new records are dropped until room is made',
+      );
     }
     return false;
   }

@@ -74,7 +74,10 @@ export interface CheatServers {
  */
 export async function startCheatServers(): Promise<CheatServers> {
   const scratch = await mkdtemp(join(tmpdir(), 'swe-env-cheats-'));
-  const records = (await readFile(DEMO_TASKS, 'utf8')).split('\n').filter(Boolean).map((l) => JSON.parse(l) as Record<string, unknown>);
+  const records = (await readFile(DEMO_TASKS, 'utf8'))
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => JSON.parse(l) as Record<string, unknown>);
   const record = records.find((r) => r['instance_id'] === CHEAT_TASK)!;
   const file = join(scratch, 'install-tasks.jsonl');
   await writeFile(file, `${JSON.stringify({ ...record, install: 'python3 setup.py develop' })}\n`);

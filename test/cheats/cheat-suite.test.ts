@@ -43,7 +43,8 @@ describe('honest work still scores 1 under the same grading', () => {
   });
 
   it('the gold patch plus a plain setup.py: the install re-runs and the closed-world check lets its metadata through', async () => {
-    const setup = 'diff --git a/setup.py b/setup.py\nnew file mode 100644\n--- /dev/null\n+++ b/setup.py\n@@ -0,0 +1,2 @@\n+from setuptools import setup\n+setup(name="intervals", version="0.1", packages=["intervals"])\n';
+    const setup =
+      'diff --git a/setup.py b/setup.py\nnew file mode 100644\n--- /dev/null\n+++ b/setup.py\n@@ -0,0 +1,2 @@\n+from setuptools import setup\n+setup(name="intervals", version="0.1", packages=["intervals"])\n';
     const report = (await install.client.evaluate(TASK, servers.goldPatch + setup)).report!;
     expect(report.install?.ran, report.install?.reason).toBe(true);
     expect(report.reward, `${report.error} ${report.install?.outputTail}`).toBe(1);

@@ -42,7 +42,7 @@ const M2_ALIASED_MEMORY: Round4Exploit = {
 const { grade, expectWorthless } = exploitGrading();
 
 describe("PID 1's memory under other names (M2)", () => {
-  it('is the change it says (the aliased writes replaced M1\'s)', () => {
+  it("is the change it says (the aliased writes replaced M1's)", () => {
     for (const alias of ALIASES) expect(M2_ALIASED_MEMORY.files['semver.go']).toContain(JSON.stringify(alias));
     expect(M2_ALIASED_MEMORY.files['semver.go']).not.toContain('os.OpenFile("/proc/1/mem"');
   });

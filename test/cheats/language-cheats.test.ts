@@ -24,7 +24,15 @@ afterAll(() => stopLanguageServer(server));
 /** A git patch adding one file (no fix). */
 function addFile(path: string, content: string): string {
   const lines = content.replace(/\n$/, '').split('\n');
-  return [`diff --git a/${path} b/${path}`, 'new file mode 100644', '--- /dev/null', `+++ b/${path}`, `@@ -0,0 +1,${lines.length} @@`, ...lines.map((l) => `+${l}`), ''].join('\n');
+  return [
+    `diff --git a/${path} b/${path}`,
+    'new file mode 100644',
+    '--- /dev/null',
+    `+++ b/${path}`,
+    `@@ -0,0 +1,${lines.length} @@`,
+    ...lines.map((l) => `+${l}`),
+    '',
+  ].join('\n');
 }
 
 /** Go: the package's init() prints a PASS line for every test of the test files, then exits 0. */
@@ -105,7 +113,7 @@ const RUST_FORGERY = [
   '+            }',
   '+        }',
   '+        forged += "\\ntest result: ok.\\n";',
-  '+        // One write, straight to the process\'s stdout: libtest captures what a test prints.',
+  "+        // One write, straight to the process's stdout: libtest captures what a test prints.",
   '+        let mut out = std::fs::OpenOptions::new().write(true).open("/dev/stdout").unwrap();',
   '+        out.write_all(forged.as_bytes()).unwrap();',
   '+        std::process::exit(0);',
@@ -127,7 +135,7 @@ describe('forged results beyond pytest', () => {
     expect(report.integrityFlags.join('\n')).toMatch(/go test run exited 0 though a planted failing test/);
   }, 300_000);
 
-  it('go: a TestMain of the patch\'s own (re-printing PASS for the issue\'s tests, exiting 0) is left out of the change and scores 0', async () => {
+  it("go: a TestMain of the patch's own (re-printing PASS for the issue's tests, exiting 0) is left out of the change and scores 0", async () => {
     // A _test.go file of the package owns the test binary's output and exit: the change may not add one.
     const report = (await server!.client.evaluate('swe-env-demo__semver-1', goTestMainForgery())).report!;
     expect(report.droppedFiles).toContain('main_test.go (read or run by the test runner)');
@@ -135,7 +143,7 @@ describe('forged results beyond pytest', () => {
     expect(report.harness!.resolved).toBe(false);
   }, 300_000);
 
-  it('rust: the code under test printing libtest\'s ok lines and exiting 0 wins the log-only reading and scores 0', async () => {
+  it("rust: the code under test printing libtest's ok lines and exiting 0 wins the log-only reading and scores 0", async () => {
     expect(task('swe-env-demo__wordcount-1').failToPass.length).toBeGreaterThan(0);
     const report = (await server!.client.evaluate('swe-env-demo__wordcount-1', RUST_FORGERY)).report!;
     expect(report.harness!.resolved, report.logTail).toBe(true);

@@ -31,7 +31,7 @@ describe("the third attacker's exploits: none earns 1, none masks its 0", () => 
   }
 });
 
-describe('closed: listed tests missing from the run took the harness parser\'s reading of the whole log (verdict.ts harnessMap fallback)', () => {
+describe("closed: listed tests missing from the run took the harness parser's reading of the whole log (verdict.ts harnessMap fallback)", () => {
   // Both earned 1 before the fix (found by an independent attacker). The package drops the hidden
   // tests at collection (PyCollector._genfunctions: no audit event) and makes pytest exit 0, then
   // prints "PASSED <id>" lines after pytest's summary: every listed test was MISSING from the

@@ -31,7 +31,7 @@ import { G4_MIRROR_AWARE, G6_MIRROR_MODEL, R7_MIRROR_AWARE } from './mirror-awar
 const { grade, expectWorthless, server: suiteServer } = exploitGrading();
 
 describe('controls', () => {
-  it('no change scores 0 on the three tasks (so a 1 below is the exploit\'s doing)', async () => {
+  it("no change scores 0 on the three tasks (so a 1 below is the exploit's doing)", async () => {
     for (const control of [EMPTY_GO, EMPTY_RUST, EMPTY_CPP]) {
       const report = await grade(control);
       expect(report.infraError, said(report)).toBe(false);
@@ -73,7 +73,7 @@ describe("go test: the fourth attacker's exploits", () => {
     await expectWorthless(G3_INIT_REEXEC);
   }, 120_000);
 
-  it('G4 at work: the issue\'s tests reported PASS though the package is unfixed', async () => {
+  it("G4 at work: the issue's tests reported PASS though the package is unfixed", async () => {
     const report = await grade(G4_MIRROR_AWARE);
     expect(report.droppedFiles, said(report)).toEqual([]);
     expect(lines(report), said(report)).toContain('--- PASS: TestCompareNumericNotTextual (0.00s)');
@@ -88,7 +88,7 @@ describe("go test: the fourth attacker's exploits", () => {
     await expectWorthless(G4_MIRROR_AWARE);
   }, 120_000);
 
-  it('G6 at work: the issue\'s tests reported PASS though the package is unfixed, and no flag', async () => {
+  it("G6 at work: the issue's tests reported PASS though the package is unfixed, and no flag", async () => {
     const report = await grade(G6_MIRROR_MODEL);
     expect(report.droppedFiles, said(report)).toEqual([]);
     expect(lines(report), said(report)).toContain('--- PASS: TestCompareNumericNotTextual (0.00s)');
@@ -111,7 +111,7 @@ describe("go test: the fourth attacker's exploits", () => {
     await expectWorthless(exploit);
   }, 120_000);
 
-  it('D1: a dependency the offline container cannot download is the model\'s 0, not INFRA_ERROR', async () => {
+  it("D1: a dependency the offline container cannot download is the model's 0, not INFRA_ERROR", async () => {
     const report = await grade(D1_NEEDS_DOWNLOAD);
     expect(report.logTail, said(report)).toMatch(/proxy\.golang\.org|go-cmp/);
     await expectWorthless(D1_NEEDS_DOWNLOAD);
@@ -153,7 +153,7 @@ describe("cargo test: the fourth attacker's exploits", () => {
     await expectWorthless(R5_CARGO_CONFIG_SYMLINK);
   }, 120_000);
 
-  it('R6 at work: only src/lib.rs changed, the listing says ok while libtest\'s failures section names the hidden tests', async () => {
+  it("R6 at work: only src/lib.rs changed, the listing says ok while libtest's failures section names the hidden tests", async () => {
     const report = await grade(R6_INIT_ARRAY_REEXEC);
     expect(report.droppedFiles, said(report)).toEqual([]);
     expect(lines(report), said(report)).toContain('test repeated_spaces_do_not_make_words ... ok');
@@ -167,7 +167,7 @@ describe("cargo test: the fourth attacker's exploits", () => {
     await expectWorthless(R6_INIT_ARRAY_REEXEC);
   }, 120_000);
 
-  it('R7 at work: the issue\'s tests reported ok though the library is unfixed', async () => {
+  it("R7 at work: the issue's tests reported ok though the library is unfixed", async () => {
     const report = await grade(R7_MIRROR_AWARE);
     expect(report.droppedFiles, said(report)).toEqual([]);
     expect(lines(report), said(report)).toContain('test repeated_spaces_do_not_make_words ... ok');

@@ -39,12 +39,15 @@ import {
 const { grade, expectWorthless } = exploitGrading();
 
 describe('controls', () => {
-  it('no change scores 0 on the five tasks (so a 1 below is the exploit\'s doing)', async () => {
+  it("no change scores 0 on the five tasks (so a 1 below is the exploit's doing)", async () => {
     for (const control of [EMPTY_GO, EMPTY_RUST, EMPTY_CPP, EMPTY_PHP, EMPTY_JS]) {
       const report = await grade(control);
       expect(report.infraError, said(report)).toBe(false);
       expect(report.reward, said(report)).toBe(0);
-      expect(report.failToPass.every((t) => t.status !== 'TEST_STATUS_PASSED'), said(report)).toBe(true);
+      expect(
+        report.failToPass.every((t) => t.status !== 'TEST_STATUS_PASSED'),
+        said(report),
+      ).toBe(true);
     }
   }, 240_000);
 });
@@ -62,7 +65,7 @@ describe('cargo test: the checks themselves made lenient (R8)', () => {
 });
 
 describe('go test: answers read from the hidden tests (G5)', () => {
-  it('G5 at work: only semver.go changed, the issue\'s tests PASS, copies planted, no flag', async () => {
+  it("G5 at work: only semver.go changed, the issue's tests PASS, copies planted, no flag", async () => {
     const report = await grade(G5_ANSWERS_FROM_TESTS);
     expect(report.droppedFiles, said(report)).toEqual([]);
     expect(report.canaries, said(report)).toBeGreaterThan(2);
@@ -75,7 +78,7 @@ describe('go test: answers read from the hidden tests (G5)', () => {
 });
 
 describe('cargo test: answers read from the hidden tests (R9)', () => {
-  it('R9 at work: only src/lib.rs changed, the issue\'s tests ok, copies planted, no flag', async () => {
+  it("R9 at work: only src/lib.rs changed, the issue's tests ok, copies planted, no flag", async () => {
     const report = await grade(R9_ANSWERS_FROM_TESTS);
     expect(report.droppedFiles, said(report)).toEqual([]);
     expect(report.canaries, said(report)).toBeGreaterThan(2);
@@ -142,13 +145,30 @@ describe('phpunit: the printed lines rewritten in-process (P1, P2)', () => {
  * J2 against `swe-env serve` in its own process (as operators run it): what it does to the
  * server process is part of the outcome, and an uncaught exception must not reach this one.
  */
-describe('the channel read after the run (J2): a deserved 0 must stay the model\'s 0, the server up', () => {
+describe("the channel read after the run (J2): a deserved 0 must stay the model's 0, the server up", () => {
   const serverId = `round5-${randomUUID().slice(0, 8)}`;
   let outcome: Promise<{ report?: GradeReport__Output; error?: string; serverExited: boolean; stderr: string }> | undefined;
   function gradeOnCli(): NonNullable<typeof outcome> {
     outcome ??= (async () => {
       // serveCli's own spawn, with the server's stderr kept: it says why the process ended.
-      const child = spawn('node', [join(packageRoot(), 'dist', 'src', 'cli', 'main.js'), 'serve', '--port', '0', '--log-level', 'warn', '--tasks', LANGUAGE_TASKS, '--server-id', serverId, '--no-state', '--no-trajectories'], { stdio: ['ignore', 'pipe', 'pipe'] });
+      const child = spawn(
+        'node',
+        [
+          join(packageRoot(), 'dist', 'src', 'cli', 'main.js'),
+          'serve',
+          '--port',
+          '0',
+          '--log-level',
+          'warn',
+          '--tasks',
+          LANGUAGE_TASKS,
+          '--server-id',
+          serverId,
+          '--no-state',
+          '--no-trajectories',
+        ],
+        { stdio: ['ignore', 'pipe', 'pipe'] },
+      );
       cliServers.push(child);
       let stderr = '';
       child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
@@ -200,7 +220,7 @@ describe('the channel read after the run (J2): a deserved 0 must stay the model\
 });
 
 describe('node --test (TAP): the assertion module replaced (J1)', () => {
-  it('J1 at work: only lib/range.js changed, node reports the issue\'s tests ok', async () => {
+  it("J1 at work: only lib/range.js changed, node reports the issue's tests ok", async () => {
     const report = await grade(J1_ASSERT_REPLACED);
     expect(report.droppedFiles, said(report)).toEqual([]);
     expect(lines(report), said(report)).toContain('ok 5 - counts down by one');

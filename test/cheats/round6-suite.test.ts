@@ -31,7 +31,17 @@ import {
 
 const { grade, expectWorthless } = exploitGrading();
 
-const ALL: readonly Round6Exploit[] = [F1_SLOW_HONEST_FIX, F2_VERBOSE_HONEST_FIX, M1_KEEPER_OVERWRITTEN, MV1_FORGED_BUILD_LINE, RB1_LENIENT_EQ, H2_MEMOISED_RANGE, H3_STATIC_CACHE, H4_SHARED_CACHE, H5_REUSED_BUFFER];
+const ALL: readonly Round6Exploit[] = [
+  F1_SLOW_HONEST_FIX,
+  F2_VERBOSE_HONEST_FIX,
+  M1_KEEPER_OVERWRITTEN,
+  MV1_FORGED_BUILD_LINE,
+  RB1_LENIENT_EQ,
+  H2_MEMOISED_RANGE,
+  H3_STATIC_CACHE,
+  H4_SHARED_CACHE,
+  H5_REUSED_BUFFER,
+];
 
 // Every grading starts at once (the server runs them side by side): F1 alone takes the 60 s limit.
 beforeAll(() => {
@@ -56,7 +66,8 @@ afterAll(async () => {
   await expectNoContainers(short.server.provider);
 });
 
-const status = (results: ReadonlyArray<{ name: string; status: unknown }>, name: string): unknown => results.find((t) => t.name === name)?.status;
+const status = (results: ReadonlyArray<{ name: string; status: unknown }>, name: string): unknown =>
+  results.find((t) => t.name === name)?.status;
 
 /** The secure outcome for an honest fix: kept whole, and worth 1. */
 async function expectRewarded(exploit: Round6Exploit): Promise<void> {
@@ -67,7 +78,7 @@ async function expectRewarded(exploit: Round6Exploit): Promise<void> {
   expect(report.reward, said(report)).toBe(1);
 }
 
-describe('go test: an honest but slow fix against the mirrors\' extra runs (F1): defeated', () => {
+describe("go test: an honest but slow fix against the mirrors' extra runs (F1): defeated", () => {
   // Scored 0 until f1f3d25: the mirrors run each mirrored listed test up to three more times
   // (7 to 10 more Compare calls beside the listed tests' 5) under the task's limit, so 30 s of
   // honest tests became 72 s or more and timed out at 60 s, with the cut-off copies flagged as
@@ -80,7 +91,7 @@ describe('go test: an honest but slow fix against the mirrors\' extra runs (F1):
   }, 240_000);
 });
 
-describe('go test: an honest fix slow on the issue\'s inputs alone, against twice the limit (F3): defeated', () => {
+describe("go test: an honest fix slow on the issue's inputs alone, against twice the limit (F3): defeated", () => {
   // Scored 0 under f1f3d25's twice the limit, until 515d2a7 (four times): a copy costs what its
   // original does whenever the costly call comes before the first check (the check reads it), so
   // the exact, inverted and mutated copies made the issue's tests cost 10 slow calls for 3 (45 s
@@ -140,7 +151,7 @@ describe('maven: a BUILD line printed by the code under test (MV1)', () => {
 });
 
 describe('rspec: the matcher made lenient (RB1)', () => {
-  it('RB1 at work: lib/roman.rb unfixed and changed alone, the issue\'s examples read passed', async () => {
+  it("RB1 at work: lib/roman.rb unfixed and changed alone, the issue's examples read passed", async () => {
     const report = await grade(RB1_LENIENT_EQ);
     expect(report.droppedFiles, said(report)).toEqual([]);
     expect(lines(report), said(report)).toContain('writes four and nine by subtraction - passed');

@@ -47,7 +47,10 @@ async function predictions(dir: string): Promise<{ file: string; quick: string; 
   return { file, quick: quick.id, slow: slow.id };
 }
 
-function evalCli(args: string[]): { child: ChildProcess; output: Promise<{ code: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string }> } {
+function evalCli(args: string[]): {
+  child: ChildProcess;
+  output: Promise<{ code: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string }>;
+} {
   const child = spawn('node', [CLI, 'eval', '--tasks', DEMO_TASKS, '--concurrency', '2', ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
   children.push(child);
   let stdout = '';
@@ -67,7 +70,11 @@ async function owned(pid: number): Promise<Docker.ContainerInfo[]> {
 }
 
 async function removeOwned(pid: number): Promise<void> {
-  for (const c of await owned(pid)) await docker.getContainer(c.Id).remove({ force: true }).catch(() => undefined);
+  for (const c of await owned(pid))
+    await docker
+      .getContainer(c.Id)
+      .remove({ force: true })
+      .catch(() => undefined);
 }
 
 async function until(what: string, check: () => Promise<boolean> | boolean, timeoutMs = 90_000): Promise<void> {
@@ -87,7 +94,11 @@ describe('eval and Ctrl-C', () => {
     const { child, output } = evalCli(['--predictions', file, '--out', out, '--run-id', 'r']);
     const quickReport = join(out, 'logs', 'run_evaluation', 'r', 'm', quick, 'report.json');
     await until('the quick grading to finish', () => existsSync(quickReport));
-    await until('the slow grading to run its tests', async () => (await docker.listContainers({ filters: { label: [LABEL_OWNER] } })).some((c) => c.Labels[LABEL_OWNER]?.startsWith(`${hostname()}/${child.pid}/`)));
+    await until('the slow grading to run its tests', async () =>
+      (await docker.listContainers({ filters: { label: [LABEL_OWNER] } })).some((c) =>
+        c.Labels[LABEL_OWNER]?.startsWith(`${hostname()}/${child.pid}/`),
+      ),
+    );
     child.kill('SIGINT');
     const result = await output;
     expect(result.code, result.stderr).toBe(130);
@@ -102,7 +113,7 @@ describe('eval and Ctrl-C', () => {
     expect(await owned(child.pid!)).toEqual([]);
   });
 
-  it('a CLI killed outright leaves containers owned by its dead process: the next CLI run removes them, and so does a server\'s sweep', async () => {
+  it("a CLI killed outright leaves containers owned by its dead process: the next CLI run removes them, and so does a server's sweep", async () => {
     const dir = await mkdtemp(join(tmpdir(), 'swe-env-eval-kill-'));
     scratch.push(dir);
     const { file, quick, slow } = await predictions(dir);

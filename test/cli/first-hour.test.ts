@@ -32,7 +32,9 @@ async function cli(args: string[], options: { env?: NodeJS.ProcessEnv } = {}): P
 /** A loopback port something already listens on. */
 async function busyPort(): Promise<{ port: number; close: () => void }> {
   const server = createServer();
-  const port = await new Promise<number>((resolve) => server.listen(0, '127.0.0.1', () => resolve((server.address() as { port: number }).port)));
+  const port = await new Promise<number>((resolve) =>
+    server.listen(0, '127.0.0.1', () => resolve((server.address() as { port: number }).port)),
+  );
   return { port, close: () => server.close() };
 }
 
@@ -55,7 +57,16 @@ describe('the first hour', () => {
     const { stdout } = await cli(['serve', '--help']);
     // Each option's text runs from its name to the next option (commander wraps long lines).
     const entries = stdout.split(/\n(?=\s+--)/);
-    for (const option of ['--max-episodes', '--command-timeout', '--idle-timeout', '--memory-mb', '--test-timeout', '--adoption-grace', '--port', '--server-id']) {
+    for (const option of [
+      '--max-episodes',
+      '--command-timeout',
+      '--idle-timeout',
+      '--memory-mb',
+      '--test-timeout',
+      '--adoption-grace',
+      '--port',
+      '--server-id',
+    ]) {
       const entry = entries.find((e) => e.trimStart().startsWith(`${option} `));
       expect(entry, option).toMatch(/default/);
     }
@@ -66,7 +77,9 @@ describe('the first hour', () => {
     free.close();
     const health = await cli(['health', '--server', `127.0.0.1:${free.port}`, '--timeout', '2']);
     expect(health.code).not.toBe(0);
-    expect(health.stderr).toMatch(new RegExp(`no swe-env server answers at 127\\.0\\.0\\.1:${free.port}: start one with \`swe-env serve\``));
+    expect(health.stderr).toMatch(
+      new RegExp(`no swe-env server answers at 127\\.0\\.0\\.1:${free.port}: start one with \`swe-env serve\``),
+    );
     expect(health.stderr).not.toMatch(/Resolution note|UNAVAILABLE/);
     const typo = await cli(['serv']);
     expect(typo.stderr).toMatch(/Did you mean serve\?/);
@@ -75,7 +88,15 @@ describe('the first hour', () => {
   it('a busy port says --port (serve and demo-model), a missing file names its flag, an unknown task offers the nearest ids', async () => {
     const busy = await busyPort();
     try {
-      const serve = await cli(['serve', '--port', String(busy.port), '--server-id', `first-hour-${process.pid}`, '--no-state', '--no-trajectories']);
+      const serve = await cli([
+        'serve',
+        '--port',
+        String(busy.port),
+        '--server-id',
+        `first-hour-${process.pid}`,
+        '--no-state',
+        '--no-trajectories',
+      ]);
       expect(serve.code).not.toBe(0);
       expect(serve.stderr).toMatch(new RegExp(`127\\.0\\.0\\.1:${busy.port} is in use .*--port`));
       expect(serve.stderr).not.toMatch(/No address added/);
@@ -86,10 +107,28 @@ describe('the first hour', () => {
     } finally {
       busy.close();
     }
-    expect((await cli(['tasks', '--tasks', '/nonexistent/tasks.jsonl'])).stderr).toMatch(/task file \/nonexistent\/tasks\.jsonl does not exist \(given with --tasks\)/);
+    expect((await cli(['tasks', '--tasks', '/nonexistent/tasks.jsonl'])).stderr).toMatch(
+      /task file \/nonexistent\/tasks\.jsonl does not exist \(given with --tasks\)/,
+    );
     expect((await cli(['health', '--token-file', '/nonexistent/token'])).stderr).toMatch(/--token-file \/nonexistent\/token: no such file/);
-    expect((await cli(['serve', '--auth-token-file', '/nonexistent/token', '--port', '0', '--server-id', `first-hour-t-${process.pid}`, '--no-state', '--no-trajectories'])).stderr).toMatch(/--auth-token-file \/nonexistent\/token: no such file/);
-    expect((await cli(['plan', 'swe-env-demo__textkit-22'])).stderr).toMatch(/no task swe-env-demo__textkit-22 .*did you mean swe-env-demo__textkit-2/);
+    expect(
+      (
+        await cli([
+          'serve',
+          '--auth-token-file',
+          '/nonexistent/token',
+          '--port',
+          '0',
+          '--server-id',
+          `first-hour-t-${process.pid}`,
+          '--no-state',
+          '--no-trajectories',
+        ])
+      ).stderr,
+    ).toMatch(/--auth-token-file \/nonexistent\/token: no such file/);
+    expect((await cli(['plan', 'swe-env-demo__textkit-22'])).stderr).toMatch(
+      /no task swe-env-demo__textkit-22 .*did you mean swe-env-demo__textkit-2/,
+    );
 
     const { child, address } = await serveCli(['--server-id', `first-hour-s-${process.pid}`, '--no-state', '--no-trajectories']);
     try {

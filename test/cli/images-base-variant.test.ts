@@ -68,7 +68,8 @@ describe('images base --packages --wheels', () => {
     expect(variantLayers).toHaveLength(baseLayers.length + 1);
 
     // What it adds works with no network, and python is still there.
-    const probe = 'jq --version && python -c "import swe_env_probe; print(swe_env_probe.ANSWER)" && ls /var/lib/apt/lists | grep -c _ || true';
+    const probe =
+      'jq --version && python -c "import swe_env_probe; print(swe_env_probe.ANSWER)" && ls /var/lib/apt/lists | grep -c _ || true';
     const { stdout } = await run('docker', ['run', '--rm', '--network', 'none', variant, 'bash', '-c', probe]);
     expect(stdout).toMatch(/^jq-\d/m);
     expect(stdout).toMatch(/^42$/m);

@@ -25,7 +25,10 @@ beforeAll(async () => {
   scratch.push(repo);
   await writeFiles(repo, { 'calc/__init__.py': 'def add(a, b):\n    return a - b\n' });
   const base = await commitAll(repo, 'base');
-  await writeFiles(repo, { 'calc/__init__.py': 'def add(a, b):\n    return a + b\n', 'tests/test_add.py': 'from calc import add\n\n\ndef test_add():\n    assert add(2, 3) == 5\n' });
+  await writeFiles(repo, {
+    'calc/__init__.py': 'def add(a, b):\n    return a + b\n',
+    'tests/test_add.py': 'from calc import add\n\n\ndef test_add():\n    assert add(2, 3) == 5\n',
+  });
   const future = await commitAll(repo, 'fix');
   const patch = await git(repo, 'diff', base, future, '--', 'calc');
   const testPatch = await git(repo, 'diff', base, future, '--', 'tests');
@@ -33,15 +36,28 @@ beforeAll(async () => {
   scratch.push(dir);
   tasksFile = join(dir, 'tasks.jsonl');
   const record = (n: number) => ({
-    repo: 'example/slowcalc', instance_id: `example__slowcalc-${n}`, base_commit: base, patch, test_patch: testPatch, problem_statement: 'slow to build',
-    version: '1.0', FAIL_TO_PASS: '["tests/test_add.py::test_add"]', PASS_TO_PASS: '[]', image_name: `swe-env-test/slowcalc-${n}:latest`,
+    repo: 'example/slowcalc',
+    instance_id: `example__slowcalc-${n}`,
+    base_commit: base,
+    patch,
+    test_patch: testPatch,
+    problem_statement: 'slow to build',
+    version: '1.0',
+    FAIL_TO_PASS: '["tests/test_add.py::test_add"]',
+    PASS_TO_PASS: '[]',
+    image_name: `swe-env-test/slowcalc-${n}:latest`,
   });
   await writeFile(tasksFile, [1, 2].map((n) => JSON.stringify(record(n))).join('\n'));
 });
 
 afterAll(async () => {
   for (const c of children) if (c.exitCode === null && c.signalCode === null) c.kill('SIGKILL');
-  for (const c of children) for (const b of await builds(c.pid!)) await docker.getContainer(b.Id).remove({ force: true }).catch(() => undefined);
+  for (const c of children)
+    for (const b of await builds(c.pid!))
+      await docker
+        .getContainer(b.Id)
+        .remove({ force: true })
+        .catch(() => undefined);
   await Promise.all(scratch.map((d) => rm(d, { recursive: true, force: true })));
   // The snapshot folders of the builds killed outright (named after their process).
   const killed = new Set(children.map((c) => `swe-env-image-${c.pid}-`));
@@ -57,7 +73,11 @@ async function builds(pid: number): Promise<Docker.ContainerInfo[]> {
 
 function build(): { child: ChildProcess; done: Promise<{ code: number | null; stdout: string; stderr: string }> } {
   // An install step that never ends: the build runs until it is stopped.
-  const child = spawn('node', [CLI, 'images', 'build', '--tasks', tasksFile, '--repo', repo, '--concurrency', '1', '--force', '--install', 'sleep 900'], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(
+    'node',
+    [CLI, 'images', 'build', '--tasks', tasksFile, '--repo', repo, '--concurrency', '1', '--force', '--install', 'sleep 900'],
+    { stdio: ['ignore', 'pipe', 'pipe'] },
+  );
   children.push(child);
   let stdout = '';
   let stderr = '';
@@ -75,7 +95,7 @@ async function until(what: string, check: () => Promise<boolean>, timeoutMs = 90
 }
 
 describe('images build and Ctrl-C', () => {
-  it('Ctrl-C removes the running build\'s container, starts no other, and says what is ready', async () => {
+  it("Ctrl-C removes the running build's container, starts no other, and says what is ready", async () => {
     const { child, done } = build();
     await until('the build container to run', async () => (await builds(child.pid!)).some((c) => c.State === 'running'));
     child.kill('SIGINT');
@@ -93,10 +113,15 @@ describe('images build and Ctrl-C', () => {
     first.child.kill('SIGKILL');
     await first.done;
     expect((await builds(first.child.pid!)).length).toBe(1);
-    const next = spawn('node', [CLI, 'images', 'build', '--tasks', tasksFile, '--repo', repo, '--instance', 'example__slowcalc-2'], { stdio: 'ignore' });
+    const next = spawn('node', [CLI, 'images', 'build', '--tasks', tasksFile, '--repo', repo, '--instance', 'example__slowcalc-2'], {
+      stdio: 'ignore',
+    });
     children.push(next);
     expect(await new Promise((resolve) => next.once('exit', resolve))).toBe(0);
     expect(await builds(first.child.pid!)).toEqual([]);
-    await docker.getImage('swe-env-test/slowcalc-2:latest').remove({ force: true }).catch(() => undefined);
+    await docker
+      .getImage('swe-env-test/slowcalc-2:latest')
+      .remove({ force: true })
+      .catch(() => undefined);
   });
 });

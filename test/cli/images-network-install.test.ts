@@ -70,7 +70,8 @@ beforeAll(async () => {
   scratch.push(repo);
   await writeFiles(repo, {
     'pyproject.toml': '[build-system]\nrequires = ["setuptools"]\nbuild-backend = "setuptools.build_meta"\n',
-    'setup.py': 'from setuptools import setup\n\nsetup(name="needsdep", version="0.1", packages=["needsdep"], install_requires=["tinydep"])\n',
+    'setup.py':
+      'from setuptools import setup\n\nsetup(name="needsdep", version="0.1", packages=["needsdep"], install_requires=["tinydep"])\n',
     'needsdep/__init__.py': 'import tinydep\n\n\ndef value():\n    return tinydep.VALUE.upper\n',
   });
   const base = await commitAll(repo, 'base');
@@ -103,7 +104,17 @@ beforeAll(async () => {
   harnessTasksFile = join(dir, 'harness.jsonl');
   const noInstall: Partial<typeof record> = { ...record };
   delete noInstall.install;
-  await writeFile(harnessTasksFile, JSON.stringify({ ...noInstall, repo: 'sqlfluff/sqlfluff', version: '1.0', instance_id: 'sqlfluff__sqlfluff-1', base_commit: harnessBase, image_name: HARNESS_IMAGE }));
+  await writeFile(
+    harnessTasksFile,
+    JSON.stringify({
+      ...noInstall,
+      repo: 'sqlfluff/sqlfluff',
+      version: '1.0',
+      instance_id: 'sqlfluff__sqlfluff-1',
+      base_commit: harnessBase,
+      image_name: HARNESS_IMAGE,
+    }),
+  );
 });
 
 afterAll(async () => {
@@ -122,11 +133,30 @@ describe('images build --network-install', () => {
   }, 300_000);
 
   it('with --network-install, the install downloads from the index; the image runs with no network and has both packages', async () => {
-    const built = await cli({ PIP_INDEX_URL: indexUrl }, 'images', 'build', '--tasks', tasksFile, '--repo', repo, '--force', '--network-install');
+    const built = await cli(
+      { PIP_INDEX_URL: indexUrl },
+      'images',
+      'build',
+      '--tasks',
+      tasksFile,
+      '--repo',
+      repo,
+      '--force',
+      '--network-install',
+    );
     expect(built.code, built.out).toBe(0);
     expect(built.out).toMatch(/built +[\d.]+s +swe-env-test\/network-install\.needsdep:latest/);
     expect(requested).toContain('/simple/tinydep/');
-    const { stdout } = await run('docker', ['run', '--rm', '--network', 'none', IMAGE, 'python', '-c', 'import needsdep, tinydep; print(tinydep.VALUE)']);
+    const { stdout } = await run('docker', [
+      'run',
+      '--rm',
+      '--network',
+      'none',
+      IMAGE,
+      'python',
+      '-c',
+      'import needsdep, tinydep; print(tinydep.VALUE)',
+    ]);
     expect(stdout.trim()).toBe('from the index');
     const { stdout: labels } = await run('docker', ['image', 'inspect', '--format', '{{json .Config.Labels}}', IMAGE]);
     expect(JSON.parse(labels)).toMatchObject({ 'swe-env.network-install': 'true' });
@@ -138,10 +168,29 @@ describe('images build --network-install', () => {
 
 describe('images build --network-install, a record with no install step', () => {
   it('gets the harness’s set-up for its repository and version, and says so', async () => {
-    const built = await cli({ PIP_INDEX_URL: indexUrl }, 'images', 'build', '--tasks', harnessTasksFile, '--repo', repo, '--force', '--network-install');
+    const built = await cli(
+      { PIP_INDEX_URL: indexUrl },
+      'images',
+      'build',
+      '--tasks',
+      harnessTasksFile,
+      '--repo',
+      repo,
+      '--force',
+      '--network-install',
+    );
     expect(built.code, built.out).toBe(0);
     expect(built.out).toContain("install: the SWE-bench harness's set-up for this repository and version (the record has none)");
-    const { stdout } = await run('docker', ['run', '--rm', '--network', 'none', HARNESS_IMAGE, 'python', '-c', 'import needsdep, tinydep; print(tinydep.VALUE)']);
+    const { stdout } = await run('docker', [
+      'run',
+      '--rm',
+      '--network',
+      'none',
+      HARNESS_IMAGE,
+      'python',
+      '-c',
+      'import needsdep, tinydep; print(tinydep.VALUE)',
+    ]);
     expect(stdout.trim()).toBe('from the index');
   }, 300_000);
 
@@ -151,7 +200,10 @@ describe('images build --network-install, a record with no install step', () => 
     expect(built.code, built.out).toBe(0);
     expect(built.out).not.toContain('install: the SWE-bench harness');
     expect(requested).toEqual([]);
-    const probe = await run('docker', ['run', '--rm', '--network', 'none', HARNESS_IMAGE, 'python', '-c', 'import tinydep']).then(() => 'imported', () => 'missing');
+    const probe = await run('docker', ['run', '--rm', '--network', 'none', HARNESS_IMAGE, 'python', '-c', 'import tinydep']).then(
+      () => 'imported',
+      () => 'missing',
+    );
     expect(probe).toBe('missing');
   }, 300_000);
 });

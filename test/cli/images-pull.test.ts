@@ -28,7 +28,9 @@ let images: string[];
 /** Demo task records with their images replaced by registry references. */
 async function taskFile(name: string, refs: readonly string[]): Promise<string> {
   const demo = (await readFile(join(packageRoot(), 'tasks', 'demo', 'tasks.jsonl'), 'utf8')).trim().split('\n');
-  const lines = refs.map((ref, i) => JSON.stringify({ ...(JSON.parse(demo[i % demo.length]!) as object), instance_id: `pull-test-${name}-${i}`, image_name: ref }));
+  const lines = refs.map((ref, i) =>
+    JSON.stringify({ ...(JSON.parse(demo[i % demo.length]!) as object), instance_id: `pull-test-${name}-${i}`, image_name: ref }),
+  );
   const file = join(dir, `${name}.jsonl`);
   await writeFile(file, `${lines.join('\n')}\n`);
   return file;
@@ -92,7 +94,10 @@ describe('swe-env images pull', () => {
     expect(result.code).toBe(1);
     expect(result.stdout).toMatch(/failed\s+\S+pull-test\/task:c\s+cannot pull .* after 1 try .*--registry-config/);
     expect(result.stdout).toContain('0 present, 0 pulled, 1 failed of 1 images');
-    const manifestTries = registry.requests().slice(before).filter((r) => r.path.includes('/manifests/'));
+    const manifestTries = registry
+      .requests()
+      .slice(before)
+      .filter((r) => r.path.includes('/manifests/'));
     expect(manifestTries.length).toBeLessThanOrEqual(2); // the engine's HEAD then GET, once
   });
 
@@ -110,7 +115,9 @@ describe('swe-env images pull', () => {
     made.add(ref);
     const tasks = await taskFile('throttled', [ref]);
     const config = await configFile(auth.user, auth.password, proxy.host);
-    const child = spawn('node', [CLI, 'images', 'pull', '--tasks', tasks, '--registry-config', config, '--pull-backoff', '30'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn('node', [CLI, 'images', 'pull', '--tasks', tasks, '--registry-config', config, '--pull-backoff', '30'], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));

@@ -38,7 +38,7 @@ function refusedServe(args: string[]): Promise<{ code: number | null; stderr: st
 }
 
 describe('one server per server id', () => {
-  it('refuses a second server with the id (with --no-state and with state), leaving the live server\'s episode alone; frees the id once that server is killed', async () => {
+  it("refuses a second server with the id (with --no-state and with state), leaving the live server's episode alone; frees the id once that server is killed", async () => {
     const state = await mkdtemp(join(tmpdir(), 'swe-env-lock-'));
     scratch.push(state);
     const first = await serveCli(['--server-id', serverId, '--no-state', '--no-trajectories']);
@@ -50,7 +50,9 @@ describe('one server per server id', () => {
       for (const args of [['--no-state'], ['--state-dir', state]]) {
         const second = await refusedServe(['--server-id', serverId, '--no-trajectories', ...args]);
         expect(second.code).not.toBe(0);
-        expect(second.stderr).toMatch(new RegExp(`another swe-env server \\(pid ${first.child.pid}\\) is running with server id '${serverId}'.*--server-id`));
+        expect(second.stderr).toMatch(
+          new RegExp(`another swe-env server \\(pid ${first.child.pid}\\) is running with server id '${serverId}'.*--server-id`),
+        );
       }
       // The live server's episode and container are untouched.
       expect(await provider.listContainers({ episodeId: reset.episodeId })).toHaveLength(1);

@@ -47,7 +47,9 @@ beforeAll(async () => {
   const file = join(dir, 'rows.jsonl');
   // Every language's row loads with its own parser (issue 20); a name 4.1 gives that 5.x has no
   // parser for is left out, which the plan's steps do not depend on.
-  const rows = rendered.map(({ row }) => (row.log_parser === undefined || isHarnessParser(row.log_parser) ? row : { ...row, log_parser: undefined }));
+  const rows = rendered.map(({ row }) =>
+    row.log_parser === undefined || isHarnessParser(row.log_parser) ? row : { ...row, log_parser: undefined },
+  );
   await writeFile(file, rows.map((r) => JSON.stringify(r)).join('\n'));
   const loaded = await loadTaskFile(file);
   expect(loaded.problems).toEqual([]);
@@ -94,7 +96,9 @@ describe('5.x eval_script shapes against swebench 4.1 make_test_spec (every lang
   it('writes the Python shape out again byte for byte, steps after the test patch included', () => {
     const python = rendered.filter((s) => s.language === 'py');
     expect(python.filter((s) => s.shape === 'issue-20')).toHaveLength(2);
-    const differ = python.filter((s) => harnessEvalScript(evalPlan(tasks.get(s.row.instance_id)!), tasks.get(s.row.instance_id)!) !== s.row.eval_script);
+    const differ = python.filter(
+      (s) => harnessEvalScript(evalPlan(tasks.get(s.row.instance_id)!), tasks.get(s.row.instance_id)!) !== s.row.eval_script,
+    );
     expect(differ.map((s) => s.row.instance_id)).toEqual([]);
   });
 
@@ -103,7 +107,9 @@ describe('5.x eval_script shapes against swebench 4.1 make_test_spec (every lang
     expect(others.length).toBeGreaterThan(100);
     const withParser = others.filter((s) => tasks.get(s.row.instance_id)!.logParser !== undefined);
     expect(withParser.length).toBe(others.length);
-    const differ = others.filter((s) => harnessEvalScript(evalPlan(tasks.get(s.row.instance_id)!), tasks.get(s.row.instance_id)!) !== s.row.eval_script);
+    const differ = others.filter(
+      (s) => harnessEvalScript(evalPlan(tasks.get(s.row.instance_id)!), tasks.get(s.row.instance_id)!) !== s.row.eval_script,
+    );
     expect(differ.map((s) => s.row.instance_id)).toEqual([]);
   });
 

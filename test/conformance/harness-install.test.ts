@@ -23,7 +23,9 @@ let entries: HarnessSteps[];
 
 beforeAll(async () => {
   const env = await pythonEnv();
-  entries = (await runPythonJsonLines('test/conformance/harness41_steps.py', [], { pythonPath: join(env, 'harness-4.1') })) as HarnessSteps[];
+  entries = (await runPythonJsonLines('test/conformance/harness41_steps.py', [], {
+    pythonPath: join(env, 'harness-4.1'),
+  })) as HarnessSteps[];
 }, 120_000);
 
 const quote = (word: string): string => `'${word.replaceAll("'", `'\\''`)}'`;
@@ -49,7 +51,11 @@ describe('the harness set-up for a record with no install step', () => {
       if (JSON.stringify(lines) !== JSON.stringify(expected.flatMap((step) => step.split('\n')))) wrong.push(`${e.repo} ${e.version}`);
       for (const pkg of e['apt-pkgs']) if (!ours?.aptPackages.includes(pkg)) wrong.push(`${e.repo} ${e.version}: apt ${pkg}`);
       for (const line of e.pre_install.filter(isApt)) {
-        const named = /install\s+(?:-\S+\s+)*([^;&|]*)/.exec(line)?.[1]?.split(/\s+/).filter((w) => w && !w.startsWith('-')) ?? [];
+        const named =
+          /install\s+(?:-\S+\s+)*([^;&|]*)/
+            .exec(line)?.[1]
+            ?.split(/\s+/)
+            .filter((w) => w && !w.startsWith('-')) ?? [];
         for (const pkg of named) if (!ours?.aptPackages.includes(pkg)) wrong.push(`${e.repo} ${e.version}: apt ${pkg} from "${line}"`);
       }
     }

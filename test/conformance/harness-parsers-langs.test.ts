@@ -24,15 +24,34 @@ const logs = logFiles(LOGS).map((path) => ({ name: relative(LOGS, path), log: re
 
 /** The instances and versions the choosing parsers are run under: each branch, and an unknown one. */
 const SPECS: Readonly<Record<string, readonly HarnessSpec[]>> = {
-  parse_log_jekyll: [{ instanceId: 'jekyll__jekyll-9141' }, { instanceId: 'jekyll__jekyll-8761' }, { instanceId: 'jekyll__jekyll-1' }, { instanceId: 'jekyll' }],
-  parse_log_immutable_js: [{ instanceId: 'immutable-js__immutable-js-2006' }, { instanceId: 'immutable-js__immutable-js-2005' }, { instanceId: 'x-1' }],
+  parse_log_jekyll: [
+    { instanceId: 'jekyll__jekyll-9141' },
+    { instanceId: 'jekyll__jekyll-8761' },
+    { instanceId: 'jekyll__jekyll-1' },
+    { instanceId: 'jekyll' },
+  ],
+  parse_log_immutable_js: [
+    { instanceId: 'immutable-js__immutable-js-2006' },
+    { instanceId: 'immutable-js__immutable-js-2005' },
+    { instanceId: 'x-1' },
+  ],
   parse_log_next: [{ version: '1.27' }, { version: '1.25' }],
-  parse_log_lighthouse: [{ version: '9.5' }, { version: '10.2' }, { version: '3.1' }, { version: '2.4' }, { version: ' 1_2 ' }, { version: 'nan' }, { version: 'x' }],
+  parse_log_lighthouse: [
+    { version: '9.5' },
+    { version: '10.2' },
+    { version: '3.1' },
+    { version: '2.4' },
+    { version: ' 1_2 ' },
+    { version: 'nan' },
+    { version: 'x' },
+  ],
 };
 
 const registered = languageParserNames();
 const parsers = [...registered, ...Object.keys(UNREGISTERED_PARSERS)];
-const cases = logs.flatMap(({ name, log }) => parsers.flatMap((parser) => (SPECS[parser] ?? [{}]).map((spec) => ({ name, parser, spec, log }))));
+const cases = logs.flatMap(({ name, log }) =>
+  parsers.flatMap((parser) => (SPECS[parser] ?? [{}]).map((spec) => ({ name, parser, spec, log }))),
+);
 
 function ours(parser: string, log: string, spec: HarnessSpec): Record<string, string> {
   const unregistered = UNREGISTERED_PARSERS[parser];
@@ -61,7 +80,8 @@ describe('harness 5.x parsers for other languages', () => {
         error = String(e);
       }
       if (theirs.error !== undefined || error !== undefined) {
-        if ((theirs.error === undefined) !== (error === undefined)) mismatches.push(`${label}: ours ${error ?? 'parsed'} vs harness ${theirs.error ?? 'parsed'}`);
+        if ((theirs.error === undefined) !== (error === undefined))
+          mismatches.push(`${label}: ours ${error ?? 'parsed'} vs harness ${theirs.error ?? 'parsed'}`);
         return;
       }
       if (JSON.stringify(Object.entries(mine!).sort()) !== JSON.stringify(Object.entries(theirs.map!).sort())) {

@@ -14,7 +14,10 @@ import { pythonEnv, runPythonJsonLines } from '../helpers/python-env.js';
  * seaborn, django, sympy) gives the same status map. The fork's pydantic parser is not on PyPI.
  */
 const LOGS = join(packageRoot(), 'test', 'fixtures', 'harness-logs');
-const logs = readdirSync(LOGS, { withFileTypes: true }).filter((e) => e.isFile()).map(({ name }) => name).map((name) => ({ name, log: readFileSync(join(LOGS, name), 'utf8') }));
+const logs = readdirSync(LOGS, { withFileTypes: true })
+  .filter((e) => e.isFile())
+  .map(({ name }) => name)
+  .map((name) => ({ name, log: readFileSync(join(LOGS, name), 'utf8') }));
 const parsers = Object.keys(HARNESS_PARSERS).filter((p) => p !== 'parse_log_pytest_pydantic' && !isSmithParser(p));
 const cases = logs.flatMap(({ name, log }) => parsers.map((parser) => ({ name, parser, log })));
 
@@ -23,7 +26,10 @@ const official = new Map<HarnessGeneration, Array<{ map?: Record<string, string>
 beforeAll(async () => {
   const env = await pythonEnv();
   const input = cases.map(({ parser, log }) => ({ parser, log }));
-  official.set('4.1', (await runPythonJsonLines('test/conformance/harness_parse.py', input, { pythonPath: join(env, 'harness-4.1') })) as never);
+  official.set(
+    '4.1',
+    (await runPythonJsonLines('test/conformance/harness_parse.py', input, { pythonPath: join(env, 'harness-4.1') })) as never,
+  );
   official.set('5', (await runPythonJsonLines('test/conformance/harness_parse.py', input)) as never);
 }, 300_000);
 
@@ -65,7 +71,9 @@ describe('harness quirks our verdict does not share', () => {
     expect(v2.get('tests/test_core.py::test_param[a b]')).toBe('PASSED');
     const verdict = harnessVerdict({ map: v2, log, failToPass: ['tests/test_core.py::test_param[a'], ...lists, generation: '5' });
     expect(verdict.failToPass.success).toEqual(['tests/test_core.py::test_param[a']);
-    expect(harnessVerdict({ map: v2, log, failToPass: ['tests/test_core.py::test_param[a'], ...lists, generation: '4.1' }).resolved).toBe(false);
+    expect(harnessVerdict({ map: v2, log, failToPass: ['tests/test_core.py::test_param[a'], ...lists, generation: '4.1' }).resolved).toBe(
+      false,
+    );
   });
 
   it('`[100%]` from a wrapped progress line is a test name to the harness', () => {
@@ -79,7 +87,10 @@ describe('harness quirks our verdict does not share', () => {
       ['t::s', 'SKIPPED' as const],
     ]);
     const base = { map, log: '1 passed', exitCode: 0, timedOut: false };
-    expect(harnessVerdict({ ...base, failToPass: ['t::a'], passToPass: ['t::s'], generation: '4.1' }).passToPass).toEqual({ success: [], failure: [] });
+    expect(harnessVerdict({ ...base, failToPass: ['t::a'], passToPass: ['t::s'], generation: '4.1' }).passToPass).toEqual({
+      success: [],
+      failure: [],
+    });
     expect(harnessVerdict({ ...base, failToPass: ['t::a'], passToPass: ['t::s'], generation: '5' }).passToPass.success).toEqual(['t::s']);
     expect(harnessVerdict({ ...base, failToPass: ['t::s'], passToPass: [], generation: '5' }).resolved).toBe(false);
     expect(harnessVerdict({ ...base, failToPass: ['t::s'], passToPass: [], generation: '4.1' }).resolved).toBe(true); // 0/0 counts as 1

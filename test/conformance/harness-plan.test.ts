@@ -34,7 +34,15 @@ const ACCEPTED = { noTestCommand: 'dbt-labs/dbt-core' };
 
 /** What a plan runs, without where it came from. */
 function steps(plan: EvalPlan): Omit<EvalPlan, 'source' | 'notes'> {
-  return { evalCommands: plan.evalCommands, install: plan.install, beforeTestPatch: plan.beforeTestPatch, afterTestPatch: plan.afterTestPatch, testCommand: plan.testCommand, resetFiles: plan.resetFiles, harnessParser: plan.harnessParser };
+  return {
+    evalCommands: plan.evalCommands,
+    install: plan.install,
+    beforeTestPatch: plan.beforeTestPatch,
+    afterTestPatch: plan.afterTestPatch,
+    testCommand: plan.testCommand,
+    resetFiles: plan.resetFiles,
+    harnessParser: plan.harnessParser,
+  };
 }
 
 /** Temporary folders of the record files, removed after the file's tests. */
@@ -55,7 +63,9 @@ async function load(records: unknown[]): Promise<Map<string, Task>> {
 
 beforeAll(async () => {
   const env = await pythonEnv();
-  entries = (await runPythonJsonLines('test/conformance/harness41_plans.py', [], { pythonPath: join(env, 'harness-4.1') })) as HarnessEntry[];
+  entries = (await runPythonJsonLines('test/conformance/harness41_plans.py', [], {
+    pythonPath: join(env, 'harness-4.1'),
+  })) as HarnessEntry[];
   tasks = await load(entries.map((e) => e.record));
   // The same records as 5.x rows: the harness's script and parser travel with the row.
   const rows = entries.filter((e) => e.eval_script).map((e) => ({ ...e.record, eval_script: e.eval_script, log_parser: e.parser }));
@@ -81,7 +91,8 @@ describe('eval plans against swebench 4.1 make_test_spec', () => {
         continue;
       }
       expect(plan.source).toBe('swe-bench');
-      if (harnessEvalScript(plan, task) !== entry.eval_script) mismatches.push(`${entry.record.repo} ${entry.record.version}: eval.sh differs`);
+      if (harnessEvalScript(plan, task) !== entry.eval_script)
+        mismatches.push(`${entry.record.repo} ${entry.record.version}: eval.sh differs`);
       if (plan.harnessParser !== entry.parser) mismatches.push(`${entry.record.repo}: parser ${plan.harnessParser} vs ${entry.parser}`);
     }
     expect(mismatches).toEqual([]);
@@ -96,8 +107,14 @@ describe('eval plans against swebench 4.1 make_test_spec', () => {
 
 describe('SWE-bench 5.x rows: the eval_script travels with the row', () => {
   it('swebench 5.0.2 reads every row, and our plan from the row equals our plan from the table', async () => {
-    const rows = entries.filter((e) => e.eval_script).map((e) => ({ ...e.record, eval_script: e.eval_script, log_parser: e.parser, image: 'x' }));
-    const specs = (await runPythonJsonLines('test/conformance/harness5_specs.py', rows)) as Array<{ instance_id: string; eval_script: string; parser: string }>;
+    const rows = entries
+      .filter((e) => e.eval_script)
+      .map((e) => ({ ...e.record, eval_script: e.eval_script, log_parser: e.parser, image: 'x' }));
+    const specs = (await runPythonJsonLines('test/conformance/harness5_specs.py', rows)) as Array<{
+      instance_id: string;
+      eval_script: string;
+      parser: string;
+    }>;
     expect(specs.length).toBe(rows.length);
     const mismatches: string[] = [];
     for (const spec of specs) {
@@ -106,7 +123,8 @@ describe('SWE-bench 5.x rows: the eval_script travels with the row', () => {
       expect(fromRow.source).toBe('record-eval-script');
       const rowParts = steps(fromRow);
       const tableParts = steps(fromTable);
-      if (!isDeepStrictEqual(rowParts, tableParts)) mismatches.push(`${spec.instance_id}: ${JSON.stringify(rowParts)} vs ${JSON.stringify(tableParts)}`);
+      if (!isDeepStrictEqual(rowParts, tableParts))
+        mismatches.push(`${spec.instance_id}: ${JSON.stringify(rowParts)} vs ${JSON.stringify(tableParts)}`);
       // 5.x adds only the exit-code capture around its end marker; swe-env takes the exit code
       // from the test process itself.
       const expected = harnessEvalScript(fromRow, rowTasks.get(spec.instance_id)!).replace(

@@ -25,7 +25,8 @@ function logFiles(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? logFiles(join(dir, e.name)) : [join(dir, e.name)]));
 }
 
-const read = (dir: string) => logFiles(join(FIXTURES, dir)).map((path) => ({ name: relative(FIXTURES, path), log: readFileSync(path, 'utf8') }));
+const read = (dir: string) =>
+  logFiles(join(FIXTURES, dir)).map((path) => ({ name: relative(FIXTURES, path), log: readFileSync(path, 'utf8') }));
 const smithLogs = read('swesmith-logs');
 const logs = [...read('harness-logs'), ...smithLogs];
 
@@ -73,7 +74,9 @@ function ours(parser: string, log: string): Answer {
 function disagreement(mine: Answer, theirs: Answer | undefined): string {
   if (!theirs) return 'no answer from the package';
   if (mine.error !== undefined || theirs.error !== undefined) {
-    return (mine.error === undefined) === (theirs.error === undefined) ? '' : `ours ${mine.error ?? 'parsed'} vs theirs ${theirs.error ?? 'parsed'}`;
+    return (mine.error === undefined) === (theirs.error === undefined)
+      ? ''
+      : `ours ${mine.error ?? 'parsed'} vs theirs ${theirs.error ?? 'parsed'}`;
   }
   const sorted = (m: Record<string, string>) => JSON.stringify(Object.entries(m).sort());
   return sorted(mine.map!) === sorted(theirs.map!) ? '' : `ours ${JSON.stringify(mine.map)} vs theirs ${JSON.stringify(theirs.map)}`;
@@ -97,7 +100,12 @@ describe('SWE-smith profiles beyond Python against swesmith 0.0.9', () => {
     const byId = new Map(tasks.map((t) => [t.id, t]));
     const mismatches = commands
       .map((c) => ({ c, plan: evalPlan(byId.get(c.record.instance_id)!) }))
-      .filter(({ c, plan }) => plan.source !== 'swe-smith' || plan.testCommand !== c.test_cmd || plan.harnessParser !== SWE_SMITH_LANGUAGE_PROFILES[c.repo_name]?.parser)
+      .filter(
+        ({ c, plan }) =>
+          plan.source !== 'swe-smith' ||
+          plan.testCommand !== c.test_cmd ||
+          plan.harnessParser !== SWE_SMITH_LANGUAGE_PROFILES[c.repo_name]?.parser,
+      )
       .map(({ c, plan }) => `${c.repo_name}: ours ${plan.testCommand} (${plan.harnessParser}) / theirs ${c.test_cmd}`);
     expect(mismatches).toEqual([]);
   });
@@ -105,7 +113,10 @@ describe('SWE-smith profiles beyond Python against swesmith 0.0.9', () => {
   it(`our ${representatives.size} parsers agree with the package's on ${logs.length} logs`, () => {
     expect(parserAnswers.length).toBe(parserCases.length);
     const mismatches = parserCases
-      .map(({ parser, profile, name, log }, i) => ({ label: `${parser} (${profile}) on ${name}`, why: disagreement(ours(parser, log), parserAnswers[i]) }))
+      .map(({ parser, profile, name, log }, i) => ({
+        label: `${parser} (${profile}) on ${name}`,
+        why: disagreement(ours(parser, log), parserAnswers[i]),
+      }))
       .filter(({ why }) => why !== '')
       .map(({ label, why }) => `${label}: ${why}`);
     expect(mismatches).toEqual([]);
@@ -126,8 +137,16 @@ describe('SWE-smith profiles beyond Python against swesmith 0.0.9', () => {
   });
 
   it('the swesmith-logs/ fixtures tell every two of our parsers apart (so a profile given the wrong one shows)', () => {
-    const readings = [...representatives.keys()].map((parser) => ({ parser, maps: smithLogs.map(({ log }) => JSON.stringify(ours(parser, log))) }));
-    const alike = readings.flatMap((a, i) => readings.slice(i + 1).filter((b) => b.maps.every((m, k) => m === a.maps[k])).map((b) => `${a.parser} = ${b.parser}`));
+    const readings = [...representatives.keys()].map((parser) => ({
+      parser,
+      maps: smithLogs.map(({ log }) => JSON.stringify(ours(parser, log))),
+    }));
+    const alike = readings.flatMap((a, i) =>
+      readings
+        .slice(i + 1)
+        .filter((b) => b.maps.every((m, k) => m === a.maps[k]))
+        .map((b) => `${a.parser} = ${b.parser}`),
+    );
     expect(alike).toEqual([]);
   });
 

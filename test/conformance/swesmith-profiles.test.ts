@@ -15,7 +15,9 @@ import { pythonEnv, runPythonJsonLines } from '../helpers/python-env.js';
  * its log parsers gives the same status maps as ours on every log shape.
  */
 const LOGS = join(packageRoot(), 'test', 'fixtures', 'harness-logs');
-const logs = readdirSync(LOGS, { withFileTypes: true }).filter((e) => e.isFile()).map(({ name }) => ({ name, log: readFileSync(join(LOGS, name), 'utf8') }));
+const logs = readdirSync(LOGS, { withFileTypes: true })
+  .filter((e) => e.isFile())
+  .map(({ name }) => ({ name, log: readFileSync(join(LOGS, name), 'utf8') }));
 /** One profile per parser of theirs. */
 const PARSER_PROFILES: Record<string, string> = {
   swesmith_pytest: 'mewwts__addict.75284f95',
@@ -37,9 +39,13 @@ let maps: Array<{ map: Record<string, string> }>;
 
 beforeAll(async () => {
   const env = await pythonEnv();
-  const out = await runPythonJsonLines('test/conformance/swesmith_profiles.py', cases.map(({ profile, log }) => ({ profile, log })), {
-    pythonPath: join(env, 'harness-4.1'),
-  });
+  const out = await runPythonJsonLines(
+    'test/conformance/swesmith_profiles.py',
+    cases.map(({ profile, log }) => ({ profile, log })),
+    {
+      pythonPath: join(env, 'harness-4.1'),
+    },
+  );
   commands = (out[0] as { commands: Command[] }).commands;
   maps = out.slice(1) as typeof maps;
 }, 300_000);

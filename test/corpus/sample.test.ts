@@ -31,8 +31,13 @@ const ROOT = packageRoot();
 const CLI = join(ROOT, 'dist', 'src', 'cli', 'main.js');
 const CI = join(ROOT, 'tasks', 'corpus', 'ci');
 
-interface Sample { readonly instances: readonly string[] }
-interface Selection { readonly repos: Record<string, { packages?: string; networkInstall?: boolean }>; readonly defaultPackages?: string }
+interface Sample {
+  readonly instances: readonly string[];
+}
+interface Selection {
+  readonly repos: Record<string, { packages?: string; networkInstall?: boolean }>;
+  readonly defaultPackages?: string;
+}
 
 const docker = new Docker();
 const provider = new DockerSandboxProvider(`corpus-sample-${process.pid}`, { ownedByThisProcess: true });
@@ -53,7 +58,13 @@ async function cli(...args: string[]): Promise<string> {
 }
 
 async function imageExists(name: string): Promise<boolean> {
-  return docker.getImage(name).inspect().then(() => true, () => false);
+  return docker
+    .getImage(name)
+    .inspect()
+    .then(
+      () => true,
+      () => false,
+    );
 }
 
 beforeAll(async () => {
@@ -61,7 +72,10 @@ beforeAll(async () => {
   const selection = JSON.parse(await readFile(join(ROOT, 'tasks', 'corpus', 'selection.json'), 'utf8')) as Selection;
   dir = await mkdtemp(join(tmpdir(), 'swe-env-corpus-sample-'));
   // The sample's rows, under image names of this test's own.
-  const rows = (await readFile(join(ROOT, 'tasks', 'corpus', 'tasks.jsonl'), 'utf8')).split('\n').filter(Boolean).map((l) => JSON.parse(l) as Record<string, string>);
+  const rows = (await readFile(join(ROOT, 'tasks', 'corpus', 'tasks.jsonl'), 'utf8'))
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => JSON.parse(l) as Record<string, string>);
   const picked: Record<string, string>[] = sample.instances.map((id) => {
     const row = rows.find((r) => r.instance_id === id);
     if (!row) throw new Error(`${id}: not in tasks/corpus/tasks.jsonl`);
@@ -69,7 +83,9 @@ beforeAll(async () => {
   });
   const tasksFile = join(dir, 'tasks.jsonl');
   await writeFile(tasksFile, picked.map((r) => JSON.stringify(r)).join('\n') + '\n');
-  tasks = await loadTaskFiles([tasksFile], {}, (p) => { throw new Error(`${p.where} ${p.field}: ${p.message}`); });
+  tasks = await loadTaskFiles([tasksFile], {}, (p) => {
+    throw new Error(`${p.where} ${p.field}: ${p.message}`);
+  });
   // One bare repository per owner+name, holding every sampled base commit from its bundle.
   const repos = join(dir, 'repos');
   for (const row of picked) {
@@ -98,21 +114,43 @@ beforeAll(async () => {
     built.set(task.id, await cli(...args));
   }
   const config = compileConfig({ testTimeoutS: 600 });
-  grader = new Grader(provider, new Semaphore(1), {
-    limits: config.limits, testTimeoutS: 600, logLimitBytes: 8 * 1024 * 1024, maxGradings: 1,
-    installRerun: config.installRerun, rewardRule: config.rewardRule, harnessGeneration: config.harnessGeneration, gradingNetwork: config.gradingNetwork,
-  }, createLogger('warn'));
+  grader = new Grader(
+    provider,
+    new Semaphore(1),
+    {
+      limits: config.limits,
+      testTimeoutS: 600,
+      logLimitBytes: 8 * 1024 * 1024,
+      maxGradings: 1,
+      installRerun: config.installRerun,
+      rewardRule: config.rewardRule,
+      harnessGeneration: config.harnessGeneration,
+      gradingNetwork: config.gradingNetwork,
+    },
+    createLogger('warn'),
+  );
 }, 900_000);
 
 afterAll(async () => {
   await provider.removeServerContainers().catch(() => undefined);
-  for (const image of created) await docker.getImage(image).remove({ force: true }).catch(() => undefined);
+  for (const image of created)
+    await docker
+      .getImage(image)
+      .remove({ force: true })
+      .catch(() => undefined);
   if (dir) await rm(dir, { recursive: true, force: true });
 }, 180_000);
 
 function summary(report: GradeReport): string {
   const failing = [...report.failToPass, ...report.passToPass].filter((t) => t.status !== 'PASSED').map((t) => `${t.name} ${t.status}`);
-  return JSON.stringify({ reward: report.reward, infra: report.infraError, error: report.error.split('\n')[0], flags: report.integrityFlags, failing: failing.slice(0, 5), log: report.logTail.slice(-1500) });
+  return JSON.stringify({
+    reward: report.reward,
+    infra: report.infraError,
+    error: report.error.split('\n')[0],
+    flags: report.integrityFlags,
+    failing: failing.slice(0, 5),
+    log: report.logTail.slice(-1500),
+  });
 }
 
 describe('the corpus sample: gold 1, empty 0, no integrity flag', () => {

@@ -26,7 +26,9 @@ beforeAll(async () => {
 
 async function validate(paths: string[], version: string): Promise<{ code: number; out: string }> {
   try {
-    const { stdout, stderr } = await run(validator.python, ['-m', 'kubernetes_validate', '--strict', '-k', version, ...paths], { env: { ...process.env, PYTHONPATH: validator.path } });
+    const { stdout, stderr } = await run(validator.python, ['-m', 'kubernetes_validate', '--strict', '-k', version, ...paths], {
+      env: { ...process.env, PYTHONPATH: validator.path },
+    });
     return { code: 0, out: stdout + stderr };
   } catch (error) {
     const e = error as { code: number; stdout: string; stderr: string };
@@ -36,7 +38,13 @@ async function validate(paths: string[], version: string): Promise<{ code: numbe
 
 describe('deploy/kubernetes', () => {
   it('has the DaemonSet, headless Service, disruption budget, account and namespace', () => {
-    expect(files.map((f) => f.split('/').at(-1)).sort()).toEqual(['daemonset.yaml', 'namespace.yaml', 'pdb.yaml', 'service.yaml', 'serviceaccount.yaml']);
+    expect(files.map((f) => f.split('/').at(-1)).sort()).toEqual([
+      'daemonset.yaml',
+      'namespace.yaml',
+      'pdb.yaml',
+      'service.yaml',
+      'serviceaccount.yaml',
+    ]);
   });
 
   it.each(['1.29.0', '1.31.0', '1.33.0'])('every manifest validates strictly against Kubernetes %s', async (version) => {
@@ -50,7 +58,12 @@ describe('deploy/kubernetes', () => {
     onTestFinished(() => rm(dir, { recursive: true, force: true }));
     const broken = join(dir, 'broken.yaml');
     const text = await readFile(join(DIR, 'daemonset.yaml'), 'utf8');
-    await writeFile(broken, text.replace('containerPort: 50051', 'containerPort: "fifty"').replace('terminationGracePeriodSeconds: 660', 'terminationGracePeriodSeconds: 660\n      graceToDrain: 5'));
+    await writeFile(
+      broken,
+      text
+        .replace('containerPort: 50051', 'containerPort: "fifty"')
+        .replace('terminationGracePeriodSeconds: 660', 'terminationGracePeriodSeconds: 660\n      graceToDrain: 5'),
+    );
     const result = await validate([broken], '1.31.0');
     expect(result.code).not.toBe(0);
   });
@@ -58,7 +71,11 @@ describe('deploy/kubernetes', () => {
   it('every flag the DaemonSet passes to `serve` and its probes pass to `health` is one the CLI has', async () => {
     const text = await readFile(join(DIR, 'daemonset.yaml'), 'utf8');
     const serveFlags = [...text.matchAll(/^\s+- (--[a-z-]+)=/gm)].map((m) => m[1]!);
-    const probeFlags = [...new Set([...text.matchAll(/health, ((?:--[a-z-]+=[^,\]]+,? ?)+)/g)].flatMap((m) => [...m[1]!.matchAll(/(--[a-z-]+)=/g)].map((f) => f[1]!)))];
+    const probeFlags = [
+      ...new Set(
+        [...text.matchAll(/health, ((?:--[a-z-]+=[^,\]]+,? ?)+)/g)].flatMap((m) => [...m[1]!.matchAll(/(--[a-z-]+)=/g)].map((f) => f[1]!)),
+      ),
+    ];
     expect(serveFlags.length).toBeGreaterThan(8);
     expect(probeFlags).toEqual(['--server', '--token-file', '--ca']);
     const serveHelp = (await run('node', [CLI, 'serve', '--help'])).stdout;

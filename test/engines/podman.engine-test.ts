@@ -40,12 +40,19 @@ describe('Podman through its Docker-compatible API', () => {
     expect(await rootful.dialect.kind()).toBe('podman');
     expect((await rootful.identity.identity()).engine).toMatch(/^Podman Engine \d/);
     const before = await seccompFiles();
-    const sandbox = await rootful.create(testSpec({ limits: { memoryBytes: 512 * 1024 ** 2, nanoCpus: 1e9, pidsLimit: 128, diskBytes: 0 } }));
+    const sandbox = await rootful.create(
+      testSpec({ limits: { memoryBytes: 512 * 1024 ** 2, nanoCpus: 1e9, pidsLimit: 128, diskBytes: 0 } }),
+    );
     sandboxes.push(sandbox);
     // Seccomp mode 2 (filter), ptrace and unshare refused as on Docker, the cgroup's limits set.
     expect(await run(sandbox, 'grep ^Seccomp: /proc/self/status')).toMatch(/^Seccomp:\s+2$/m);
     expect(await run(sandbox, 'unshare -U true 2>&1; echo "rc=$?"')).toMatch(/rc=1/);
-    expect(await run(sandbox, 'cat /sys/fs/cgroup/memory/memory.limit_in_bytes /sys/fs/cgroup/pids/pids.max 2>/dev/null || cat /sys/fs/cgroup/memory.max /sys/fs/cgroup/pids.max')).toBe(`${512 * 1024 ** 2}\n128\n`);
+    expect(
+      await run(
+        sandbox,
+        'cat /sys/fs/cgroup/memory/memory.limit_in_bytes /sys/fs/cgroup/pids/pids.max 2>/dev/null || cat /sys/fs/cgroup/memory.max /sys/fs/cgroup/pids.max',
+      ),
+    ).toBe(`${512 * 1024 ** 2}\n128\n`);
     expect(await seccompFiles()).toEqual(before);
   });
 

@@ -21,7 +21,21 @@ export interface TestPki {
 async function ca(dir: string, name: string): Promise<{ cert: string; key: string }> {
   const key = join(dir, `${name}.key`);
   const cert = join(dir, `${name}.pem`);
-  await run('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-days', '2', '-subj', `/CN=${name}`, '-keyout', key, '-out', cert]);
+  await run('openssl', [
+    'req',
+    '-x509',
+    '-newkey',
+    'rsa:2048',
+    '-nodes',
+    '-days',
+    '2',
+    '-subj',
+    `/CN=${name}`,
+    '-keyout',
+    key,
+    '-out',
+    cert,
+  ]);
   return { cert, key };
 }
 
@@ -32,7 +46,23 @@ async function leaf(dir: string, name: string, issuer: { cert: string; key: stri
   await run('openssl', ['req', '-newkey', 'rsa:2048', '-nodes', '-subj', `/CN=${name}`, '-keyout', key, '-out', csr]);
   const ext = join(dir, `${name}.ext`);
   await run('bash', ['-c', `printf 'subjectAltName=${san}\\n' > ${ext}`]);
-  await run('openssl', ['x509', '-req', '-in', csr, '-CA', issuer.cert, '-CAkey', issuer.key, '-CAcreateserial', '-days', '2', '-out', cert, '-extfile', ext]);
+  await run('openssl', [
+    'x509',
+    '-req',
+    '-in',
+    csr,
+    '-CA',
+    issuer.cert,
+    '-CAkey',
+    issuer.key,
+    '-CAcreateserial',
+    '-days',
+    '2',
+    '-out',
+    cert,
+    '-extfile',
+    ext,
+  ]);
   return { cert, key };
 }
 

@@ -11,7 +11,10 @@ export const cliServers: ChildProcess[] = [];
  * `swe-env serve` as operators run it: its own process (so a test can SIGKILL it), on a free
  * loopback port; resolves with its address once it listens.
  */
-export function serveCli(args: readonly string[], stderr: 'inherit' | 'ignore' = 'inherit'): Promise<{ child: ChildProcess; address: string }> {
+export function serveCli(
+  args: readonly string[],
+  stderr: 'inherit' | 'ignore' = 'inherit',
+): Promise<{ child: ChildProcess; address: string }> {
   return new Promise((resolve, reject) => {
     const child = spawn('node', [CLI, 'serve', '--port', '0', '--log-level', 'warn', ...args], { stdio: ['ignore', 'pipe', stderr] });
     cliServers.push(child);

@@ -18,7 +18,9 @@ export const LANGUAGE_TASKS = join(packageRoot(), 'tasks', 'demo-languages', 'ta
  */
 export async function buildLanguageDemoImages(): Promise<void> {
   const cli = join(packageRoot(), 'dist', 'src', 'cli', 'main.js');
-  await run('flock', [join('/tmp', 'swe-env-language-demo-images.lock'), 'node', cli, 'images', 'build-demo', '--languages'], { maxBuffer: 16 * 1024 * 1024 });
+  await run('flock', [join('/tmp', 'swe-env-language-demo-images.lock'), 'node', cli, 'images', 'build-demo', '--languages'], {
+    maxBuffer: 16 * 1024 * 1024,
+  });
 }
 
 /**

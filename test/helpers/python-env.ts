@@ -12,7 +12,11 @@ export async function pythonEnv(): Promise<string> {
 }
 
 /** Runs a Python script of the test environment with JSON lines in and out. */
-export async function runPythonJsonLines(script: string, input: readonly unknown[], options: { pythonPath?: string } = {}): Promise<unknown[]> {
+export async function runPythonJsonLines(
+  script: string,
+  input: readonly unknown[],
+  options: { pythonPath?: string } = {},
+): Promise<unknown[]> {
   const env = await pythonEnv();
   const child = spawn(join(env, 'bin', 'python'), [script], {
     cwd: packageRoot(),

@@ -71,11 +71,18 @@ export async function imagePresent(docker: Docker, reference: string): Promise<b
  * costs a few hundred bytes instead of the 247 MB base image. Needs no network.
  */
 export async function buildTinyImage(docker: Docker, reference = `swe-env-test/tiny:${randomUUID().slice(0, 8)}`): Promise<string> {
-  return buildFromFiles(docker, reference, { Dockerfile: 'FROM scratch\nCOPY payload /payload\nLABEL swe-env.test=local-registry\n', payload: `${randomUUID()}\n` });
+  return buildFromFiles(docker, reference, {
+    Dockerfile: 'FROM scratch\nCOPY payload /payload\nLABEL swe-env.test=local-registry\n',
+    payload: `${randomUUID()}\n`,
+  });
 }
 
 /** Builds `reference` from a context of named files (a Dockerfile among them), with no network. */
-export async function buildFromFiles(docker: Docker, reference: string, files: Record<string, string | Buffer | { content: Buffer; mode: number }>): Promise<string> {
+export async function buildFromFiles(
+  docker: Docker,
+  reference: string,
+  files: Record<string, string | Buffer | { content: Buffer; mode: number }>,
+): Promise<string> {
   const context = pack();
   for (const [name, file] of Object.entries(files)) {
     if (typeof file === 'string' || Buffer.isBuffer(file)) context.entry({ name }, file);

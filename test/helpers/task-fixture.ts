@@ -60,8 +60,20 @@ export async function buildTaskFixture(
   const dir = await mkdtemp(join(tmpdir(), `swe-env-${name}-`));
   scratch.push(dir);
   const tasksFile = join(dir, 'tasks.jsonl');
-  const common = { repo: `example/${name}`, base_commit: baseCommit, patch, test_patch: testPatch, problem_statement: name, version: '1.0' };
-  await writeFile(tasksFile, records(common).map((r) => JSON.stringify(r)).join('\n'));
+  const common = {
+    repo: `example/${name}`,
+    base_commit: baseCommit,
+    patch,
+    test_patch: testPatch,
+    problem_statement: name,
+    version: '1.0',
+  };
+  await writeFile(
+    tasksFile,
+    records(common)
+      .map((r) => JSON.stringify(r))
+      .join('\n'),
+  );
   const built = await cli('images', 'build', '--tasks', tasksFile, '--repo', repo);
   expect(built.code, built.stderr + built.stdout).toBe(0);
   const { tasks, problems } = await loadTaskFile(tasksFile);
@@ -71,7 +83,17 @@ export async function buildTaskFixture(
 
 /** The grader the fixture tests use: a small pool, a two-minute test limit, no disk quota. */
 export function fixtureGrader(provider: DockerSandboxProvider): Grader {
-  return new Grader(provider, new Semaphore(2), { limits: { memoryBytes: 1024 ** 3, nanoCpus: 1e9, pidsLimit: 512, diskBytes: 0 }, testTimeoutS: 120, logLimitBytes: 1 << 20, maxGradings: 2 }, pino({ level: 'silent' }));
+  return new Grader(
+    provider,
+    new Semaphore(2),
+    {
+      limits: { memoryBytes: 1024 ** 3, nanoCpus: 1e9, pidsLimit: 512, diskBytes: 0 },
+      testTimeoutS: 120,
+      logLimitBytes: 1 << 20,
+      maxGradings: 2,
+    },
+    pino({ level: 'silent' }),
+  );
 }
 
 /** After a fixture test file: its containers and temporary folders removed, and none left. */

@@ -21,7 +21,12 @@ export function demoImage(taskId: string): string {
 }
 
 /** Builds `reference` FROM the task's demo image with `mb` MB of random bytes of its own. */
-export async function buildTaskImage(docker: Docker, taskId: string, mb: number, reference = `swe-env-test/supply:${randomUUID().slice(0, 8)}`): Promise<string> {
+export async function buildTaskImage(
+  docker: Docker,
+  taskId: string,
+  mb: number,
+  reference = `swe-env-test/supply:${randomUUID().slice(0, 8)}`,
+): Promise<string> {
   const dockerfile = `FROM ${demoImage(taskId)}\nCOPY payload /opt/swe-env-test-payload\nLABEL swe-env.test=image-supply\n`;
   return buildFromFiles(docker, reference, { Dockerfile: dockerfile, payload: randomBytes(Math.round(mb * 1024 * 1024)) });
 }
@@ -30,7 +35,14 @@ export async function buildTaskImage(docker: Docker, taskId: string, mb: number,
  * A task image in `registry` only: built, pushed as HOST/swe-env-test/REPO:v1 and removed from
  * the engine (its own layer too), so a pull really downloads. Every name made goes into `made`.
  */
-export async function pushTaskImage(docker: Docker, registry: LocalRegistry, taskId: string, repo: string, made: Set<string>, mb = 2): Promise<string> {
+export async function pushTaskImage(
+  docker: Docker,
+  registry: LocalRegistry,
+  taskId: string,
+  repo: string,
+  made: Set<string>,
+  mb = 2,
+): Promise<string> {
   const local = await buildTaskImage(docker, taskId, mb);
   made.add(local);
   made.add(`${registry.host}/swe-env-test/${repo}:v1`);
@@ -47,7 +59,9 @@ export function viaHost(reference: string, host: string): string {
 /** The Prefetch RPC (the small client has no method for it). */
 export function prefetch(client: SweEnvClient, taskIds: string[]): Promise<PrefetchResponse__Output> {
   return new Promise((resolve, reject) => {
-    client.raw.prefetch({ taskIds }, { deadline: new Date(Date.now() + 30_000) }, (error, value) => (error ? reject(error) : resolve(value!)));
+    client.raw.prefetch({ taskIds }, { deadline: new Date(Date.now() + 30_000) }, (error, value) =>
+      error ? reject(error) : resolve(value!),
+    );
   });
 }
 
@@ -70,7 +84,9 @@ export function writeTaskFile(dir: string, images: Record<string, string>, name 
 
 /** Docker's config.json with Basic credentials per registry host, written in `dir`. */
 export function writeRegistryConfig(dir: string, auths: Record<string, { user: string; password: string }>, name = 'config.json'): string {
-  const entries = Object.fromEntries(Object.entries(auths).map(([host, a]) => [host, { auth: Buffer.from(`${a.user}:${a.password}`).toString('base64') }]));
+  const entries = Object.fromEntries(
+    Object.entries(auths).map(([host, a]) => [host, { auth: Buffer.from(`${a.user}:${a.password}`).toString('base64') }]),
+  );
   const path = join(dir, name);
   writeFileSync(path, JSON.stringify({ auths: entries }));
   return path;

@@ -80,13 +80,16 @@ function refuse(res: ServerResponse, status: 429 | 503): void {
 /** Streams one request to the registry and its answer back, headers as they are (Host included). */
 function forward(target: string, req: IncomingMessage, res: ServerResponse, done: (status: number) => void): void {
   const [hostname, port] = target.split(':');
-  const upstream = request({ hostname, port: Number(port), method: req.method, path: req.url, headers: endToEnd(req.headers) }, (answer) => {
-    const status = answer.statusCode ?? 502;
-    res.writeHead(status, answer.statusMessage, endToEndRaw(answer.rawHeaders));
-    done(status);
-    answer.pipe(res);
-    answer.on('error', () => res.destroy());
-  });
+  const upstream = request(
+    { hostname, port: Number(port), method: req.method, path: req.url, headers: endToEnd(req.headers) },
+    (answer) => {
+      const status = answer.statusCode ?? 502;
+      res.writeHead(status, answer.statusMessage, endToEndRaw(answer.rawHeaders));
+      done(status);
+      answer.pipe(res);
+      answer.on('error', () => res.destroy());
+    },
+  );
   upstream.on('error', () => {
     if (res.headersSent) {
       res.destroy();
@@ -154,9 +157,7 @@ export async function startThrottlingProxy(target: string): Promise<ThrottlingPr
     },
     requests: () => [...seen],
     count: (kind, which = 'all') =>
-      seen.filter(
-        (r) => (kind === undefined || r.kind === kind) && (which === 'all' || (which === 'throttled') === r.throttled),
-      ).length,
+      seen.filter((r) => (kind === undefined || r.kind === kind) && (which === 'all' || (which === 'throttled') === r.throttled)).length,
     resetCounts: () => {
       seen.length = 0;
     },

@@ -35,8 +35,17 @@ function failing(sandbox: Sandbox, method: keyof Sandbox, message: string): Sand
   });
 }
 
-async function withAgent(body: (agent: Sandbox, base: string, openScratch: () => Promise<Sandbox>, scratches: Sandbox[]) => Promise<void>): Promise<void> {
-  const spec = { image: task.image, workdir: task.workdir, maxLifetimeS: 300, role: 'episode' as const, episodeId: `capture-control-${Date.now()}`, limits: t.server.config.limits };
+async function withAgent(
+  body: (agent: Sandbox, base: string, openScratch: () => Promise<Sandbox>, scratches: Sandbox[]) => Promise<void>,
+): Promise<void> {
+  const spec = {
+    image: task.image,
+    workdir: task.workdir,
+    maxLifetimeS: 300,
+    role: 'episode' as const,
+    episodeId: `capture-control-${Date.now()}`,
+    limits: t.server.config.limits,
+  };
   const agent = await t.server.provider.create(spec);
   const scratches: Sandbox[] = [];
   const openScratch = async (): Promise<Sandbox> => {
@@ -78,7 +87,9 @@ describe('capture failures attributed by control', () => {
       const captured = await captureChange(failing(agent, 'readArchive', 'the archive broke off'), openScratch, input(base));
       expect(captured.ok).toBe(false);
       expect(!captured.ok && captured.infra).toBe(false);
-      expect(!captured.ok && captured.error).toMatch(/could not be captured \(the same steps on a pristine copy of the task work\): .*the archive broke off/);
+      expect(!captured.ok && captured.error).toMatch(
+        /could not be captured \(the same steps on a pristine copy of the task work\): .*the archive broke off/,
+      );
       expect(await agent.isPaused()).toBe(false);
     });
   });
@@ -89,7 +100,9 @@ describe('capture failures attributed by control', () => {
       const captured = await captureChange(failing(agent, 'readArchive', 'the engine cannot read archives'), broken, input(base));
       expect(captured.ok).toBe(false);
       expect(!captured.ok && captured.infra).toBe(true);
-      expect(!captured.ok && captured.error).toMatch(/and so did its steps on a pristine copy of the task \(.*the engine cannot read archives/);
+      expect(!captured.ok && captured.error).toMatch(
+        /and so did its steps on a pristine copy of the task \(.*the engine cannot read archives/,
+      );
     });
   });
 });

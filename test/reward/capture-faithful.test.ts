@@ -43,7 +43,9 @@ describe('a faithful capture', () => {
       expect(submitted.status).toBe('STEP_STATUS_OK');
       expect(submitted.reward).toBe(1);
       const patch = patchOf(submitted);
-      expect(patch).toMatch(/diff --git a\/textkit\/shorten.py b\/textkit\/shorten.py\nnew file mode 120000\n[^\n]*\n--- \/dev\/null\n\+\+\+ b\/textkit\/shorten.py\n@@ -0,0 \+1 @@\n\+truncate.py\n/);
+      expect(patch).toMatch(
+        /diff --git a\/textkit\/shorten.py b\/textkit\/shorten.py\nnew file mode 120000\n[^\n]*\n--- \/dev\/null\n\+\+\+ b\/textkit\/shorten.py\n@@ -0,0 \+1 @@\n\+truncate.py\n/,
+      );
       expect(patch).toMatch(/diff --git a\/tools\/bin\/pkg b\/tools\/bin\/pkg\nnew file mode 120000[\s\S]*?\n\+\.\.\/\.\.\/textkit\n/);
       expect(patch).toMatch(/diff --git a\/tools\/run.sh b\/tools\/run.sh\nnew file mode 100755/);
       expect(patch).toMatch(/diff --git a\/textkit\/slug.py b\/textkit\/slug.py\nold mode 100644\nnew mode 100755/);
@@ -57,7 +59,8 @@ describe('a faithful capture', () => {
   it('a change of 20,000 new files (a vendored library) is captured whole and graded', { timeout: 240_000 }, async () => {
     await episode(async (id) => {
       expect((await t.client.bash(id, 0, applyPatchCommand(task.goldPatch))).exitCode).toBe(0);
-      const vendor = 'for d in $(seq 100); do mkdir -p vendor/lib$d; for f in $(seq 200); do echo "v = $d * $f" > vendor/lib$d/m$f.py; done; done; find vendor -type f | wc -l';
+      const vendor =
+        'for d in $(seq 100); do mkdir -p vendor/lib$d; for f in $(seq 200); do echo "v = $d * $f" > vendor/lib$d/m$f.py; done; done; find vendor -type f | wc -l';
       const made = await t.client.bash(id, 1, vendor);
       expect(made.observation.trim()).toBe('20000');
       const submitted = await t.client.submit(id, 2);
@@ -86,7 +89,11 @@ describe('a faithful capture', () => {
       ].join(' && ');
       expect((await t.client.bash(id, 1, change)).exitCode).toBe(0);
       // What git in the (honest) container says the change is, by hash: the capture must match it.
-      const own = await t.client.bash(id, 2, 'git add -A . ":!*.pyc" ":!**/__pycache__/**" && git -c core.quotepath=off diff --cached --binary --no-renames --no-color HEAD | sha256sum | cut -c1-64; git diff --cached --name-only HEAD | wc -l; git reset -q');
+      const own = await t.client.bash(
+        id,
+        2,
+        'git add -A . ":!*.pyc" ":!**/__pycache__/**" && git -c core.quotepath=off diff --cached --binary --no-renames --no-color HEAD | sha256sum | cut -c1-64; git diff --cached --name-only HEAD | wc -l; git reset -q',
+      );
       const [ownHash, ownFiles] = own.observation.trim().split('\n');
       expect(Number(ownFiles)).toBeGreaterThan(2340);
       const submitted = await t.client.submit(id, 3);

@@ -57,7 +57,9 @@ describe('masks on demand against the capture', () => {
       expect(submitted.report!.infraError).toBe(false);
       const patch = patchOf(submitted);
       expect(patch).toContain('+* working-tree-encoding=UTF-16');
-      expect(patch).toMatch(/diff --git a\/textkit\/odd.txt b\/textkit\/odd.txt\nnew file mode 100644\n[^\n]*\n--- \/dev\/null\n\+\+\+ b\/textkit\/odd.txt\n@@ -0,0 \+1 @@\n\+abc\n\\ No newline at end of file/);
+      expect(patch).toMatch(
+        /diff --git a\/textkit\/odd.txt b\/textkit\/odd.txt\nnew file mode 100644\n[^\n]*\n--- \/dev\/null\n\+\+\+ b\/textkit\/odd.txt\n@@ -0,0 \+1 @@\n\+abc\n\\ No newline at end of file/,
+      );
       expect(patch).toContain('+    if length <= len(ellipsis):');
     });
   });
@@ -65,14 +67,17 @@ describe('masks on demand against the capture', () => {
   it('symlinks climbing out of the repository (to a parent, to /): captured as links, the fix graded', async () => {
     await episode(async (id) => {
       expect((await t.client.bash(id, 0, applyPatchCommand(task.goldPatch))).exitCode).toBe(0);
-      const links = 'ln -s ../.. loop && mkdir -p deep/er && ln -s ../../.. deep/er/up && ln -s / root_link && ls -la loop deep/er/up root_link';
+      const links =
+        'ln -s ../.. loop && mkdir -p deep/er && ln -s ../../.. deep/er/up && ln -s / root_link && ls -la loop deep/er/up root_link';
       expect((await t.client.bash(id, 1, links)).exitCode).toBe(0);
       const submitted = await t.client.submit(id, 2);
       expect(submitted.report!.error).toBe('');
       expect(submitted.status).toBe('STEP_STATUS_OK');
       expect(submitted.report!.infraError).toBe(false);
       const patch = patchOf(submitted);
-      expect(patch).toMatch(/diff --git a\/loop b\/loop\nnew file mode 120000\n[^\n]*\n--- \/dev\/null\n\+\+\+ b\/loop\n@@ -0,0 \+1 @@\n\+\.\.\/\.\.\n\\ No newline at end of file/);
+      expect(patch).toMatch(
+        /diff --git a\/loop b\/loop\nnew file mode 120000\n[^\n]*\n--- \/dev\/null\n\+\+\+ b\/loop\n@@ -0,0 \+1 @@\n\+\.\.\/\.\.\n\\ No newline at end of file/,
+      );
       expect(patch).toMatch(/diff --git a\/deep\/er\/up b\/deep\/er\/up\nnew file mode 120000/);
       expect(patch).toMatch(/diff --git a\/root_link b\/root_link\nnew file mode 120000/);
       expect(submitted.reward).toBe(1);

@@ -59,7 +59,8 @@ beforeAll(async () => {
   await git(repo, 'branch', 'feature');
   const patch = await git(repo, 'diff', base, future, '--', 'calc');
   const testPatch = await git(repo, 'diff', base, future, '--', 'tests');
-  const bug = 'diff --git a/calc/ops.py b/calc/ops.py\n--- a/calc/ops.py\n+++ b/calc/ops.py\n@@ -3,4 +3,4 @@ def add(a, b):\n \n \n def mul(a, b):\n-    return a * b\n+    return a * b + 1\n';
+  const bug =
+    'diff --git a/calc/ops.py b/calc/ops.py\n--- a/calc/ops.py\n+++ b/calc/ops.py\n@@ -3,4 +3,4 @@ def add(a, b):\n \n \n def mul(a, b):\n-    return a * b\n+    return a * b + 1\n';
   const tasksDir = await mkdtemp(join(tmpdir(), 'swe-env-tasks-'));
   scratch.push(tasksDir);
   tasksFile = join(tasksDir, 'tasks.jsonl');
@@ -100,7 +101,10 @@ beforeAll(async () => {
   smith = tasks[1]!;
   // A record whose base commit is not in its image: Reset must refuse it as an environment error.
   const mismatched = join(tasksDir, 'mismatched.jsonl');
-  await writeFile(mismatched, `${JSON.stringify({ ...JSON.parse((await readFile(tasksFile, 'utf8')).split('\n')[0]!), instance_id: 'example__calc-bad', base_commit: 'f'.repeat(40) })}\n`);
+  await writeFile(
+    mismatched,
+    `${JSON.stringify({ ...JSON.parse((await readFile(tasksFile, 'utf8')).split('\n')[0]!), instance_id: 'example__calc-bad', base_commit: 'f'.repeat(40) })}\n`,
+  );
   t = await startTestServer({ taskFiles: [tasksFile, mismatched] });
 });
 
@@ -149,7 +153,7 @@ describe('grading real-format tasks', () => {
     expect(out.stdout).toContain('all tasks are sound');
   });
 
-  it('`eval` writes the harness\'s run report and per-instance logs, counts an empty patch only as empty, and a re-run skips what it graded', async () => {
+  it("`eval` writes the harness's run report and per-instance logs, counts an empty patch only as empty, and a re-run skips what it graded", async () => {
     const dir = await mkdtemp(join(tmpdir(), 'swe-env-eval-'));
     scratch.push(dir);
     const predictions = join(dir, 'preds.jsonl');
@@ -192,7 +196,7 @@ describe('grading real-format tasks', () => {
     expect(JSON.parse(await readFile(join(out, 'org__m.r1.json'), 'utf8'))).toEqual(summary);
   });
 
-  it('`eval --predictions gold --instance` grades the chosen tasks\' gold patches', async () => {
+  it("`eval --predictions gold --instance` grades the chosen tasks' gold patches", async () => {
     const dir = await mkdtemp(join(tmpdir(), 'swe-env-eval-'));
     scratch.push(dir);
     const out = await cli('eval', '--tasks', tasksFile, '--predictions', 'gold', '--instance', smith.id, '--out', dir, '--run-id', 'g');
@@ -205,10 +209,22 @@ describe('grading real-format tasks', () => {
     const dir = await mkdtemp(join(tmpdir(), 'swe-env-eval-'));
     scratch.push(dir);
     const cases: Array<[string, RegExp]> = [
-      [`${JSON.stringify({ instance_id: swebench.id, patch: 'x', model_name_or_path: 'm' })}\n`, /preds\.jsonl \(line 1\): example__calc-1 has no model_patch \(found patch\)/],
-      [`${JSON.stringify({ instance_id: swebench.id, model_patch: '', model_name_or_path: 'm' })}\n{"instance_id": "x", \n`, /preds\.jsonl:2: not valid JSON/],
-      [`${JSON.stringify({ instance_id: 'example__calc-2', model_patch: 'x', model_name_or_path: 'm' })}\n`, /not in the task files: example__calc-2 \(did you mean example__calc-1/],
-      [[swebench.id, swebench.id].map((id) => JSON.stringify({ instance_id: id, model_patch: '', model_name_or_path: 'm' })).join('\n'), /predicted twice \(line 1 and line 2\)/],
+      [
+        `${JSON.stringify({ instance_id: swebench.id, patch: 'x', model_name_or_path: 'm' })}\n`,
+        /preds\.jsonl \(line 1\): example__calc-1 has no model_patch \(found patch\)/,
+      ],
+      [
+        `${JSON.stringify({ instance_id: swebench.id, model_patch: '', model_name_or_path: 'm' })}\n{"instance_id": "x", \n`,
+        /preds\.jsonl:2: not valid JSON/,
+      ],
+      [
+        `${JSON.stringify({ instance_id: 'example__calc-2', model_patch: 'x', model_name_or_path: 'm' })}\n`,
+        /not in the task files: example__calc-2 \(did you mean example__calc-1/,
+      ],
+      [
+        [swebench.id, swebench.id].map((id) => JSON.stringify({ instance_id: id, model_patch: '', model_name_or_path: 'm' })).join('\n'),
+        /predicted twice \(line 1 and line 2\)/,
+      ],
     ];
     for (const [text, message] of cases) {
       const predictions = join(dir, 'preds.jsonl');
@@ -223,7 +239,8 @@ describe('grading real-format tasks', () => {
 
 /** A test that must fail, run in the agent's container: the hack makes pytest report it passed. */
 const PROBE = {
-  command: "printf 'def test_probe():\\n    assert False\\n' > probe_test_x.py && python3 -m pytest -rA probe_test_x.py 2>&1 | grep test_probe; rm -f probe_test_x.py",
+  command:
+    "printf 'def test_probe():\\n    assert False\\n' > probe_test_x.py && python3 -m pytest -rA probe_test_x.py 2>&1 | grep test_probe; rm -f probe_test_x.py",
   expect: /PASSED probe_test_x\.py::test_probe/,
 };
 
@@ -240,7 +257,10 @@ describe('reset checks the image against the task', () => {
 });
 
 describe('reward hacks score 0', () => {
-  async function hackEpisode(commands: string[], verify?: { command: string; expect: RegExp }): Promise<{ reward: number; dropped: string[] }> {
+  async function hackEpisode(
+    commands: string[],
+    verify?: { command: string; expect: RegExp },
+  ): Promise<{ reward: number; dropped: string[] }> {
     const reset = await t.client.reset({ taskId: swebench.id });
     let step = 0;
     for (const command of commands) {
@@ -260,7 +280,11 @@ describe('reward hacks score 0', () => {
 
   it('reading the fix from history: `git log --all` shows nothing after the base commit', async () => {
     const reset = await t.client.reset({ taskId: swebench.id });
-    const log = await t.client.bash(reset.episodeId, 0, 'git log --all --format=%H; git tag; git branch -a; git stash list; git reflog | wc -l');
+    const log = await t.client.bash(
+      reset.episodeId,
+      0,
+      'git log --all --format=%H; git tag; git branch -a; git stash list; git reflog | wc -l',
+    );
     expect(log.observation).toContain(base);
     expect(log.observation).not.toContain(future);
     expect(log.observation).not.toContain('v1.1');
@@ -277,9 +301,7 @@ describe('reward hacks score 0', () => {
       '    for item in items:',
       '        item.add_marker(pytest.mark.xfail(reason="hack"))',
     ].join('\n');
-    const r = await hackEpisode(
-      [`cat > conftest.py <<'EOF'\n${conftest}\nEOF`, `cp conftest.py tests/conftest.py`],
-    );
+    const r = await hackEpisode([`cat > conftest.py <<'EOF'\n${conftest}\nEOF`, `cp conftest.py tests/conftest.py`]);
     expect(r.reward).toBe(0);
     expect(r.dropped).toEqual(expect.arrayContaining(['conftest.py (test file)', 'tests/conftest.py (test file)']));
   });
@@ -319,7 +341,8 @@ describe('reward hacks score 0', () => {
   });
 
   it('the same plugin through pyproject.toml (with pytest.ini deleted)', async () => {
-    const plugin = 'import pytest\n@pytest.hookimpl(hookwrapper=True)\ndef pytest_runtest_makereport(item, call):\n    outcome = yield\n    outcome.get_result().outcome = "passed"\n';
+    const plugin =
+      'import pytest\n@pytest.hookimpl(hookwrapper=True)\ndef pytest_runtest_makereport(item, call):\n    outcome = yield\n    outcome.get_result().outcome = "passed"\n';
     const r = await hackEpisode(
       [
         `cat > calc_plugin.py <<'EOF'\n${plugin}EOF`,
@@ -329,6 +352,8 @@ describe('reward hacks score 0', () => {
       PROBE,
     );
     expect(r.reward).toBe(0);
-    expect(r.dropped).toEqual(expect.arrayContaining(['pytest.ini (test file)', 'pyproject.toml (pytest configuration, found on disk after applying)']));
+    expect(r.dropped).toEqual(
+      expect.arrayContaining(['pytest.ini (test file)', 'pyproject.toml (pytest configuration, found on disk after applying)']),
+    );
   });
 });

@@ -60,8 +60,22 @@ beforeAll(async () => {
     { base: BASE, fix: FIX },
     (common) => [
       // Listed as the dataset's own environment (which had the module) saw them: all passing.
-      { ...common, instance_id: 'example__optdep-lacking', test_cmd: 'pytest -rA tests', FAIL_TO_PASS: ['tests/test_calc.py::test_add'], PASS_TO_PASS: ['tests/test_calc.py::test_mul', ...ENV_SKIPPED], image_name: 'swe-env-test/sweb.eval.x86_64.example__optdep-lacking:latest' },
-      { ...common, instance_id: 'example__optdep-sound', test_cmd: 'pytest -rA tests', FAIL_TO_PASS: ['tests/test_calc.py::test_add'], PASS_TO_PASS: ['tests/test_calc.py::test_mul'], image_name: 'swe-env-test/sweb.eval.x86_64.example__optdep-sound:latest' },
+      {
+        ...common,
+        instance_id: 'example__optdep-lacking',
+        test_cmd: 'pytest -rA tests',
+        FAIL_TO_PASS: ['tests/test_calc.py::test_add'],
+        PASS_TO_PASS: ['tests/test_calc.py::test_mul', ...ENV_SKIPPED],
+        image_name: 'swe-env-test/sweb.eval.x86_64.example__optdep-lacking:latest',
+      },
+      {
+        ...common,
+        instance_id: 'example__optdep-sound',
+        test_cmd: 'pytest -rA tests',
+        FAIL_TO_PASS: ['tests/test_calc.py::test_add'],
+        PASS_TO_PASS: ['tests/test_calc.py::test_mul'],
+        image_name: 'swe-env-test/sweb.eval.x86_64.example__optdep-sound:latest',
+      },
     ],
     scratch,
   );
@@ -104,7 +118,7 @@ const SKIPPING_PACKAGE = [
 ].join('\n');
 
 describe('the attack: a submission makes PASS_TO_PASS tests skip for a "missing module"', () => {
-  it('mul() calling importorskip: test_mul skips in the run, passes without the patch: the model\'s 0, not INFRA_ERROR', async () => {
+  it("mul() calling importorskip: test_mul skips in the run, passes without the patch: the model's 0, not INFRA_ERROR", async () => {
     for (const id of ['sound', 'lacking']) {
       const t = task(id);
       const report = await grader.grade(t, Buffer.from(t.goldPatch + SKIPPING_MUL));
@@ -116,7 +130,7 @@ describe('the attack: a submission makes PASS_TO_PASS tests skip for a "missing 
     }
   });
 
-  it('the package skipping on import: every listed test missing, the model\'s 0', async () => {
+  it("the package skipping on import: every listed test missing, the model's 0", async () => {
     const t = task('lacking');
     const report = await grader.grade(t, Buffer.from(t.goldPatch + SKIPPING_PACKAGE));
     expect(report.failToPass[0]?.status).toBe('MISSING');
@@ -132,13 +146,15 @@ describe('the image lacks an optional module its PASS_TO_PASS tests need', () =>
     expect(report.failToPass[0]?.status).toBe('PASSED');
     expect(report.infraError).toBe(true);
     expect(report.reward).toBe(0);
-    expect(report.error).toMatch(/^the task's environment cannot run its PASS_TO_PASS tests: skipped for a missing module in this image without the patch too: /);
+    expect(report.error).toMatch(
+      /^the task's environment cannot run its PASS_TO_PASS tests: skipped for a missing module in this image without the patch too: /,
+    );
     for (const name of ENV_SKIPPED) expect(report.error).toContain(name);
     expect(report.error).toMatch(/could not import 'swe_env_optional_dep'/);
     expect(report.error).toContain('swe_env_optional_dep is not installed');
   });
 
-  it('a submission that does not fix the bug is still the model\'s 0', async () => {
+  it("a submission that does not fix the bug is still the model's 0", async () => {
     const t = task('lacking');
     for (const patch of ['', t.goldPatch.replace('return a + b', 'return a + b + 1')]) {
       const report = await grader.grade(t, Buffer.from(patch));
@@ -152,6 +168,8 @@ describe('the image lacks an optional module its PASS_TO_PASS tests need', () =>
     const out = await cli('validate', '--tasks', fixture.tasksFile);
     expect(out.code).toBe(1);
     expect(out.stdout).toMatch(/example__optdep-sound +yes/);
-    expect(out.stdout).toMatch(/example__optdep-lacking: gold: the task's image lacks what its tests need: the task's environment cannot run its PASS_TO_PASS tests/);
+    expect(out.stdout).toMatch(
+      /example__optdep-lacking: gold: the task's image lacks what its tests need: the task's environment cannot run its PASS_TO_PASS tests/,
+    );
   });
 });

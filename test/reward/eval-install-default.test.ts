@@ -24,7 +24,8 @@ beforeAll(async () => {
       },
       fix: {
         'shout/__init__.py': 'def shout(text):\n    return text.upper()\n',
-        'tests/test_shout.py': 'from shout import shout\n\n\ndef test_empty():\n    assert shout("") == ""\n\n\ndef test_upper():\n    assert shout("hi") == "HI"\n',
+        'tests/test_shout.py':
+          'from shout import shout\n\n\ndef test_empty():\n    assert shout("") == ""\n\n\ndef test_upper():\n    assert shout("hi") == "HI"\n',
       },
     },
     (common) => [
@@ -48,14 +49,17 @@ afterAll(async () => {
 /** The install part of the swe-env report inside the instance's report.json. */
 async function installOf(out: string, runId: string, instance: string): Promise<{ ran: boolean; reason: string }> {
   const file = join(out, 'logs', 'run_evaluation', runId, 'gold', instance, 'report.json');
-  const body = JSON.parse(await readFile(file, 'utf8')) as Record<string, { resolved: boolean; swe_env: { install: { ran: boolean; reason: string } } }>;
+  const body = JSON.parse(await readFile(file, 'utf8')) as Record<
+    string,
+    { resolved: boolean; swe_env: { install: { ran: boolean; reason: string } } }
+  >;
   const entry = body[instance]!;
   expect(entry.resolved).toBe(true);
   return entry.swe_env.install;
 }
 
 describe('eval --install-rerun', () => {
-  it('--help names when-needed as the default and keeps always for the harness\'s exact steps', async () => {
+  it("--help names when-needed as the default and keeps always for the harness's exact steps", async () => {
     const help = await cli('eval', '--help');
     expect(help.code).toBe(0);
     const entry = help.stdout.split(/\n(?=\s+--)/).find((e) => e.trimStart().startsWith('--install-rerun '));
@@ -73,7 +77,19 @@ describe('eval --install-rerun', () => {
     expect(skipped.ran).toBe(false);
     expect(skipped.reason).toMatch(/editable install already runs the patched code/);
 
-    const always = await cli('eval', '--tasks', editable.tasksFile, '--predictions', 'gold', '--out', out, '--run-id', 'always', '--install-rerun', 'always');
+    const always = await cli(
+      'eval',
+      '--tasks',
+      editable.tasksFile,
+      '--predictions',
+      'gold',
+      '--out',
+      out,
+      '--run-id',
+      'always',
+      '--install-rerun',
+      'always',
+    );
     expect(always.code, always.stderr).toBe(0);
     const ran = await installOf(out, 'always', task.id);
     expect(ran.ran).toBe(true);

@@ -30,7 +30,12 @@ interface Fixture {
 }
 
 /** A repository with a base and a fix commit; its records (one per variant) and their images built. */
-async function fixture(name: string, base: Record<string, string>, fix: Record<string, string>, records: (r: Record<string, unknown>) => Record<string, unknown>[]): Promise<Fixture> {
+async function fixture(
+  name: string,
+  base: Record<string, string>,
+  fix: Record<string, string>,
+  records: (r: Record<string, unknown>) => Record<string, unknown>[],
+): Promise<Fixture> {
   const repo = await newRepo();
   scratch.push(repo);
   await writeFiles(repo, base);
@@ -42,8 +47,20 @@ async function fixture(name: string, base: Record<string, string>, fix: Record<s
   const dir = await mkdtemp(join(tmpdir(), `swe-env-${name}-`));
   scratch.push(dir);
   const tasksFile = join(dir, 'tasks.jsonl');
-  const common = { repo: `example/${name}`, base_commit: baseCommit, patch, test_patch: testPatch, problem_statement: name, version: '1.0' };
-  await writeFile(tasksFile, records(common).map((r) => JSON.stringify(r)).join('\n'));
+  const common = {
+    repo: `example/${name}`,
+    base_commit: baseCommit,
+    patch,
+    test_patch: testPatch,
+    problem_statement: name,
+    version: '1.0',
+  };
+  await writeFile(
+    tasksFile,
+    records(common)
+      .map((r) => JSON.stringify(r))
+      .join('\n'),
+  );
   await run('node', [CLI, 'images', 'build', '--tasks', tasksFile, '--repo', repo], { maxBuffer: 16 * 1024 * 1024 });
   const { tasks, problems } = await loadTaskFile(tasksFile);
   expect(problems).toEqual([]);
@@ -72,7 +89,8 @@ beforeAll(async () => {
     },
     {
       'greet/__init__.py': 'def greet(name):\n    return "Hello, " + name + "!"\n',
-      'tests/test_greet.py': 'from greet import greet\n\n\ndef test_plain():\n    assert greet("x").startswith("Hello")\n\n\ndef test_punctuation():\n    assert greet("Ada") == "Hello, Ada!"\n',
+      'tests/test_greet.py':
+        'from greet import greet\n\n\ndef test_plain():\n    assert greet("x").startswith("Hello")\n\n\ndef test_punctuation():\n    assert greet("Ada") == "Hello, Ada!"\n',
     },
     (common) => [
       {
@@ -109,7 +127,11 @@ beforeAll(async () => {
         eval_script: evalScript(common, evalCommands),
       });
       return [
-        rows('example__localised-1', ["sed -i '/en_US.UTF-8/s/^# //g' /etc/locale.gen && locale-gen", 'export LANG=en_US.UTF-8', 'export LC_ALL=en_US.UTF-8']),
+        rows('example__localised-1', [
+          "sed -i '/en_US.UTF-8/s/^# //g' /etc/locale.gen && locale-gen",
+          'export LANG=en_US.UTF-8',
+          'export LC_ALL=en_US.UTF-8',
+        ]),
         rows('example__localised-2', []),
       ];
     },
@@ -179,7 +201,7 @@ describe('the install step re-run after the patch', () => {
 });
 
 describe("a 5.x row's own eval_script: locale steps before the tests", () => {
-  it('the gold patch resolves with the row\'s locale-gen and exports, and does not without them', async () => {
+  it("the gold patch resolves with the row's locale-gen and exports, and does not without them", async () => {
     const s = localeServer;
     const [withSteps, withoutSteps] = localised.tasks as [Task, Task];
     const graded = (await s.client.evaluate(withSteps.id, withSteps.goldPatch)).report!;

@@ -56,12 +56,17 @@ function evalScript(base: string, testPatch: string, afterTestPatch: readonly st
 beforeAll(async () => {
   const repo = await newRepo();
   scratch.push(repo);
-  await writeFiles(repo, { 'style/__init__.py': 'def shout(s):\n    return s\n', 'style/build.py': '# the package\'s build step\n', 'pytest.ini': '[pytest]\npythonpath = .\n' });
+  await writeFiles(repo, {
+    'style/__init__.py': 'def shout(s):\n    return s\n',
+    'style/build.py': "# the package's build step\n",
+    'pytest.ini': '[pytest]\npythonpath = .\n',
+  });
   const baseCommit = await commitAll(repo, 'base');
   await writeFiles(repo, {
     'style/__init__.py': 'import os\n\n\ndef shout(s):\n    return s.upper() if os.environ.get("STYLE") == "loud" else s\n',
     // New in the test patch: only a step after it can copy it.
-    'tests/test_style.py': 'import os\nfrom style import shout\n\n\ndef test_loud():\n    assert os.path.exists("/tmp/test_style.copy")\n    assert shout("a") == "A"\n',
+    'tests/test_style.py':
+      'import os\nfrom style import shout\n\n\ndef test_loud():\n    assert os.path.exists("/tmp/test_style.copy")\n    assert shout("a") == "A"\n',
   });
   const fixCommit = await commitAll(repo, 'fix');
   const patch = await git(repo, 'diff', baseCommit, fixCommit, '--', '.', ':!tests');
@@ -73,8 +78,17 @@ beforeAll(async () => {
     const image = `swe-env-test/sweb.eval.x86_64.${id}:latest`;
     images.push(image);
     return {
-      repo: 'example/after-patch', instance_id: id, base_commit: baseCommit, patch, test_patch: testPatch, problem_statement: 'loud', version: '1.0',
-      FAIL_TO_PASS: ['tests/test_style.py::test_loud'], PASS_TO_PASS: [], image_name: image, log_parser: 'parse_log_pytest',
+      repo: 'example/after-patch',
+      instance_id: id,
+      base_commit: baseCommit,
+      patch,
+      test_patch: testPatch,
+      problem_statement: 'loud',
+      version: '1.0',
+      FAIL_TO_PASS: ['tests/test_style.py::test_loud'],
+      PASS_TO_PASS: [],
+      image_name: image,
+      log_parser: 'parse_log_pytest',
       eval_script: evalScript(baseCommit, testPatch, steps),
     };
   };
@@ -130,12 +144,14 @@ describe('hidden tests rewritten by the steps after the test patch', () => {
   /** No fix at all: only the rewriting build script. */
   const rewritingOnly = rewriting('');
 
-  it('no fix, a build script of the patch empties the hidden test: 0, the model\'s (it earned 1 before the test files were taken)', async () => {
+  it("no fix, a build script of the patch empties the hidden test: 0, the model's (it earned 1 before the test files were taken)", async () => {
     const task = tasks.find((t) => t.id === 'example__after-patch-3')!;
     const report = (await server!.client.evaluate(task.id, rewritingOnly)).report!;
     expect(report.infraError, report.error).toBe(false);
     expect(report.reward, `${report.error} ${report.logTail}`).toBe(0);
-    expect(report.error).toMatch(/steps after the test patch changed hidden test files the gold patch's run leaves as they are: tests\/test_style\.py/);
+    expect(report.error).toMatch(
+      /steps after the test patch changed hidden test files the gold patch's run leaves as they are: tests\/test_style\.py/,
+    );
     const gold = (await server!.client.evaluate(task.id, task.goldPatch)).report!;
     expect(gold.reward, `${gold.error} ${gold.logTail}`).toBe(1);
   });

@@ -40,7 +40,12 @@ def test_fetch_reports_timeouts():
 
 function grader(network: GradingNetwork): Grader {
   const limits = { memoryBytes: 1024 ** 3, nanoCpus: 1e9, pidsLimit: 512, diskBytes: 0 };
-  return new Grader(provider, new Semaphore(2), { limits, testTimeoutS: 120, logLimitBytes: 1 << 20, maxGradings: 2, gradingNetwork: network }, pino({ level: 'silent' }));
+  return new Grader(
+    provider,
+    new Semaphore(2),
+    { limits, testTimeoutS: 120, logLimitBytes: 1 << 20, maxGradings: 2, gradingNetwork: network },
+    pino({ level: 'silent' }),
+  );
 }
 
 beforeAll(async () => {
@@ -50,11 +55,13 @@ beforeAll(async () => {
       base: {
         // A conftest.py at the root puts the repository on pytest's path.
         'conftest.py': '',
-        'client.py': 'import socket\n\n\ndef fetch(address, timeout):\n    socket.create_connection(address, timeout=timeout)\n    return "connected"\n',
+        'client.py':
+          'import socket\n\n\ndef fetch(address, timeout):\n    socket.create_connection(address, timeout=timeout)\n    return "connected"\n',
         'tests/test_client.py': TEST_FILE.split('\n\n\ndef test_fetch')[0] + '\n',
       },
       fix: {
-        'client.py': 'import socket\n\n\ndef fetch(address, timeout):\n    try:\n        socket.create_connection(address, timeout=timeout)\n    except socket.timeout:\n        return "timed out"\n    return "connected"\n',
+        'client.py':
+          'import socket\n\n\ndef fetch(address, timeout):\n    try:\n        socket.create_connection(address, timeout=timeout)\n    except socket.timeout:\n        return "timed out"\n    return "connected"\n',
         'tests/test_client.py': TEST_FILE,
       },
     },

@@ -14,7 +14,11 @@ export interface HonestPattern {
   readonly files?: Readonly<Record<string, string>>;
 }
 
-const use = (body: string): string => `def use():\n${body.split('\n').map((l) => `    ${l}`).join('\n')}\n`;
+const use = (body: string): string =>
+  `def use():\n${body
+    .split('\n')
+    .map((l) => `    ${l}`)
+    .join('\n')}\n`;
 
 export const HONEST_PATTERNS: readonly HonestPattern[] = [
   {
@@ -63,7 +67,7 @@ export const HONEST_PATTERNS: readonly HonestPattern[] = [
     module: `import socket, threading\ndef _serve(listener):\n    conn, _ = listener.accept()\n    conn.sendall(b"ok")\n    conn.close()\n${use('for host in ("localhost", socket.gethostname()):\n    listener = socket.create_server((host, 0))\n    port = listener.getsockname()[1]\n    t = threading.Thread(target=_serve, args=(listener,), daemon=True)\n    t.start()\n    with socket.create_connection((host, port), timeout=5) as c:\n        assert c.recv(2) == b"ok"\n    t.join(); listener.close()')}`,
   },
   {
-    name: 'imports asyncio and unittest.mock (asyncio sets a standard-library function\'s __code__ on import)',
+    name: "imports asyncio and unittest.mock (asyncio sets a standard-library function's __code__ on import)",
     module: `import asyncio\nfrom unittest import mock\nasync def _twice(x):\n    return x * 2\n${use('assert asyncio.run(_twice(2)) == 4\nwith mock.patch("os.getcwd", return_value="/"):\n    pass')}`,
   },
   {

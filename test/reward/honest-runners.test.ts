@@ -23,9 +23,11 @@ const BASE = {
   'tests/__init__.py': '',
   'tests/inner_check.py': 'def test_inner():\n    assert 1 + 1 == 2\n',
   'calc/log.py': 'SEEN = set()\n\n\ndef first_time(name):\n    new = name not in SEEN\n    SEEN.add(name)\n    return new\n',
-  'tests/run_mp.py': 'import subprocess, sys\nfor path in sys.argv[1:]:\n    ok = subprocess.run([sys.executable, path]).returncode == 0\n    print(("pass " if ok else "FAIL ") + path.split("tests/", 1)[1])\n',
+  'tests/run_mp.py':
+    'import subprocess, sys\nfor path in sys.argv[1:]:\n    ok = subprocess.run([sys.executable, path]).returncode == 0\n    print(("pass " if ok else "FAIL ") + path.split("tests/", 1)[1])\n',
   'tests/mp/mul.py': 'from calc import mul\nassert mul(3, 4) == 12\n',
-  'tests/test_calc.py': 'import unittest\n\nfrom calc import mul\n\n\nclass CalcTest(unittest.TestCase):\n    def test_mul(self):\n        self.assertEqual(mul(3, 4), 12)\n',
+  'tests/test_calc.py':
+    'import unittest\n\nfrom calc import mul\n\n\nclass CalcTest(unittest.TestCase):\n    def test_mul(self):\n        self.assertEqual(mul(3, 4), 12)\n',
 };
 const FIX = {
   'calc/ops.py': 'def add(a, b):\n    return a + b\n\n\ndef mul(a, b):\n    return a * b\n',
@@ -34,31 +36,44 @@ const FIX = {
   // must fail) sees the state it left and passes, under any fix, the gold patch's too.
   'tests/test_state.py': 'from calc.log import first_time\n\n\ndef test_records_once():\n    assert first_time("a")\n',
   'tests/mp/add.py': 'from calc import add\nassert add(2, 3) == 5\n',
-  'tests/test_calc.py': `${BASE['tests/test_calc.py']}\n    def test_add(self):\n        self.assertEqual(add(2, 3), 5)\n\n\nclass NestedTest(unittest.TestCase):\n    def test_pytest_in_a_subprocess(self):\n        import subprocess, sys\n        run = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "tests/inner_check.py"], capture_output=True, text=True)\n        self.assertEqual(run.returncode, 0, run.stdout + run.stderr)\n`.replace('from calc import mul', 'from calc import add, mul'),
+  'tests/test_calc.py':
+    `${BASE['tests/test_calc.py']}\n    def test_add(self):\n        self.assertEqual(add(2, 3), 5)\n\n\nclass NestedTest(unittest.TestCase):\n    def test_pytest_in_a_subprocess(self):\n        import subprocess, sys\n        run = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "tests/inner_check.py"], capture_output=True, text=True)\n        self.assertEqual(run.returncode, 0, run.stdout + run.stderr)\n`.replace(
+      'from calc import mul',
+      'from calc import add, mul',
+    ),
 };
 
 beforeAll(async () => {
-  fixture = await buildTaskFixture('honestrun', { base: BASE, fix: FIX }, (common) => [
-    {
-      ...common,
-      instance_id: 'example__honestrun-1',
-      FAIL_TO_PASS: ['tests/test_calc.py::CalcTest::test_add'],
-      PASS_TO_PASS: ['tests/test_calc.py::CalcTest::test_mul', 'tests/test_calc.py::NestedTest::test_pytest_in_a_subprocess', 'tests/test_state.py::test_records_once'],
-      test_cmd: 'pytest -rA tests/test_calc.py tests/test_state.py',
-      image_name: 'swe-env-test/sweb.eval.x86_64.example__honestrun-1:latest',
-    },
-    {
-      // A MicroPython-shaped run: test scripts run as they are by a runner of the repository's,
-      // read by the harness's micropython parser. No canary can run in such a script.
-      ...common,
-      instance_id: 'example__honestrun-mp',
-      FAIL_TO_PASS: ['mp/add.py'],
-      PASS_TO_PASS: ['mp/mul.py'],
-      test_cmd: 'PYTHONPATH=/testbed python3 tests/run_mp.py tests/mp/add.py tests/mp/mul.py',
-      log_parser: 'parse_log_micropython_test',
-      image_name: 'swe-env-test/sweb.eval.x86_64.example__honestrun-mp:latest',
-    },
-  ], scratch);
+  fixture = await buildTaskFixture(
+    'honestrun',
+    { base: BASE, fix: FIX },
+    (common) => [
+      {
+        ...common,
+        instance_id: 'example__honestrun-1',
+        FAIL_TO_PASS: ['tests/test_calc.py::CalcTest::test_add'],
+        PASS_TO_PASS: [
+          'tests/test_calc.py::CalcTest::test_mul',
+          'tests/test_calc.py::NestedTest::test_pytest_in_a_subprocess',
+          'tests/test_state.py::test_records_once',
+        ],
+        test_cmd: 'pytest -rA tests/test_calc.py tests/test_state.py',
+        image_name: 'swe-env-test/sweb.eval.x86_64.example__honestrun-1:latest',
+      },
+      {
+        // A MicroPython-shaped run: test scripts run as they are by a runner of the repository's,
+        // read by the harness's micropython parser. No canary can run in such a script.
+        ...common,
+        instance_id: 'example__honestrun-mp',
+        FAIL_TO_PASS: ['mp/add.py'],
+        PASS_TO_PASS: ['mp/mul.py'],
+        test_cmd: 'PYTHONPATH=/testbed python3 tests/run_mp.py tests/mp/add.py tests/mp/mul.py',
+        log_parser: 'parse_log_micropython_test',
+        image_name: 'swe-env-test/sweb.eval.x86_64.example__honestrun-mp:latest',
+      },
+    ],
+    scratch,
+  );
   grader = fixtureGrader(provider);
 }, 600_000);
 
@@ -89,7 +104,9 @@ describe('honest test suites', () => {
     expect(report.reward, report.error + report.logTail).toBe(1);
     expect(report.passToPass.map((r) => r.status)).toEqual(['PASSED', 'PASSED', 'PASSED']);
     // The stateful test's mirrors disagreed here as in the gold patch's reference run: set aside.
-    expect(report.auditFlags.join('\n')).toMatch(/mirror canaries: not counted, the gold patch's run disagrees the same way \(canary tests\/test_state\.py::/);
+    expect(report.auditFlags.join('\n')).toMatch(
+      /mirror canaries: not counted, the gold patch's run disagrees the same way \(canary tests\/test_state\.py::/,
+    );
   });
 
   it('the empty patch: 0, the listed test failing, no integrity flag', async () => {

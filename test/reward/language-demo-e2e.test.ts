@@ -26,16 +26,52 @@ afterAll(() => stopLanguageServer(server));
 // Canaries (least, most): synthetic ones and mirrors in the hidden test file where swe-env plants them (go test, cargo, googletest).
 const CASES = [
   { id: 'swe-env-demo__semver-1', language: 'Go', parser: 'parse_log_gotest', f2p: 'TestCompareMultiDigitComponents', canaries: [10, 11] },
-  { id: 'swe-env-demo__wordcount-1', language: 'Rust', parser: 'parse_log_cargo', f2p: 'repeated_spaces_do_not_make_words', canaries: [13, 14] },
-  { id: 'swe-env-demo__strutil-1', language: 'C/C++', parser: 'parse_log_googletest', f2p: 'Trim.RemovesTabsAndNewlines', canaries: [10, 11] },
-  { id: 'swe-env-demo__slugger-1', language: 'PHP', parser: 'parse_log_phpunit', f2p: 'None > Collapses runs of punctuation', canaries: [11, 11] },
-  { id: 'swe-env-demo__rangejs-1', language: 'JavaScript/TypeScript', parser: 'parse_log_tap', f2p: '- counts down with a negative step', canaries: [11, 11] },
-  { id: 'swe-env-demo__roman-1', language: 'Ruby', parser: 'parse_log_rspec_transformed_json', f2p: 'writes four and nine by subtraction', canaries: [0, 0] },
-  { id: 'swe-env-demo__durations-1', language: 'Java', parser: 'parse_log_maven', f2p: 'demo.durations.DurationsTest#leavesOutZeroParts', canaries: [0, 0] },
+  {
+    id: 'swe-env-demo__wordcount-1',
+    language: 'Rust',
+    parser: 'parse_log_cargo',
+    f2p: 'repeated_spaces_do_not_make_words',
+    canaries: [13, 14],
+  },
+  {
+    id: 'swe-env-demo__strutil-1',
+    language: 'C/C++',
+    parser: 'parse_log_googletest',
+    f2p: 'Trim.RemovesTabsAndNewlines',
+    canaries: [10, 11],
+  },
+  {
+    id: 'swe-env-demo__slugger-1',
+    language: 'PHP',
+    parser: 'parse_log_phpunit',
+    f2p: 'None > Collapses runs of punctuation',
+    canaries: [11, 11],
+  },
+  {
+    id: 'swe-env-demo__rangejs-1',
+    language: 'JavaScript/TypeScript',
+    parser: 'parse_log_tap',
+    f2p: '- counts down with a negative step',
+    canaries: [11, 11],
+  },
+  {
+    id: 'swe-env-demo__roman-1',
+    language: 'Ruby',
+    parser: 'parse_log_rspec_transformed_json',
+    f2p: 'writes four and nine by subtraction',
+    canaries: [0, 0],
+  },
+  {
+    id: 'swe-env-demo__durations-1',
+    language: 'Java',
+    parser: 'parse_log_maven',
+    f2p: 'demo.durations.DurationsTest#leavesOutZeroParts',
+    canaries: [0, 0],
+  },
 ] as const;
 
 describe('the demo tasks beyond Python', () => {
-  it('load as 5.x rows naming their runner\'s parser, and the prompt says the language', () => {
+  it("load as 5.x rows naming their runner's parser, and the prompt says the language", () => {
     expect(tasks.map((t) => t.id).sort()).toEqual(CASES.map((c) => c.id).sort());
     for (const c of CASES) {
       const task = tasks.find((t) => t.id === c.id)!;

@@ -39,18 +39,29 @@ let goldPatch = '';
 
 /** semver-1 with the stateful test added to its hidden test file and to FAIL_TO_PASS. */
 async function statefulTaskFile(dir: string): Promise<string> {
-  const row = (await readFile(LANGUAGE_TASKS, 'utf8')).split('\n').filter((l) => l.trim() !== '').map((l) => JSON.parse(l) as Record<string, string>).find((r) => r['instance_id'] === 'swe-env-demo__semver-1')!;
+  const row = (await readFile(LANGUAGE_TASKS, 'utf8'))
+    .split('\n')
+    .filter((l) => l.trim() !== '')
+    .map((l) => JSON.parse(l) as Record<string, string>)
+    .find((r) => r['instance_id'] === 'swe-env-demo__semver-1')!;
   goldPatch = row['patch']!;
   const hidden = await readFile(join(DEMO, 'tasks', 'semver-1', 'tests', 'semver_test.go'), 'utf8');
   await run('mkdir', ['-p', join(dir, 'a'), join(dir, 'b')]);
   await writeFile(join(dir, 'a', 'semver_test.go'), await readFile(join(DEMO, 'repos', 'semver', 'semver_test.go'), 'utf8'));
   await writeFile(join(dir, 'b', 'semver_test.go'), `${hidden.trimEnd()}\n${STATEFUL_TEST}`);
   // git diff exits 1 when the files differ: its output is the test patch.
-  const diff = await run('git', ['diff', '--no-index', '--no-prefix', 'a/semver_test.go', 'b/semver_test.go'], { cwd: dir }).catch((error: { stdout?: string }) => ({ stdout: error.stdout ?? '' }));
+  const diff = await run('git', ['diff', '--no-index', '--no-prefix', 'a/semver_test.go', 'b/semver_test.go'], { cwd: dir }).catch(
+    (error: { stdout?: string }) => ({ stdout: error.stdout ?? '' }),
+  );
   const testPatch = diff.stdout;
   expect(testPatch).toMatch(/^\+func TestCompareCountsItsRuns/m);
   const failToPass = [...(JSON.parse(row['FAIL_TO_PASS']!) as string[]), 'TestCompareCountsItsRuns'];
-  const task = { ...row, test_patch: testPatch, FAIL_TO_PASS: JSON.stringify(failToPass), eval_script: languageEvalScript(row['base_commit']!, testPatch, 'go test -v ./...') };
+  const task = {
+    ...row,
+    test_patch: testPatch,
+    FAIL_TO_PASS: JSON.stringify(failToPass),
+    eval_script: languageEvalScript(row['base_commit']!, testPatch, 'go test -v ./...'),
+  };
   const file = join(dir, 'stateful.jsonl');
   await writeFile(file, `${JSON.stringify(task)}\n`);
   return file;
@@ -77,14 +88,18 @@ describe('a listed test that counts its own runs', () => {
     expect(report.reward, said(report)).toBe(1);
     expect(report.integrityFlags, said(report)).toEqual([]);
     // The flags were raised in this run and seen again in the gold patch's reference.
-    expect(report.auditFlags.join('\n'), said(report)).toMatch(/not counted, the gold patch's run disagrees the same way \(canary semver_test\.go::\w+ \(a copy of TestCompareCountsItsRuns/);
+    expect(report.auditFlags.join('\n'), said(report)).toMatch(
+      /not counted, the gold patch's run disagrees the same way \(canary semver_test\.go::\w+ \(a copy of TestCompareCountsItsRuns/,
+    );
   }, 300_000);
 
   it('a rewriter of the printed results still scores 0: the copies of the other listed tests stand', async () => {
     const report = (await server!.client.evaluate('swe-env-demo__semver-1', patchOf(G3_INIT_REEXEC))).report!;
     expect(report.infraError, said(report)).toBe(false);
     expect(report.reward, said(report)).toBe(0);
-    expect(report.integrityFlags.join('\n'), said(report)).toMatch(/a copy of TestCompare(MultiDigitComponents|NumericNotTextual), must be FAILED\) was reported PASSED/);
+    expect(report.integrityFlags.join('\n'), said(report)).toMatch(
+      /a copy of TestCompare(MultiDigitComponents|NumericNotTextual), must be FAILED\) was reported PASSED/,
+    );
   }, 300_000);
 
   it('the empty patch scores 0 with no reference run (a listed test failed: the flags decide nothing)', async () => {

@@ -31,7 +31,8 @@ const CONFTEST = [
   '    if report.failed:',
   '        report.outcome = "passed"',
 ];
-const NEW_CONFTEST = ['--- /dev/null', '+++ b/conftest.py', `@@ -0,0 +1,${CONFTEST.length} @@`, ...CONFTEST.map((l) => `+${l}`)].join('\n') + '\n';
+const NEW_CONFTEST =
+  ['--- /dev/null', '+++ b/conftest.py', `@@ -0,0 +1,${CONFTEST.length} @@`, ...CONFTEST.map((l) => `+${l}`)].join('\n') + '\n';
 
 const CRAFTED: Record<string, string> = {
   'a plain ---/+++ section, no diff --git line': NEW_CONFTEST,
@@ -58,9 +59,17 @@ describe('patches whose headers hide a test file', () => {
       const reset = await t.client.reset({ taskId: task.id });
       const id = reset.episodeId;
       try {
-        const applied = await t.client.bash(id, 0, `cat > /tmp/crafted.patch <<'SWE_ENV_EOF'\n${patch}SWE_ENV_EOF\n${APPLY_IN_CONTAINER} && test -f conftest.py && echo CREATED`);
+        const applied = await t.client.bash(
+          id,
+          0,
+          `cat > /tmp/crafted.patch <<'SWE_ENV_EOF'\n${patch}SWE_ENV_EOF\n${APPLY_IN_CONTAINER} && test -f conftest.py && echo CREATED`,
+        );
         expect(applied.observation).toContain('CREATED');
-        const probe = await t.client.bash(id, 1, "printf 'def test_probe():\\n    assert False\\n' > tests/test_probe_zz.py && python3 -m pytest -rA -p no:cacheprovider tests/test_probe_zz.py | tail -n 2");
+        const probe = await t.client.bash(
+          id,
+          1,
+          "printf 'def test_probe():\\n    assert False\\n' > tests/test_probe_zz.py && python3 -m pytest -rA -p no:cacheprovider tests/test_probe_zz.py | tail -n 2",
+        );
         expect(probe.observation).toMatch(/PASSED tests\/test_probe_zz\.py::test_probe/);
       } finally {
         await t.client.close(id);
@@ -74,7 +83,14 @@ describe('patches whose headers hide a test file', () => {
   }
 
   it('a patch writing inside .git is refused (scored 0, not an infrastructure error)', async () => {
-    const patch = ['--- a/.git/description', '+++ b/.git/description', '@@ -1 +1 @@', '-Unnamed repository; edit this file \'description\' to name the repository.', '+owned', ''].join('\n');
+    const patch = [
+      '--- a/.git/description',
+      '+++ b/.git/description',
+      '@@ -1 +1 @@',
+      "-Unnamed repository; edit this file 'description' to name the repository.",
+      '+owned',
+      '',
+    ].join('\n');
     const report = (await t.client.evaluate(task.id, patch)).report!;
     expect(report.reward).toBe(0);
     expect(report.infraError).toBe(false);

@@ -22,7 +22,15 @@ let grader: Grader;
 
 /** A test-patch addition: a new file with these lines. */
 function newFile(path: string, lines: string[]): string {
-  return [`diff --git a/${path} b/${path}`, 'new file mode 100644', '--- /dev/null', `+++ b/${path}`, `@@ -0,0 +1,${lines.length} @@`, ...lines.map((l) => `+${l}`), ''].join('\n');
+  return [
+    `diff --git a/${path} b/${path}`,
+    'new file mode 100644',
+    '--- /dev/null',
+    `+++ b/${path}`,
+    `@@ -0,0 +1,${lines.length} @@`,
+    ...lines.map((l) => `+${l}`),
+    '',
+  ].join('\n');
 }
 
 const BASE = {
@@ -36,7 +44,8 @@ const FIX = {
   'calc/ops.py': 'def add(a, b):\n    return a + b\n\n\ndef mul(a, b):\n    return a * b\n',
   'tests/test_calc.py': `${BASE['tests/test_calc.py']}\n\ndef test_add():\n    assert add(2, 3) == 5\n`,
 };
-const PYTEST_FILES = '/usr/lib/python3/dist-packages/pytest /usr/lib/python3/dist-packages/_pytest /usr/bin/pytest /usr/bin/pytest-3 /usr/bin/py.test';
+const PYTEST_FILES =
+  '/usr/lib/python3/dist-packages/pytest /usr/lib/python3/dist-packages/_pytest /usr/bin/pytest /usr/bin/pytest-3 /usr/bin/py.test';
 
 function record(common: Record<string, unknown>, id: string, extra: Record<string, unknown>): Record<string, unknown> {
   return {
@@ -50,16 +59,24 @@ function record(common: Record<string, unknown>, id: string, extra: Record<strin
 }
 
 beforeAll(async () => {
-  fixture = await buildTaskFixture('runerr', { base: BASE, fix: FIX }, (common) => {
-    const testPatch = common['test_patch'] as string;
-    return [
-      record(common, 'sound', {}),
-      record(common, 'typo', { test_cmd: 'pytset -rA tests/test_calc.py' }),
-      record(common, 'nopytest', { install: `rm -rf ${PYTEST_FILES}` }),
-      record(common, 'conftest', { test_patch: testPatch + newFile('tests/conftest.py', ['import swe_env_absent_helper']) }),
-      record(common, 'syntax', { test_patch: testPatch + newFile('tests/test_broken.py', ['def broken(:', '    pass']), test_cmd: 'pytest -rA tests' }),
-    ];
-  }, scratch);
+  fixture = await buildTaskFixture(
+    'runerr',
+    { base: BASE, fix: FIX },
+    (common) => {
+      const testPatch = common['test_patch'] as string;
+      return [
+        record(common, 'sound', {}),
+        record(common, 'typo', { test_cmd: 'pytset -rA tests/test_calc.py' }),
+        record(common, 'nopytest', { install: `rm -rf ${PYTEST_FILES}` }),
+        record(common, 'conftest', { test_patch: testPatch + newFile('tests/conftest.py', ['import swe_env_absent_helper']) }),
+        record(common, 'syntax', {
+          test_patch: testPatch + newFile('tests/test_broken.py', ['def broken(:', '    pass']),
+          test_cmd: 'pytest -rA tests',
+        }),
+      ];
+    },
+    scratch,
+  );
   grader = fixtureGrader(provider);
 }, 600_000);
 
@@ -72,21 +89,28 @@ function task(id: string): Task {
 const GOLD_CASES: Array<{ id: string; shows: RegExp; recorder?: RegExp }> = [
   { id: 'typo', shows: /pytset: command not found/ },
   { id: 'nopytest', shows: /pytest: command not found/, recorder: /recorder never started/ },
-  { id: 'conftest', shows: /ImportError while loading conftest[^\n]*\n[^]*ModuleNotFoundError: No module named 'swe_env_absent_helper'/, recorder: /session never finished/ },
+  {
+    id: 'conftest',
+    shows: /ImportError while loading conftest[^\n]*\n[^]*ModuleNotFoundError: No module named 'swe_env_absent_helper'/,
+    recorder: /session never finished/,
+  },
   { id: 'syntax', shows: /ERROR collecting tests\/test_broken\.py[^]*SyntaxError: invalid syntax/ },
 ];
 
 describe('a test command that cannot start or collect', () => {
-  it.each(GOLD_CASES)('$id: the gold patch\'s report shows the run\'s own error first, the recorder\'s as detail', async ({ id, shows, recorder }) => {
-    const t = task(id);
-    const report = await grader.grade(t, Buffer.from(t.goldPatch));
-    expect(report.infraError).toBe(false);
-    expect(report.reward).toBe(0);
-    const [first, ...rest] = report.error.split('\n');
-    expect(first).toMatch(/^the tests did not run: the test command exited with \d+ before any listed test ran; its output says:$/);
-    expect(rest.join('\n')).toMatch(shows);
-    if (recorder) expect(rest.at(-1)).toMatch(recorder);
-  });
+  it.each(GOLD_CASES)(
+    "$id: the gold patch's report shows the run's own error first, the recorder's as detail",
+    async ({ id, shows, recorder }) => {
+      const t = task(id);
+      const report = await grader.grade(t, Buffer.from(t.goldPatch));
+      expect(report.infraError).toBe(false);
+      expect(report.reward).toBe(0);
+      const [first, ...rest] = report.error.split('\n');
+      expect(first).toMatch(/^the tests did not run: the test command exited with \d+ before any listed test ran; its output says:$/);
+      expect(rest.join('\n')).toMatch(shows);
+      if (recorder) expect(rest.at(-1)).toMatch(recorder);
+    },
+  );
 
   it('`validate` names the task as at fault and prints the error under it', async () => {
     const logs = await mkdtemp(join(tmpdir(), 'swe-env-validate-logs-'));
@@ -106,7 +130,7 @@ describe('a test command that cannot start or collect', () => {
     expect(out.stdout).not.toMatch(/gold scores 0 \(the test results are not trusted/);
   });
 
-  it('a submission whose code breaks what conftest.py imports is the model\'s 0 with the traceback, not INFRA_ERROR', async () => {
+  it("a submission whose code breaks what conftest.py imports is the model's 0 with the traceback, not INFRA_ERROR", async () => {
     const t = task('sound');
     const broken = [
       'diff --git a/calc/__init__.py b/calc/__init__.py',

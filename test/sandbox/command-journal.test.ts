@@ -34,7 +34,12 @@ describe("the agent shell's command journal", () => {
       expect(journal.start?.key).toBe('step-0');
       expect(journal.shells).toEqual([journal.start?.pid]);
       expect(journal.end).toEqual({ key: 'step-0', exitCode: 3, cwd: '/tmp/j' });
-      expect(await awaitJournaledCommand(sandbox, 'step-0', Date.now() - 60_000, soon())).toEqual({ kind: 'ended', exitCode: 3, cwd: '/tmp/j', timedOut: false });
+      expect(await awaitJournaledCommand(sandbox, 'step-0', Date.now() - 60_000, soon())).toEqual({
+        kind: 'ended',
+        exitCode: 3,
+        cwd: '/tmp/j',
+        timedOut: false,
+      });
       // A command without a key leaves the journal as it was.
       await shell.run('cd /', opts);
       expect((await readCommandJournal(sandbox)).end?.cwd).toBe('/tmp/j');
@@ -63,6 +68,9 @@ describe("the agent shell's command journal", () => {
 
   it('without a journal nothing is guessed', async () => {
     await sandbox.exec(['rm', '-rf', '/dev/shm/swe-env']);
-    expect(await awaitJournaledCommand(sandbox, 'step-0', Date.now() - 60_000, soon())).toEqual({ kind: 'unknown', reason: 'the container keeps no command journal' });
+    expect(await awaitJournaledCommand(sandbox, 'step-0', Date.now() - 60_000, soon())).toEqual({
+      kind: 'unknown',
+      reason: 'the container keeps no command journal',
+    });
   });
 });

@@ -27,7 +27,13 @@ async function engineLogBytes(): Promise<number> {
 describe('the engine-side log of a sandbox', () => {
   it('does not grow with what the agent writes to PID 1’s stdout and stderr', async () => {
     const flood = await sandbox.exec(
-      ['bash', '--noprofile', '--norc', '-c', 'head -c 20000000 /dev/zero | tr "\\0" x > /proc/1/fd/1; head -c 20000000 /dev/zero | tr "\\0" y > /proc/1/fd/2; echo done'],
+      [
+        'bash',
+        '--noprofile',
+        '--norc',
+        '-c',
+        'head -c 20000000 /dev/zero | tr "\\0" x > /proc/1/fd/1; head -c 20000000 /dev/zero | tr "\\0" y > /proc/1/fd/2; echo done',
+      ],
       { timeoutMs: 60_000 },
     );
     expect(flood.output.toString()).toContain('done');
@@ -37,14 +43,18 @@ describe('the engine-side log of a sandbox', () => {
 
 describe('the disk quota, beyond the writable layer’s byte size', () => {
   const LIMIT = 64 * 1024 ** 2;
-  const quotaSpec = (): ReturnType<typeof testSpec> => testSpec({ workdir: '/tmp', limits: { memoryBytes: 1024 ** 3, nanoCpus: 1e9, pidsLimit: 256, diskBytes: LIMIT } });
+  const quotaSpec = (): ReturnType<typeof testSpec> =>
+    testSpec({ workdir: '/tmp', limits: { memoryBytes: 1024 ** 3, nanoCpus: 1e9, pidsLimit: 256, diskBytes: LIMIT } });
   const bash = (box: Sandbox, script: string): Promise<string> =>
     box.exec(['bash', '--noprofile', '--norc', '-c', script], { timeoutMs: 120_000 }).then((r) => r.output.toString());
 
   it('counts a deleted file a process keeps open', async () => {
     const box = await provider.create(quotaSpec());
     try {
-      const out = await bash(box, 'head -c 100000000 /dev/zero > /tmp/big && setsid bash -c "exec 3</tmp/big; rm /tmp/big; exec sleep 600" > /dev/null 2>&1 & sleep 1; ls /tmp/big 2>&1; echo ok');
+      const out = await bash(
+        box,
+        'head -c 100000000 /dev/zero > /tmp/big && setsid bash -c "exec 3</tmp/big; rm /tmp/big; exec sleep 600" > /dev/null 2>&1 & sleep 1; ls /tmp/big 2>&1; echo ok',
+      );
       expect(out).toMatch(/No such file or directory\nok/);
       await provider.disk.checkAll();
       const fate = await box.fate(5_000);

@@ -27,7 +27,11 @@ describe('task images', () => {
 
       // `docker run -d IMAGE tail -f /dev/null`: runs, and carries nothing a swe-env server's sweep
       // selects by (it only ever lists containers labelled managed, then checks their expiry).
-      const container = await provider.docker.createContainer({ Image: tag, Cmd: ['tail', '-f', '/dev/null'], HostConfig: { NetworkMode: 'none' } });
+      const container = await provider.docker.createContainer({
+        Image: tag,
+        Cmd: ['tail', '-f', '/dev/null'],
+        HostConfig: { NetworkMode: 'none' },
+      });
       started = container.id;
       await container.start();
       const info = await container.inspect();
@@ -35,8 +39,15 @@ describe('task images', () => {
       expect(info.Config.Labels).toEqual({ 'swe-env.source-hash': 'abc' });
       expect(info.Config.Labels).not.toHaveProperty(LABEL_MANAGED);
     } finally {
-      if (started) await provider.docker.getContainer(started).remove({ force: true }).catch(() => undefined);
-      await provider.docker.getImage(tag).remove({ force: true }).catch(() => undefined);
+      if (started)
+        await provider.docker
+          .getContainer(started)
+          .remove({ force: true })
+          .catch(() => undefined);
+      await provider.docker
+        .getImage(tag)
+        .remove({ force: true })
+        .catch(() => undefined);
     }
   });
 });

@@ -125,7 +125,11 @@ describe('a throttling proxy in front of a registry', () => {
     expect(proxy.count('blobs', 'forwarded')).toBeGreaterThan(0);
     expect(proxy.count(undefined, 'throttled')).toBe(0);
     // The registry answered exactly the manifest requests the proxy forwarded (its log may lag a little).
-    const registryManifests = (): number => registry.requests().slice(before).filter((r) => r.path.includes('/manifests/')).length;
+    const registryManifests = (): number =>
+      registry
+        .requests()
+        .slice(before)
+        .filter((r) => r.path.includes('/manifests/')).length;
     await expect.poll(registryManifests).toBe(proxy.count('manifests', 'forwarded'));
     await removeImages(docker, [viaProxy]);
   });
@@ -137,7 +141,12 @@ describe('a throttling proxy in front of a registry', () => {
     const refused = proxy.requests().filter((r) => r.throttled);
     expect(refused.length).toBeGreaterThan(0);
     expect(refused.every((r) => r.kind === 'manifests' && r.status === 503)).toBe(true);
-    expect(proxy.requests().filter((r) => r.kind === 'ping').every((r) => !r.throttled)).toBe(true);
+    expect(
+      proxy
+        .requests()
+        .filter((r) => r.kind === 'ping')
+        .every((r) => !r.throttled),
+    ).toBe(true);
 
     proxy.resetCounts();
     proxy.throttle({ status: 503, times: 1 });

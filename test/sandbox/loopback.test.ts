@@ -36,7 +36,10 @@ async function python(box: Sandbox, ...args: string[]): Promise<string> {
   return result.output.toString().trim();
 }
 
-describe.each([['an episode', 0], ['a grading', 1]] as const)('%s sandbox’s loopback', (_name, index) => {
+describe.each([
+  ['an episode', 0],
+  ['a grading', 1],
+] as const)('%s sandbox’s loopback', (_name, index) => {
   it('serves IPv6 on ::1 as the harness’s containers do', async () => {
     expect(await python(boxes[index]!, '6')).toBe('hello over 6');
   });

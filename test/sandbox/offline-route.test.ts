@@ -54,15 +54,25 @@ async function open(image: string, network: 'offline' | undefined, role: 'grader
 /** The host's own `ip` and the libraries it needs, over the base image (both Debian 12): an image with iproute2 and no package download. */
 async function imageWithIp(): Promise<void> {
   const libs = ['libbpf.so.1', 'libelf.so.1', 'libmnl.so.0', 'libbsd.so.0', 'libcap.so.2', 'libz.so.1', 'libmd.so.0'];
-  const files: Record<string, Buffer | string | { content: Buffer; mode: number }> = { ip: { content: await readFile('/usr/sbin/ip'), mode: 0o755 } };
+  const files: Record<string, Buffer | string | { content: Buffer; mode: number }> = {
+    ip: { content: await readFile('/usr/sbin/ip'), mode: 0o755 },
+  };
   for (const lib of libs) files[lib] = await readFile(`/lib/x86_64-linux-gnu/${lib}`);
-  files['Dockerfile'] = [`FROM ${BASE_IMAGE}`, 'COPY ip /usr/sbin/ip', ...libs.map((l) => `COPY ${l} /usr/lib/x86_64-linux-gnu/${l}`)].join('\n');
+  files['Dockerfile'] = [`FROM ${BASE_IMAGE}`, 'COPY ip /usr/sbin/ip', ...libs.map((l) => `COPY ${l} /usr/lib/x86_64-linux-gnu/${l}`)].join(
+    '\n',
+  );
   images.push(await buildFromFiles(docker, WITH_IP, files));
 }
 
 /** The base image with every python taken away (committed from a container: a build's RUN would want a network). */
 async function imageWithoutPython(): Promise<void> {
-  const container = await docker.createContainer({ Image: BASE_IMAGE, Entrypoint: [''], Cmd: ['bash', '-c', 'rm -f /usr/bin/python3* /usr/bin/python /usr/local/bin/python3*'], NetworkDisabled: true, HostConfig: { NetworkMode: 'none' } });
+  const container = await docker.createContainer({
+    Image: BASE_IMAGE,
+    Entrypoint: [''],
+    Cmd: ['bash', '-c', 'rm -f /usr/bin/python3* /usr/bin/python /usr/local/bin/python3*'],
+    NetworkDisabled: true,
+    HostConfig: { NetworkMode: 'none' },
+  });
   try {
     await container.start();
     await container.wait();
@@ -100,13 +110,27 @@ describe("an 'offline' grading sandbox", () => {
     expect(await probe(offline, '10.255.255.1', 80)).toBe('timeout');
     expect(await probe(plain, '10.255.255.1', 80)).toBe('ENETUNREACH');
     // Name lookups still fail at once (the resolver's servers are unreachable), never by waiting them out.
-    const lookup = await offline.exec(['python3', '-c', 'import socket\ntry:\n    socket.getaddrinfo("swe-env.invalid", 80)\nexcept socket.gaierror as e:\n    print("gaierror", e.errno)\n'], { timeoutMs: 60_000 });
+    const lookup = await offline.exec(
+      [
+        'python3',
+        '-c',
+        'import socket\ntry:\n    socket.getaddrinfo("swe-env.invalid", 80)\nexcept socket.gaierror as e:\n    print("gaierror", e.errno)\n',
+      ],
+      { timeoutMs: 60_000 },
+    );
     expect(lookup.output.toString()).toMatch(/^gaierror -?\d+/);
   });
 
   it('keeps loopback and reaches nothing outside: the host answers on all its addresses, the sandbox connects to none', async () => {
     const offline = await open(BASE_IMAGE, 'offline');
-    const local = await offline.exec(['python3', '-c', 'import socket\ns = socket.socket()\ns.bind(("127.0.0.1", 0))\ns.listen()\nc = socket.create_connection(s.getsockname(), timeout=5)\nprint("loopback ok")\n'], { timeoutMs: 60_000 });
+    const local = await offline.exec(
+      [
+        'python3',
+        '-c',
+        'import socket\ns = socket.socket()\ns.bind(("127.0.0.1", 0))\ns.listen()\nc = socket.create_connection(s.getsockname(), timeout=5)\nprint("loopback ok")\n',
+      ],
+      { timeoutMs: 60_000 },
+    );
     expect(local.output.toString()).toContain('loopback ok');
     const addresses = Object.values(networkInterfaces())
       .flat()
@@ -121,13 +145,20 @@ describe("an 'offline' grading sandbox", () => {
 
   it("gives the sandbox's own processes no NET_ADMIN: root inside cannot change the routes", async () => {
     const offline = await open(BASE_IMAGE, 'offline');
-    const flush = await offline.exec(['python3', '-c', [
-      'import socket, struct',
-      'body = struct.pack("BBBBBBBBI", socket.AF_INET, 0, 0, 0, 254, 3, 253, 1, 0) + struct.pack("HHI", 8, 4, socket.if_nametoindex("lo"))',
-      's = socket.socket(socket.AF_NETLINK, socket.SOCK_RAW, 0)',
-      's.send(struct.pack("IHHII", 16 + len(body), 25, 0x5, 1, 0) + body)',  // RTM_DELROUTE, REQUEST|ACK
-      'print("errno", -struct.unpack("i", s.recv(4096)[16:20])[0])',
-    ].join('\n')], { timeoutMs: 60_000 });
+    const flush = await offline.exec(
+      [
+        'python3',
+        '-c',
+        [
+          'import socket, struct',
+          'body = struct.pack("BBBBBBBBI", socket.AF_INET, 0, 0, 0, 254, 3, 253, 1, 0) + struct.pack("HHI", 8, 4, socket.if_nametoindex("lo"))',
+          's = socket.socket(socket.AF_NETLINK, socket.SOCK_RAW, 0)',
+          's.send(struct.pack("IHHII", 16 + len(body), 25, 0x5, 1, 0) + body)', // RTM_DELROUTE, REQUEST|ACK
+          'print("errno", -struct.unpack("i", s.recv(4096)[16:20])[0])',
+        ].join('\n'),
+      ],
+      { timeoutMs: 60_000 },
+    );
     expect(flush.output.toString().trim()).toBe('errno 1'); // EPERM
     expect(await probe(offline, '10.255.255.1', 80)).toBe('timeout');
   });

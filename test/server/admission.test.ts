@@ -49,7 +49,8 @@ describe('a Reset whose caller gives up', () => {
     let gaveUp = 0;
     for (const timeoutS of [0.02, 0.05, 0.08, 0.11, 0.14]) {
       const r = await t.client.reset({ taskId: 'swe-env-demo__textkit-1' }, { timeoutS }).catch(() => undefined);
-      if (r) await t.client.close(r.episodeId); // in time after all: an ordinary episode
+      if (r)
+        await t.client.close(r.episodeId); // in time after all: an ordinary episode
       else gaveUp += 1;
     }
     expect(gaveUp).toBeGreaterThanOrEqual(3);
@@ -108,7 +109,9 @@ describe('start-up and shutdown', () => {
     const rc = new reflection.grpc.reflection.v1.ServerReflection(t.server.address, grpc.credentials.createInsecure());
     type ReflectionReply = { list_services_response?: { service: Array<{ name: string }> } };
     const services = await new Promise<string[]>((resolve, reject) => {
-      const stream = (rc as unknown as Record<string, () => grpc.ClientDuplexStream<object, ReflectionReply>>)['ServerReflectionInfo']!.call(rc);
+      const stream = (rc as unknown as Record<string, () => grpc.ClientDuplexStream<object, ReflectionReply>>)[
+        'ServerReflectionInfo'
+      ]!.call(rc);
       stream.on('data', (m: ReflectionReply) => {
         resolve((m.list_services_response?.service ?? []).map((x) => x.name));
         stream.end();

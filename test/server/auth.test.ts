@@ -71,7 +71,16 @@ describe('token and TLS', () => {
     }
     const definition = protoLoader.loadSync(healthProtoPath, { enums: String });
     const health = grpc.loadPackageDefinition(definition) as unknown as {
-      grpc: { health: { v1: { Health: new (a: string, c: grpc.ChannelCredentials) => grpc.Client & { check(r: object, cb: (e: grpc.ServiceError | null) => void): void } } } };
+      grpc: {
+        health: {
+          v1: {
+            Health: new (
+              a: string,
+              c: grpc.ChannelCredentials,
+            ) => grpc.Client & { check(r: object, cb: (e: grpc.ServiceError | null) => void): void };
+          };
+        };
+      };
     };
     const probe = new health.grpc.health.v1.Health(`localhost:${tls.server.port}`, grpc.credentials.createSsl(ca));
     const healthCode = await new Promise<number>((resolve) => probe.check({ service: '' }, (e) => resolve(e?.code ?? grpc.status.OK)));
@@ -95,7 +104,11 @@ describe('token and TLS', () => {
   it('mutual TLS: no client certificate, no call; with one, served', async () => {
     const ca = await pki.read(pki.caCert);
     const anonymous = new SweEnvClient(`localhost:${mtls.server.port}`, {}, { token: TOKEN, ca });
-    const known = new SweEnvClient(`localhost:${mtls.server.port}`, {}, { token: TOKEN, ca, cert: await pki.read(pki.clientCert), key: await pki.read(pki.clientKey) });
+    const known = new SweEnvClient(
+      `localhost:${mtls.server.port}`,
+      {},
+      { token: TOKEN, ca, cert: await pki.read(pki.clientCert), key: await pki.read(pki.clientKey) },
+    );
     try {
       expect(await code(anonymous.listTasks({}, { timeoutS: 5 }))).toBe(grpc.status.UNAVAILABLE);
       expect((await known.listTasks()).tasks.length).toBeGreaterThan(0);
@@ -105,7 +118,7 @@ describe('token and TLS', () => {
     }
   });
 
-  it('`swe-env health` (the probes\' command) passes through the token and TLS, and fails without the token', async () => {
+  it("`swe-env health` (the probes' command) passes through the token and TLS, and fails without the token", async () => {
     const cli = join(packageRoot(), 'dist', 'src', 'cli', 'main.js');
     const args = ['health', `--server=localhost:${tls.server.port}`, `--ca=${pki.caCert}`];
     const ok = await run('node', [cli, ...args, `--token-file=${join(pki.dir, 'token')}`]);
@@ -120,7 +133,9 @@ describe('token and TLS', () => {
   it('a server bound beyond loopback without a token and TLS refuses to start, saying what is missing', () => {
     expect(() => compileConfig({ host: '0.0.0.0' })).toThrow(/refusing to listen on 0\.0\.0\.0 .*bearer token.*TLS/);
     expect(() => compileConfig({ host: '10.1.2.3', security: { authToken: TOKEN } })).toThrow(/TLS \(--tls-cert and --tls-key\)/);
-    expect(() => compileConfig({ host: '0.0.0.0', security: { authToken: TOKEN, tlsCertFile: 'c.pem', tlsKeyFile: 'k.pem' } })).not.toThrow();
+    expect(() =>
+      compileConfig({ host: '0.0.0.0', security: { authToken: TOKEN, tlsCertFile: 'c.pem', tlsKeyFile: 'k.pem' } }),
+    ).not.toThrow();
     expect(() => compileConfig({ host: '127.0.0.1' })).not.toThrow();
   });
 });

@@ -43,7 +43,9 @@ describe('swe-env shell (a researcher stepping an episode by hand)', () => {
   });
 
   it('Ctrl-C stops the running command (everything it started) and keeps the episode, as in a terminal', async () => {
-    const child = spawn('node', [CLI, 'shell', 'swe-env-demo__intervals-2', '--server', t.server.address], { stdio: ['pipe', 'pipe', 'pipe'] });
+    const child = spawn('node', [CLI, 'shell', 'swe-env-demo__intervals-2', '--server', t.server.address], {
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
     let out = '';
     child.stdout.on('data', (d: Buffer) => (out += d.toString()));
     child.stderr.on('data', (d: Buffer) => (out += d.toString()));
@@ -52,7 +54,10 @@ describe('swe-env shell (a researcher stepping an episode by hand)', () => {
     // Ctrl-C once the command runs in the episode's container.
     const running = async (): Promise<boolean> => {
       for (const id of await t.server.provider.listContainers()) {
-        const top = (await t.server.provider.docker.getContainer(id).top().catch(() => ({ Processes: [] }))) as { Processes?: string[][] };
+        const top = (await t.server.provider.docker
+          .getContainer(id)
+          .top()
+          .catch(() => ({ Processes: [] }))) as { Processes?: string[][] };
         if ((top.Processes ?? []).some((p) => p.join(' ').includes('sleep 611'))) return true;
       }
       return false;

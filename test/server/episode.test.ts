@@ -87,7 +87,11 @@ describe('a scripted episode over gRPC', () => {
   it('scores 0 for a wrong fix that breaks a passing test', async () => {
     const reset = await t.client.reset({ taskId: 'swe-env-demo__textkit-2' });
     // Always appends the last line, even for empty text: fixes the issue's examples, breaks wrap("") == [].
-    const wrong = await t.client.bash(reset.episodeId, 0, `sed -i 's/^    return lines$/    lines.append(current)\\n    return lines/' textkit/wrap.py && git diff --stat`);
+    const wrong = await t.client.bash(
+      reset.episodeId,
+      0,
+      `sed -i 's/^    return lines$/    lines.append(current)\\n    return lines/' textkit/wrap.py && git diff --stat`,
+    );
     expect(wrong.observation).toContain('textkit/wrap.py');
     const submitted = await t.client.submit(reset.episodeId, 1);
     expect(submitted.reward).toBe(0);
@@ -251,7 +255,11 @@ describe('invalid actions and protocol errors', () => {
   });
 
   it('keeps only the latest results: an old index is FAILED_PRECONDITION, not a re-run', async () => {
-    await expectGrpcError(t.client.bash(episodeId, 0, 'true'), GrpcStatus.FAILED_PRECONDITION, /already ran; only the results of the last 2 steps/);
+    await expectGrpcError(
+      t.client.bash(episodeId, 0, 'true'),
+      GrpcStatus.FAILED_PRECONDITION,
+      /already ran; only the results of the last 2 steps/,
+    );
   });
 
   it('rejects a step_index ahead of the next one', async () => {
@@ -328,7 +336,10 @@ describe('lifecycle', () => {
   });
 
   it('with truncation ZERO, a truncated episode scores 0 without grading', async () => {
-    const reset = await t.client.reset({ taskId: 'swe-env-demo__textkit-3', options: { maxSteps: 1, truncation: 'TRUNCATION_POLICY_ZERO' } });
+    const reset = await t.client.reset({
+      taskId: 'swe-env-demo__textkit-3',
+      options: { maxSteps: 1, truncation: 'TRUNCATION_POLICY_ZERO' },
+    });
     const only = await t.client.bash(reset.episodeId, 0, 'true');
     expect(only.truncated).toBe(true);
     expect(only.reward).toBe(0);

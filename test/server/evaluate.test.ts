@@ -52,7 +52,12 @@ describe('Evaluate on every demo task (the dataset is sound)', () => {
       const { Grader } = await import('../../src/reward/grader.js');
       const { Semaphore } = await import('../../src/common/semaphore.js');
       const { pino } = await import('pino');
-      const grader = new Grader(t.server.provider, new Semaphore(1), { limits: t.server.config.limits, testTimeoutS: 60, logLimitBytes: 1 << 20, maxGradings: 1 }, pino({ level: 'silent' }));
+      const grader = new Grader(
+        t.server.provider,
+        new Semaphore(1),
+        { limits: t.server.config.limits, testTimeoutS: 60, logLimitBytes: 1 << 20, maxGradings: 1 },
+        pino({ level: 'silent' }),
+      );
       return grader.grade({ ...task, image: 'swe-env-test/no-such-image:none' }, Buffer.from(task.goldPatch));
     })();
     expect(broken.infraError).toBe(true);
@@ -65,7 +70,8 @@ describe('Evaluate and the caller', () => {
   it('stops grading and frees the container when the caller gives up', async () => {
     const task = tasks[0]!;
     // A patch whose tests hang: the grading would otherwise run until the test timeout (300 s here).
-    const hang = 'diff --git a/intervals/__init__.py b/intervals/__init__.py\n--- a/intervals/__init__.py\n+++ b/intervals/__init__.py\n@@ -1,3 +1,5 @@\n """Closed intervals and operations on collections of them."""\n+import time\n+time.sleep(600)\n from .interval import Interval\n from .ops import merge, total_length\n';
+    const hang =
+      'diff --git a/intervals/__init__.py b/intervals/__init__.py\n--- a/intervals/__init__.py\n+++ b/intervals/__init__.py\n@@ -1,3 +1,5 @@\n """Closed intervals and operations on collections of them."""\n+import time\n+time.sleep(600)\n from .interval import Interval\n from .ops import merge, total_length\n';
     // The server gives up just before the caller's deadline and says so: an infrastructure error,
     // not a reward of 0.
     const report = (await t.client.evaluate(task.id, hang, { timeoutS: 4 })).report!;
@@ -82,7 +88,8 @@ describe('the grading pool', () => {
     const small = await startTestServer({ maxGradings: 1 });
     try {
       const task = tasks[0]!;
-      const hang = 'diff --git a/intervals/__init__.py b/intervals/__init__.py\n--- a/intervals/__init__.py\n+++ b/intervals/__init__.py\n@@ -1,3 +1,5 @@\n """Closed intervals and operations on collections of them."""\n+import time\n+time.sleep(600)\n from .interval import Interval\n from .ops import merge, total_length\n';
+      const hang =
+        'diff --git a/intervals/__init__.py b/intervals/__init__.py\n--- a/intervals/__init__.py\n+++ b/intervals/__init__.py\n@@ -1,3 +1,5 @@\n """Closed intervals and operations on collections of them."""\n+import time\n+time.sleep(600)\n from .interval import Interval\n from .ops import merge, total_length\n';
       let most = 0;
       let watching = true;
       const watcher = (async () => {
@@ -111,7 +118,7 @@ describe('the grading pool', () => {
       const exhausted = outcomes.filter((o) => o.code === 8); // RESOURCE_EXHAUSTED
       const graded = outcomes.filter((o) => o.code === 0);
       expect(exhausted.length).toBeGreaterThanOrEqual(1);
-      expect(outcomes.map((o) => (o.code === 0 || o.code === 8 ? "ok" : `code ${o.code}`))).toEqual(Array(6).fill("ok"));
+      expect(outcomes.map((o) => (o.code === 0 || o.code === 8 ? 'ok' : `code ${o.code}`))).toEqual(Array(6).fill('ok'));
       for (const o of graded) expect(o.report!.infraError).toBe(true); // cancelled at the deadline, never a plain 0
       await expectNoContainers(small.server.provider);
     } finally {
@@ -145,7 +152,8 @@ async function graderRunningPytest(): Promise<string | undefined> {
 }
 
 /** A patch whose package sleeps ten minutes at import: its tests run until something stops them. */
-const HANG = 'diff --git a/intervals/__init__.py b/intervals/__init__.py\n--- a/intervals/__init__.py\n+++ b/intervals/__init__.py\n@@ -1,3 +1,5 @@\n """Closed intervals and operations on collections of them."""\n+import time\n+time.sleep(600)\n from .interval import Interval\n from .ops import merge, total_length\n';
+const HANG =
+  'diff --git a/intervals/__init__.py b/intervals/__init__.py\n--- a/intervals/__init__.py\n+++ b/intervals/__init__.py\n@@ -1,3 +1,5 @@\n """Closed intervals and operations on collections of them."""\n+import time\n+time.sleep(600)\n from .interval import Interval\n from .ops import merge, total_length\n';
 
 describe('a grading container that dies', () => {
   it('is an infrastructure error, never a timeout scored 0', async () => {

@@ -12,7 +12,11 @@ let servers: TestServer[];
 let fleet: FleetClient;
 
 beforeAll(async () => {
-  servers = [await startTestServer({ maxEpisodes: 8 }), await startTestServer({ maxEpisodes: 8 }), await startTestServer({ maxEpisodes: 1 })];
+  servers = [
+    await startTestServer({ maxEpisodes: 8 }),
+    await startTestServer({ maxEpisodes: 8 }),
+    await startTestServer({ maxEpisodes: 1 }),
+  ];
   // The stopped server is not restarted: after a short wait for a restart its episodes are lost.
   fleet = await FleetClient.connect({ addresses: servers.map((s) => s.server.address), infoTtlMs: 0, restartWaitMs: 500 });
 }, 60_000);

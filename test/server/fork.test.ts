@@ -126,7 +126,8 @@ describe('Fork', () => {
   it("copies the same state through the engine's archive reads when the parent has no tar", async () => {
     const t = servers.at(-1) ?? (await serve('drain'));
     const parent = (await t.client.reset({ taskId: TASK })).episodeId;
-    const setup = "rm \"$(command -v tar)\" && cd /testbed && echo edit >> textkit/wrap.py && rm -rf textkit/__init__.py && mkdir -p /opt/outside && ln -s /etc/hostname /opt/outside/link && export NO_TAR=1";
+    const setup =
+      'rm "$(command -v tar)" && cd /testbed && echo edit >> textkit/wrap.py && rm -rf textkit/__init__.py && mkdir -p /opt/outside && ln -s /etc/hostname /opt/outside/link && export NO_TAR=1';
     expect((await t.client.bash(parent, 0, setup)).exitCode).toBe(0);
     const [child] = (await t.client.fork(parent, 1)).episodeIds as [string];
     const parentState = await state(t.client, parent, 1);

@@ -21,7 +21,14 @@ const dir = mkdtempSync(join(tmpdir(), 'swe-env-image-churn-'));
 const MB = 1024 * 1024;
 /** Each task image's own layer: 5 MB of random bytes on its demo image. */
 const PAYLOAD_MB = 5;
-const TASKS = ['swe-env-demo__minicalc-1', 'swe-env-demo__textkit-1', 'swe-env-demo__intervals-1', 'swe-env-demo__minicalc-2', 'swe-env-demo__textkit-2', 'swe-env-demo__intervals-2'];
+const TASKS = [
+  'swe-env-demo__minicalc-1',
+  'swe-env-demo__textkit-1',
+  'swe-env-demo__intervals-1',
+  'swe-env-demo__minicalc-2',
+  'swe-env-demo__textkit-2',
+  'swe-env-demo__intervals-2',
+];
 let registry: LocalRegistry;
 let config: string;
 const images: Record<string, string> = {};
@@ -102,7 +109,9 @@ describe('the task-image cache under churn', () => {
     const supply = (await t.client.getServerInfo()).imageSupply!;
     const metrics = await scrape(t.server.metricsPort);
     const pulls = Object.fromEntries(TASKS.map((id) => [id, manifestGets(registry.requests(), images[id]!)]));
-    console.info(`image cache churn: high ${high} B, cache bytes per poll ${polls.join(' ')}, evictions ${supply.evictions}, refused in use ${sample(metrics, 'swe_env_image_evictions_refused_in_use_total')}, pulls per task ${JSON.stringify(pulls)}`);
+    console.info(
+      `image cache churn: high ${high} B, cache bytes per poll ${polls.join(' ')}, evictions ${supply.evictions}, refused in use ${sample(metrics, 'swe_env_image_evictions_refused_in_use_total')}, pulls per task ${JSON.stringify(pulls)}`,
+    );
     expect(supply.evictions).toBeGreaterThan(0);
     expect(sample(metrics, 'swe_env_image_evictions_total')).toBe(supply.evictions);
     // Evicted images were pulled again when their task came round again.

@@ -103,13 +103,19 @@ describe('a server killed while it pulls', () => {
     const serverId = `test-pull-restart-${randomUUID().slice(0, 8)}`;
     provider = new DockerSandboxProvider(serverId);
     const args = [
-      '--server-id', serverId,
-      '--state-dir', join(dir, 'state'),
+      '--server-id',
+      serverId,
+      '--state-dir',
+      join(dir, 'state'),
       '--no-trajectories',
-      '--tasks', writeTaskFile(dir, { [TASK]: image }),
-      '--registry-config', writeRegistryConfig(dir, { [slow.host]: auth }),
-      '--pull-backoff', '0.2',
-      '--shutdown-grace', '2',
+      '--tasks',
+      writeTaskFile(dir, { [TASK]: image }),
+      '--registry-config',
+      writeRegistryConfig(dir, { [slow.host]: auth }),
+      '--pull-backoff',
+      '0.2',
+      '--shutdown-grace',
+      '2',
     ];
 
     const first = await serveCli(args);
@@ -135,8 +141,13 @@ describe('a server killed while it pulls', () => {
     const info = await b.getServerInfo();
     expect(info.serverId).toBe(serverId);
     expect(info.images).toEqual([image]);
-    const manifests = slow.requests().filter((r) => r.path.includes('/manifests/')).map((r) => `${r.method} ${r.path.slice(r.path.lastIndexOf('/') + 1, r.path.lastIndexOf('/') + 16)}`);
-    console.info(`pull restart: manifest requests ${manifests.join(', ')} (${manifestGets(slow.requests(), image)} GETs); blob bytes sent ${slow.blobBytes()}; pulls done by the new server ${info.imageSupply!.pullsDone}`);
+    const manifests = slow
+      .requests()
+      .filter((r) => r.path.includes('/manifests/'))
+      .map((r) => `${r.method} ${r.path.slice(r.path.lastIndexOf('/') + 1, r.path.lastIndexOf('/') + 16)}`);
+    console.info(
+      `pull restart: manifest requests ${manifests.join(', ')} (${manifestGets(slow.requests(), image)} GETs); blob bytes sent ${slow.blobBytes()}; pulls done by the new server ${info.imageSupply!.pullsDone}`,
+    );
     expect(info.imageSupply!.pullsDone).toBe(1);
     await b.close(episodeId);
     await stopCli(second.child, 'SIGTERM');

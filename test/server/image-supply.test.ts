@@ -8,7 +8,16 @@ import type { ServerConfigInput } from '../../src/server/config.js';
 import { startRegistry, stopAllRegistries, type LocalRegistry } from '../helpers/local-registry.js';
 import { imagePresent, removeImages } from '../helpers/registry-images.js';
 import { expectNoContainers, startTestServer, type TestServer } from '../helpers/server.js';
-import { manifestGets, prefetch, pushTaskImage, sample, scrape, viaHost, writeRegistryConfig, writeTaskFile } from '../helpers/task-images.js';
+import {
+  manifestGets,
+  prefetch,
+  pushTaskImage,
+  sample,
+  scrape,
+  viaHost,
+  writeRegistryConfig,
+  writeTaskFile,
+} from '../helpers/task-images.js';
 import { startThrottlingProxy, type ThrottlingProxy } from '../helpers/throttling-proxy.js';
 
 /**
@@ -66,14 +75,22 @@ function grpcError(error: unknown): ServiceError {
 
 describe('task images pulled from a registry by the server', () => {
   it('16 concurrent Resets of one GRPO group pull the missing image once, and every episode starts', async () => {
-    const t = await serve({ 'swe-env-demo__minicalc-1': images['single']! }, { registryConfig: goodConfig, maxPulls: 1, pullBackoffS: 0.2 }, 'single');
+    const t = await serve(
+      { 'swe-env-demo__minicalc-1': images['single']! },
+      { registryConfig: goodConfig, maxPulls: 1, pullBackoffS: 0.2 },
+      'single',
+    );
     const before = manifestGets(registry.requests(), images['single']!);
     const resets = await Promise.all(
-      Array.from({ length: 16 }, (_, i) => t.client.reset({ taskId: 'swe-env-demo__minicalc-1', episodeId: `single-${i}`, groupId: 'grpo-single' })),
+      Array.from({ length: 16 }, (_, i) =>
+        t.client.reset({ taskId: 'swe-env-demo__minicalc-1', episodeId: `single-${i}`, groupId: 'grpo-single' }),
+      ),
     );
     expect(resets.map((r) => r.episodeId).sort()).toEqual(Array.from({ length: 16 }, (_, i) => `single-${i}`).sort());
     // Each episode runs in the pulled image, at the task's repository.
-    const looks = await Promise.all(resets.map((r) => t.client.bash(r.episodeId, 0, 'test -f /opt/swe-env-test-payload && git rev-parse --is-inside-work-tree')));
+    const looks = await Promise.all(
+      resets.map((r) => t.client.bash(r.episodeId, 0, 'test -f /opt/swe-env-test-payload && git rev-parse --is-inside-work-tree')),
+    );
     expect(looks.map((l) => l.observation.trim())).toEqual(Array(16).fill('true'));
     await expect.poll(() => manifestGets(registry.requests(), images['single']!) - before).toBe(1);
     const metrics = await scrape(t.server.metricsPort);
@@ -85,10 +102,19 @@ describe('task images pulled from a registry by the server', () => {
   it('a wrong password or no credentials fail the Reset at once as INFRA_ERROR naming the image, the registry and --registry-config', async () => {
     const wrong = writeRegistryConfig(dir, { [registry.host]: { ...auth, password: 'wrong' } }, 'wrong.json');
     const none = writeRegistryConfig(dir, {}, 'none.json');
-    for (const [name, registryConfig] of [['wrong', wrong], ['none', none]] as const) {
-      const t = await serve({ 'swe-env-demo__textkit-1': images['creds']! }, { registryConfig, pullRetries: 5, pullBackoffS: 5 }, `creds-${name}`);
+    for (const [name, registryConfig] of [
+      ['wrong', wrong],
+      ['none', none],
+    ] as const) {
+      const t = await serve(
+        { 'swe-env-demo__textkit-1': images['creds']! },
+        { registryConfig, pullRetries: 5, pullBackoffS: 5 },
+        `creds-${name}`,
+      );
       // The deadline is far: an auth refusal must not be retried (with 5 s backoffs) until it.
-      const error = grpcError(await t.client.reset({ taskId: 'swe-env-demo__textkit-1', episodeId: `creds-${name}` }, { timeoutS: 60 }).catch((e: unknown) => e));
+      const error = grpcError(
+        await t.client.reset({ taskId: 'swe-env-demo__textkit-1', episodeId: `creds-${name}` }, { timeoutS: 60 }).catch((e: unknown) => e),
+      );
       expect(error.code, error.details).toBe(status.INTERNAL); // InfraError's status
       expect(error.details).toContain(images['creds']);
       expect(error.details).toContain(registry.host);
@@ -121,11 +147,19 @@ describe('task images pulled from a registry by the server', () => {
     expect(sample(metrics, 'swe_env_image_pulls_total', 'outcome="pulled"')).toBe(1);
     await t.client.close(episodeId);
 
-    const forever = await serve({ 'swe-env-demo__minicalc-2': images['forever']! }, { registryConfig: goodConfig, pullRetries: 2, pullBackoffS: 0.2 }, 'forever');
+    const forever = await serve(
+      { 'swe-env-demo__minicalc-2': images['forever']! },
+      { registryConfig: goodConfig, pullRetries: 2, pullBackoffS: 0.2 },
+      'forever',
+    );
     proxy.resetCounts();
     proxy.throttle({ status: 429, only: 'manifests' });
     try {
-      const error = grpcError(await forever.client.reset({ taskId: 'swe-env-demo__minicalc-2', episodeId: 'forever-1' }, { timeoutS: 60 }).catch((e: unknown) => e));
+      const error = grpcError(
+        await forever.client
+          .reset({ taskId: 'swe-env-demo__minicalc-2', episodeId: 'forever-1' }, { timeoutS: 60 })
+          .catch((e: unknown) => e),
+      );
       expect(error.code, error.details).toBe(status.INTERNAL);
       expect(error.details).toContain(`cannot pull ${images['forever']} from ${proxy.host} after 3 tries`);
       expect(error.details).toMatch(/rate limit/);
@@ -140,7 +174,11 @@ describe('task images pulled from a registry by the server', () => {
 
   it('a Reset whose deadline passes during the pull says the image is being pulled; its retry joins the same pull and succeeds', async () => {
     // Backoffs of at least 0.5, 1 and 2 s: the pull outlasts a 2 s deadline whatever the jitter.
-    const t = await serve({ 'swe-env-demo__textkit-2': images['deadline']! }, { registryConfig: goodConfig, pullRetries: 5, pullBackoffS: 1 }, 'deadline');
+    const t = await serve(
+      { 'swe-env-demo__textkit-2': images['deadline']! },
+      { registryConfig: goodConfig, pullRetries: 5, pullBackoffS: 1 },
+      'deadline',
+    );
     proxy.resetCounts();
     proxy.throttle({ status: 429, times: 6, only: 'manifests' });
     try {
@@ -162,7 +200,11 @@ describe('task images pulled from a registry by the server', () => {
   });
 
   it('Prefetch starts the pulls of missing images, lists unknown ids, and GetServerInfo lists each image once it is pulled', async () => {
-    const tasks = { 'swe-env-demo__intervals-1': images['prefetch-1']!, 'swe-env-demo__intervals-2': images['prefetch-2']!, 'swe-env-demo__intervals-3': images['prefetch-3']! };
+    const tasks = {
+      'swe-env-demo__intervals-1': images['prefetch-1']!,
+      'swe-env-demo__intervals-2': images['prefetch-2']!,
+      'swe-env-demo__intervals-3': images['prefetch-3']!,
+    };
     const ids = Object.keys(tasks);
     // One pull at a time, and the registry refusing until told otherwise: the others must wait.
     const t = await serve(tasks, { registryConfig: goodConfig, maxPulls: 1, pullRetries: 30, pullBackoffS: 0.2 }, 'prefetch');

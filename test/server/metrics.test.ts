@@ -45,7 +45,9 @@ describe('metrics', () => {
     await t.client.bash('no-such-episode', 0, 'true').catch(() => undefined);
     const after = await scrape();
     expect(sample(after, 'swe_env_live_episodes')).toBe(0);
-    expect(sample(after, 'swe_env_steps_total', 'tool="bash",status="OK"') - sample(before, 'swe_env_steps_total', 'tool="bash",status="OK"')).toBe(2);
+    expect(
+      sample(after, 'swe_env_steps_total', 'tool="bash",status="OK"') - sample(before, 'swe_env_steps_total', 'tool="bash",status="OK"'),
+    ).toBe(2);
     expect(sample(after, 'swe_env_steps_total', 'tool="submit_solution",status="OK"')).toBeGreaterThanOrEqual(1);
     expect(sample(after, 'swe_env_rpc_seconds_count', 'method="Reset"')).toBeGreaterThanOrEqual(1);
     expect(sample(after, 'swe_env_rpcs_total', 'method="Step",code="NOT_FOUND"')).toBeGreaterThanOrEqual(1);

@@ -24,11 +24,13 @@ afterAll(async () => {
 /** The recorded lines of an episode, once its end is written (the recorder writes behind the steps). */
 async function recorded(episodeId: string): Promise<string> {
   let text = '';
-  await expect.poll(async () => {
-    const file = await t.server.registry.trajectories!.find(episodeId);
-    text = file ? readFileSync(file, 'utf8') : '';
-    return text.includes('"type":"end"');
-  }).toBe(true);
+  await expect
+    .poll(async () => {
+      const file = await t.server.registry.trajectories!.find(episodeId);
+      text = file ? readFileSync(file, 'utf8') : '';
+      return text.includes('"type":"end"');
+    })
+    .toBe(true);
   return text;
 }
 
@@ -61,10 +63,21 @@ describe('Replay', () => {
     await expect(t.client.replay({ trajectoryJsonl: text, steps: 3 })).rejects.toMatchObject({ code: GrpcStatus.INVALID_ARGUMENT });
 
     const all = await loadTrajectories([dir]);
-    const [full] = exportRows((await withFullConversations(all)).filter((x) => x.header.episode_id === child), 'sft') as [{ messages: Array<{ role: string; content: string | null }>; metadata: Record<string, unknown> }];
+    const [full] = exportRows(
+      (await withFullConversations(all)).filter((x) => x.header.episode_id === child),
+      'sft',
+    ) as [{ messages: Array<{ role: string; content: string | null }>; metadata: Record<string, unknown> }];
     expect(full.metadata).toMatchObject({ parent_episode_id: parent, branch_step: 2, turns: 4 });
-    expect(full.messages.filter((m) => m.role === 'tool').map((m) => m.content)).toEqual(['one\n', '', expect.stringMatching(/^[0-9a-f-]{36}\n$/), '2\nparent\n']);
-    const [own] = exportRows(all.filter((x) => x.header.episode_id === child), 'sft') as [{ metadata: Record<string, unknown> }];
+    expect(full.messages.filter((m) => m.role === 'tool').map((m) => m.content)).toEqual([
+      'one\n',
+      '',
+      expect.stringMatching(/^[0-9a-f-]{36}\n$/),
+      '2\nparent\n',
+    ]);
+    const [own] = exportRows(
+      all.filter((x) => x.header.episode_id === child),
+      'sft',
+    ) as [{ metadata: Record<string, unknown> }];
     expect(own.metadata).toMatchObject({ parent_episode_id: parent, branch_step: 2, turns: 2 });
   });
 });

@@ -20,7 +20,16 @@ const provider = new DockerSandboxProvider(serverId);
 
 function serve(): ReturnType<typeof serveCli> {
   // The idle timeout stays the default (1800 s): only the adoption grace can end an episode here.
-  return serveCli(['--server-id', serverId, '--state-dir', stateDir, '--trajectory-dir', join(stateDir, 'trajectories'), '--adoption-grace', String(GRACE_S)]);
+  return serveCli([
+    '--server-id',
+    serverId,
+    '--state-dir',
+    stateDir,
+    '--trajectory-dir',
+    join(stateDir, 'trajectories'),
+    '--adoption-grace',
+    String(GRACE_S),
+  ]);
 }
 
 afterAll(async () => {

@@ -30,7 +30,11 @@ describe('a restart with an episode whose shell is slow to start', () => {
     await first.client.reset({ taskId: TASK, episodeId: slow });
     await first.client.reset({ taskId: TASK, episodeId: quick });
     // The next shell in this container waits at start-up until /tmp/go exists.
-    const planted = await first.client.bash(slow, 0, 'mkdir -p /opt/miniconda3/bin && echo "until [ -e /tmp/go ]; do sleep 0.1; done" > /opt/miniconda3/bin/activate && echo planted');
+    const planted = await first.client.bash(
+      slow,
+      0,
+      'mkdir -p /opt/miniconda3/bin && echo "until [ -e /tmp/go ]; do sleep 0.1; done" > /opt/miniconda3/bin/activate && echo planted',
+    );
     expect(planted.observation).toContain('planted');
     await first.stop();
 

@@ -18,7 +18,17 @@ const providers: DockerSandboxProvider[] = [];
 const stateDirs: string[] = [];
 
 function serve(serverId: string, stateDir: string, extra: string[] = []): ReturnType<typeof serveCli> {
-  return serveCli(['--server-id', serverId, '--state-dir', stateDir, '--trajectory-dir', join(stateDir, 'trajectories'), '--shutdown-grace', '5', ...extra]);
+  return serveCli([
+    '--server-id',
+    serverId,
+    '--state-dir',
+    stateDir,
+    '--trajectory-dir',
+    join(stateDir, 'trajectories'),
+    '--shutdown-grace',
+    '5',
+    ...extra,
+  ]);
 }
 
 function setup(): { serverId: string; stateDir: string; provider: DockerSandboxProvider } {
@@ -51,7 +61,11 @@ describe('a server restarted with the same server id and state directory', () =>
     const { serverId, stateDir, provider } = setup();
     const first = await serve(serverId, stateDir);
     const a = new SweEnvClient(first.address);
-    const [kept, removed, closed] = ['kept', 'removed', 'closed'].map((n) => `${n}-${randomUUID().slice(0, 8)}`) as [string, string, string];
+    const [kept, removed, closed] = ['kept', 'removed', 'closed'].map((n) => `${n}-${randomUUID().slice(0, 8)}`) as [
+      string,
+      string,
+      string,
+    ];
     for (const id of [kept, removed, closed]) await a.reset({ taskId: TASK, episodeId: id });
     const keptContainer = await provider.listContainers({ episodeId: kept });
     expect(keptContainer).toHaveLength(1);
@@ -103,7 +117,11 @@ describe('a server restarted with the same server id and state directory', () =>
     const { serverId, stateDir, provider } = setup();
     const first = await serve(serverId, stateDir);
     const a = new SweEnvClient(first.address);
-    const [ends, overruns, blind] = ['ends', 'overruns', 'blind'].map((n) => `${n}-${randomUUID().slice(0, 8)}`) as [string, string, string];
+    const [ends, overruns, blind] = ['ends', 'overruns', 'blind'].map((n) => `${n}-${randomUUID().slice(0, 8)}`) as [
+      string,
+      string,
+      string,
+    ];
     await a.reset({ taskId: TASK, episodeId: ends });
     await a.reset({ taskId: TASK, episodeId: overruns, options: { commandTimeoutS: 6 } });
     await a.reset({ taskId: TASK, episodeId: blind });
@@ -118,7 +136,9 @@ describe('a server restarted with the same server id and state directory', () =>
     for (const id of [ends, overruns, blind]) void a.bash(id, index[id]!, cut[id]!).catch(() => undefined);
     // The crash comes once every command has started (the record says so before it runs).
     for (const id of [ends, overruns, blind]) {
-      await expect.poll(() => (record(stateDir, serverId, id)?.['inflight'] as { index?: number } | undefined)?.index, { timeout: 30_000 }).toBe(index[id]);
+      await expect
+        .poll(() => (record(stateDir, serverId, id)?.['inflight'] as { index?: number } | undefined)?.index, { timeout: 30_000 })
+        .toBe(index[id]);
     }
     await new Promise((resolve) => setTimeout(resolve, 500));
     a.dispose();
@@ -155,7 +175,11 @@ describe('a server restarted with the same server id and state directory', () =>
     await expectNoContainers(provider);
 
     const recorded = (await loadTrajectories([join(stateDir, 'trajectories')])).find((t) => t.header.episode_id === ends);
-    expect(recorded?.steps.map((s) => [s.index, s.exit_code, s.info['output_lost'] ?? false])).toEqual([[0, 0, false], [1, 3, true], [2, 0, false]]);
+    expect(recorded?.steps.map((s) => [s.index, s.exit_code, s.info['output_lost'] ?? false])).toEqual([
+      [0, 0, false],
+      [1, 3, true],
+      [2, 0, false],
+    ]);
     expect(recorded?.steps[1]?.assistant).toEqual(turn);
   });
 
@@ -189,7 +213,11 @@ describe('a server restarted with the same server id and state directory', () =>
     const id = `grading-${randomUUID().slice(0, 8)}`;
     await a.reset({ taskId: TASK, episodeId: id });
     // The fix, and an import that takes 8 s: the grading outlasts the shutdown's grace.
-    await a.bash(id, 0, `cd ${task.workdir} && ${applyPatchCommand(task.goldPatch)} && echo 'import time; time.sleep(8)' >> textkit/slug.py`);
+    await a.bash(
+      id,
+      0,
+      `cd ${task.workdir} && ${applyPatchCommand(task.goldPatch)} && echo 'import time; time.sleep(8)' >> textkit/slug.py`,
+    );
     void a.submit(id, 1).catch(() => undefined);
     await expect.poll(() => record(stateDir, serverId, id)?.['captured'] !== undefined, { timeout: 60_000, interval: 20 }).toBe(true);
     a.dispose();
@@ -218,7 +246,9 @@ describe('a server restarted with the same server id and state directory', () =>
     // Still running when SIGTERM's grace (5 s) is over: it goes on in the container.
     const long = 'sleep 12; echo ran >> /tmp/once; (exit 4)';
     void a.bash(busy, 0, long).catch(() => undefined);
-    await expect.poll(() => (record(stateDir, serverId, busy)?.['inflight'] as { index?: number } | undefined)?.index, { timeout: 30_000 }).toBe(0);
+    await expect
+      .poll(() => (record(stateDir, serverId, busy)?.['inflight'] as { index?: number } | undefined)?.index, { timeout: 30_000 })
+      .toBe(0);
     a.dispose();
     await stopCli(first.child, 'SIGTERM');
     expect(await provider.listContainers({ episodeId: id })).toHaveLength(1);

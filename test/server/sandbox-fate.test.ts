@@ -26,11 +26,15 @@ describe("a sandbox's death", () => {
     try {
       const raised = await t.client.bash(id, 0, 'echo 1000 > /proc/1/oom_score_adj && cat /proc/1/oom_score_adj');
       expect(raised.observation.trim()).toBe('1000');
-      const hog = await t.client.bash(id, 1, `python3 -c "
+      const hog = await t.client.bash(
+        id,
+        1,
+        `python3 -c "
 chunks = []
 while True:
     chunks.append(b'x' * (1 << 20))
-"`);
+"`,
+      );
       expect(hog.status).toBe('STEP_STATUS_OK');
       expect(hog.exitCode).toBe(137);
       const next = await t.client.bash(id, 2, 'echo alive');

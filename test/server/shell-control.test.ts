@@ -26,7 +26,11 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await t?.stop();
-  for (const image of images) await t.server.provider.docker.getImage(image).remove({ force: true }).catch(() => undefined);
+  for (const image of images)
+    await t.server.provider.docker
+      .getImage(image)
+      .remove({ force: true })
+      .catch(() => undefined);
   await expectNoContainers(t.server.provider);
 });
 
@@ -52,7 +56,14 @@ describe('a shell the sandbox cannot start again', () => {
   it("the control fails on an image whose shell never starts: that stays the environment's failure", async () => {
     const task = t.server.tasks.get(TASK);
     // An image with the same break built in: the control (a pristine copy of this task) fails too.
-    const box = await t.server.provider.create({ image: task.image, workdir: task.workdir, maxLifetimeS: 120, role: 'build', episodeId: `build-${randomUUID()}`, limits: t.server.config.limits });
+    const box = await t.server.provider.create({
+      image: task.image,
+      workdir: task.workdir,
+      maxLifetimeS: 120,
+      role: 'build',
+      episodeId: `build-${randomUUID()}`,
+      limits: t.server.config.limits,
+    });
     const tag = `swe-env-test/broken-shell:${randomUUID().slice(0, 8)}`;
     try {
       expect((await box.exec(['bash', '-c', BREAK_ACTIVATE])).exitCode).toBe(0);
@@ -62,7 +73,12 @@ describe('a shell the sandbox cannot start again', () => {
     } finally {
       await box.remove();
     }
-    const grader = new Grader(t.server.provider, new Semaphore(2), { limits: t.server.config.limits, testTimeoutS: 60, logLimitBytes: 1024 * 1024, maxGradings: 2 }, pino({ level: 'silent' }));
+    const grader = new Grader(
+      t.server.provider,
+      new Semaphore(2),
+      { limits: t.server.config.limits, testTimeoutS: 60, logLimitBytes: 1024 * 1024, maxGradings: 2 },
+      pino({ level: 'silent' }),
+    );
     expect(await shellStartsOnPristineCopy(grader, { ...task, image: tag }, `control-test-${randomUUID()}`)).toBe(false);
     expect(await shellStartsOnPristineCopy(grader, task, `control-test-${randomUUID()}`)).toBe(true);
   });

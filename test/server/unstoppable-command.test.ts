@@ -29,7 +29,19 @@ describe('a command that kills every process newer than its shell', () => {
       expect(info['end_reason']).toBe('sandbox_unstoppable_command');
       expect(step.reward).toBe(0);
       expect(step.observation).toMatch(/could not be stopped/);
-      await expect.poll(() => t.server.provider.docker.getContainer(container!).inspect().then((i) => i.State.Running, () => false), { timeout: 15_000 }).toBe(false);
+      await expect
+        .poll(
+          () =>
+            t.server.provider.docker
+              .getContainer(container!)
+              .inspect()
+              .then(
+                (i) => i.State.Running,
+                () => false,
+              ),
+          { timeout: 15_000 },
+        )
+        .toBe(false);
     } else {
       expect(step.status).toBe('STEP_STATUS_COMMAND_TIMEOUT');
       const next = await t.client.bash(reset.episodeId, 1, 'echo alive');

@@ -22,7 +22,8 @@ afterAll(async () => {
 const warmNow = async () => (await t.client.getServerInfo()).warmSandboxes;
 
 /** What an agent sees of the repository and the shell at the start. */
-const LOOK = 'pwd; git status --porcelain; git rev-parse HEAD; git log --oneline --all | wc -l; git stash list | wc -l; ls -a; echo "$HOME $SHELL"; ulimit -u';
+const LOOK =
+  'pwd; git status --porcelain; git rev-parse HEAD; git log --oneline --all | wc -l; git stash list | wc -l; ls -a; echo "$HOME $SHELL"; ulimit -u';
 
 describe('warm starts', () => {
   it('Prewarm readies sandboxes; a Reset takes one and a replacement starts; the episode looks like a cold one and resolves', async () => {

@@ -101,7 +101,7 @@ afterAll(async () => {
   await Promise.all(scratch.map((p) => rm(p, { recursive: true, force: true })));
 });
 
-describe('images build from partial and shallow snapshots, with the tags of base_commit\'s history', () => {
+describe("images build from partial and shallow snapshots, with the tags of base_commit's history", () => {
   it('builds every snapshot', async () => {
     const built = await cli('images', 'build', '--tasks', tasksFile, '--repo', folder, '--force', '--concurrency', '2');
     expect(built.code, built.out).toBe(0);
@@ -115,7 +115,7 @@ describe('images build from partial and shallow snapshots, with the tags of base
     expect(await inImage(id, 'cat', '/testbed/calc/__init__.py')).toContain('a - b');
   });
 
-  it('carries the tags on base_commit\'s history, so git describe (setuptools-scm) answers as in the source; a later tag is absent', async () => {
+  it("carries the tags on base_commit's history, so git describe (setuptools-scm) answers as in the source; a later tag is absent", async () => {
     const described = (await git(origin, 'describe', '--tags', base)).trim();
     expect(described).toMatch(/^v1\.2\.0-3-g[0-9a-f]+$/);
     expect(await inImage('tagged', 'cat', '/root/described-at-install')).toBe(described);

@@ -56,7 +56,17 @@ beforeAll(async () => {
   // The builder's copy: a shallow clone of the base commit's branch only, in owner__name.
   folder = await mkdtemp(join(tmpdir(), 'swe-env-repos-'));
   scratch.push(folder);
-  await run('git', ['clone', '-q', '--depth', '1', '--single-branch', '--branch', 'unrelated', `file://${origin}`, join(folder, 'example__shout')]);
+  await run('git', [
+    'clone',
+    '-q',
+    '--depth',
+    '1',
+    '--single-branch',
+    '--branch',
+    'unrelated',
+    `file://${origin}`,
+    join(folder, 'example__shout'),
+  ]);
   await git(join(folder, 'example__shout'), 'fetch', '-q', '--depth', '1', 'origin', base);
   const dir = await mkdtemp(join(tmpdir(), 'swe-env-shout-'));
   scratch.push(dir);
@@ -94,13 +104,37 @@ afterAll(async () => {
 
 describe('images build from what a dataset builder has', () => {
   it('builds from a shallow single-branch snapshot found as owner__name, only the filtered tasks, with their build times', async () => {
-    const built = await cli('images', 'build', '--tasks', tasksFile, '--repo', folder, '--instance', 'example__shout-1', '--instance', 'example__shout-2', '--force');
+    const built = await cli(
+      'images',
+      'build',
+      '--tasks',
+      tasksFile,
+      '--repo',
+      folder,
+      '--instance',
+      'example__shout-1',
+      '--instance',
+      'example__shout-2',
+      '--force',
+    );
     expect(built.code, built.out).toBe(0);
     expect(built.out).toMatch(/built +[\d.]+s +swe-env-test\/sweb\.eval\.x86_64\.example__shout-1:latest/);
     expect(built.out).toMatch(/built +[\d.]+s +swe-env-test\/sweb\.eval\.x86_64\.example__shout-2:latest/);
     expect(built.out).not.toContain('example__shout-3');
     // Nothing but base_commit's history is in the image.
-    const { stdout } = await run('docker', ['run', '--rm', '--network', 'none', images[0]!, 'git', '-C', '/testbed', 'log', '--all', '--format=%s']);
+    const { stdout } = await run('docker', [
+      'run',
+      '--rm',
+      '--network',
+      'none',
+      images[0]!,
+      'git',
+      '-C',
+      '/testbed',
+      'log',
+      '--all',
+      '--format=%s',
+    ]);
     expect(stdout.trim().split('\n')).not.toContain('fix');
     expect(stdout).not.toContain('unrelated branch');
   });
@@ -116,7 +150,9 @@ describe('images build from what a dataset builder has', () => {
     const validated = await cli('validate', '--tasks', tasksFile, '--concurrency', '1', '--test-timeout', '120');
     expect(validated.out).toMatch(/example__shout-1 +yes/);
     expect(validated.out).toMatch(/example__shout-2 +NO/);
-    expect(validated.out).toMatch(/example__shout-2: [\s\S]*hint: every listed test is missing and the log shows "ModuleNotFoundError: No module named 'shout'"/);
+    expect(validated.out).toMatch(
+      /example__shout-2: [\s\S]*hint: every listed test is missing and the log shows "ModuleNotFoundError: No module named 'shout'"/,
+    );
   });
 });
 

@@ -80,13 +80,23 @@ beforeAll(async () => {
   await pinSubmodule(sup, 'gone', 'vendor/gone', 'git@github.com:other/gone.git', deepV1);
   const base = await commitStaged(sup, 'base');
   tasksFile = join(folder, 'tasks.jsonl');
-  await writeFile(tasksFile, `${JSON.stringify({
-    repo: 'example/super', instance_id: 'example__super-1', base_commit: base, version: '1.0',
-    patch: 'diff --git a/README.md b/README.md\n--- a/README.md\n+++ b/README.md\n@@ -1 +1 @@\n-super\n+super!\n',
-    test_patch: 'diff --git a/tests/test_x.py b/tests/test_x.py\nnew file mode 100644\n--- /dev/null\n+++ b/tests/test_x.py\n@@ -0,0 +1,2 @@\n+def test_x():\n+    assert open("README.md").read() == "super!\\n"\n',
-    problem_statement: 'README', FAIL_TO_PASS: ['tests/test_x.py::test_x'], PASS_TO_PASS: [],
-    image_name: IMAGE, install: 'true',
-  })}\n`);
+  await writeFile(
+    tasksFile,
+    `${JSON.stringify({
+      repo: 'example/super',
+      instance_id: 'example__super-1',
+      base_commit: base,
+      version: '1.0',
+      patch: 'diff --git a/README.md b/README.md\n--- a/README.md\n+++ b/README.md\n@@ -1 +1 @@\n-super\n+super!\n',
+      test_patch:
+        'diff --git a/tests/test_x.py b/tests/test_x.py\nnew file mode 100644\n--- /dev/null\n+++ b/tests/test_x.py\n@@ -0,0 +1,2 @@\n+def test_x():\n+    assert open("README.md").read() == "super!\\n"\n',
+      problem_statement: 'README',
+      FAIL_TO_PASS: ['tests/test_x.py::test_x'],
+      PASS_TO_PASS: [],
+      image_name: IMAGE,
+      install: 'true',
+    })}\n`,
+  );
 }, 120_000);
 
 afterAll(async () => {
@@ -118,7 +128,9 @@ describe('images build with submodules', () => {
 
   it('keeps the URLs .gitmodules names and no path of the host', async () => {
     expect(await inImage('git -C /testbed/third_party/lib remote get-url origin')).toBe('https://github.com/example/lib.git');
-    const configs = await inImage('cat /testbed/.git/config /testbed/.git/modules/lib/config /testbed/.git/modules/lib/modules/deep/config');
+    const configs = await inImage(
+      'cat /testbed/.git/config /testbed/.git/modules/lib/config /testbed/.git/modules/lib/modules/deep/config',
+    );
     expect(configs).not.toContain(folder);
   });
 });

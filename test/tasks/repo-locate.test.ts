@@ -51,7 +51,7 @@ describe('repositoryFor', () => {
     expect(await repositoryFor(folder, 'example/shout')).toBe(join(folder, layout.path));
   });
 
-  it('maps SWE-smith\'s swesmith/owner__name.sha to the same folders', async () => {
+  it("maps SWE-smith's swesmith/owner__name.sha to the same folders", async () => {
     const folder = await folderWith({ path: 'example+shout' });
     expect(await repositoryFor(folder, 'swesmith/example__shout.1a2b3c4d')).toBe(join(folder, 'example+shout'));
   });
@@ -73,7 +73,16 @@ describe('repositoryFor', () => {
     const error = await repositoryFor(folder, 'example/shout').catch((e: unknown) => e as Error);
     expect(error).toBeInstanceOf(Error);
     expect((error as Error).message).toContain(`no git repository for example/shout in ${folder}`);
-    for (const name of ['example__shout', 'example__shout.git', 'example+shout', 'example+shout.git', 'example/shout', 'example/shout.git', 'shout', 'shout.git']) {
+    for (const name of [
+      'example__shout',
+      'example__shout.git',
+      'example+shout',
+      'example+shout.git',
+      'example/shout',
+      'example/shout.git',
+      'shout',
+      'shout.git',
+    ]) {
       expect((error as Error).message).toContain(name);
     }
   });

@@ -40,10 +40,33 @@ function cli(...args: string[]): Promise<{ stdout: string; stderr: string }> {
 
 describe('collect -> export -> eval, with a scripted OpenAI-compatible model', () => {
   it('collects tasks x 2 samples, records every step with the assistant turns, exports the resolved ones as chat data and predictions that eval grades the same', async () => {
-    const collected = await cli('collect', '--server', server.server.address, '--endpoint', model.url, '--model', 'scripted-policy', '--task', SOLVED, '--task', GIVEN_UP, '-k', '2', '--concurrency', '2', '--out', out, '--run', 'ci');
+    const collected = await cli(
+      'collect',
+      '--server',
+      server.server.address,
+      '--endpoint',
+      model.url,
+      '--model',
+      'scripted-policy',
+      '--task',
+      SOLVED,
+      '--task',
+      GIVEN_UP,
+      '-k',
+      '2',
+      '--concurrency',
+      '2',
+      '--out',
+      out,
+      '--run',
+      'ci',
+    );
     expect(collected.stdout).toMatch(/4 samples: 2 resolved, 2 unresolved, 0 infra_error/);
     // The model was sent the server's tools in OpenAI format, and the server's own prompt.
-    const first = model.requests[0] as { tools: Array<{ type: string; function: { name: string } }>; messages: Array<{ role: string; content: string }> };
+    const first = model.requests[0] as {
+      tools: Array<{ type: string; function: { name: string } }>;
+      messages: Array<{ role: string; content: string }>;
+    };
     expect(first.tools.map((t) => t.function.name).sort()).toEqual(['bash', 'submit_solution']);
     expect(first.messages[0]?.role).toBe('user');
 
@@ -66,12 +89,19 @@ describe('collect -> export -> eval, with a scripted OpenAI-compatible model', (
 
     // SFT data: exactly the resolved trajectories, as OpenAI chat messages with matching tool calls.
     const sft = join(work, 'sft.jsonl');
-    expect((await cli('trajectories', 'export', join(out, 'trajectories'), '--format', 'sft', '--resolved-only', '--out', sft)).stdout).toMatch(/^2 of 4 trajectories/);
-    const rows = readFileSync(sft, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { messages: Array<Record<string, unknown>>; tools: unknown[]; metadata: Record<string, unknown> });
+    expect(
+      (await cli('trajectories', 'export', join(out, 'trajectories'), '--format', 'sft', '--resolved-only', '--out', sft)).stdout,
+    ).toMatch(/^2 of 4 trajectories/);
+    const rows = readFileSync(sft, 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { messages: Array<Record<string, unknown>>; tools: unknown[]; metadata: Record<string, unknown> });
     expect(rows.map((r) => r.metadata['task_id'])).toEqual([SOLVED, SOLVED]);
     for (const row of rows) {
       expect(row.messages.map((m) => m['role'])).toEqual(['user', 'assistant', 'tool', 'assistant', 'tool']);
-      const calls = row.messages.filter((m) => m['role'] === 'assistant').map((m) => (m['tool_calls'] as Array<{ id: string; function: { name: string; arguments: string } }>)[0]!);
+      const calls = row.messages
+        .filter((m) => m['role'] === 'assistant')
+        .map((m) => (m['tool_calls'] as Array<{ id: string; function: { name: string; arguments: string } }>)[0]!);
       const answers = row.messages.filter((m) => m['role'] === 'tool').map((m) => m['tool_call_id']);
       expect(answers).toEqual(calls.map((c) => c.id));
       expect(JSON.parse(calls[0]!.function.arguments)).toHaveProperty('command');
@@ -82,20 +112,61 @@ describe('collect -> export -> eval, with a scripted OpenAI-compatible model', (
     // Verifier data: every trajectory with its outcome label, as parquet.
     const verifier = join(work, 'verifier.parquet');
     await cli('trajectories', 'export', join(out, 'trajectories'), '--format', 'verifier', '--out', verifier);
-    const labelled = (await parquetReadObjects({ file: await asyncBufferFromFile(verifier) })) as Array<{ task_id: string; label: number; messages: string }>;
-    expect(labelled.map((r) => [r.task_id, r.label]).sort()).toEqual([[SOLVED, 1], [SOLVED, 1], [GIVEN_UP, 0], [GIVEN_UP, 0]]);
+    const labelled = (await parquetReadObjects({ file: await asyncBufferFromFile(verifier) })) as Array<{
+      task_id: string;
+      label: number;
+      messages: string;
+    }>;
+    expect(labelled.map((r) => [r.task_id, r.label]).sort()).toEqual([
+      [SOLVED, 1],
+      [SOLVED, 1],
+      [GIVEN_UP, 0],
+      [GIVEN_UP, 0],
+    ]);
     expect(JSON.parse(labelled[0]!.messages)).toHaveLength(5);
 
     // The collector's predictions (one per task), graded by `swe-env eval`: the same resolved ids.
     const report = join(work, 'eval');
-    const graded = await cli('eval', '--tasks', DEMO_TASKS, '--predictions', join(out, 'predictions.jsonl'), '--out', report, '--run-id', 'ci');
+    const graded = await cli(
+      'eval',
+      '--tasks',
+      DEMO_TASKS,
+      '--predictions',
+      join(out, 'predictions.jsonl'),
+      '--out',
+      report,
+      '--run-id',
+      'ci',
+    );
     expect(graded.stdout).toMatch(/resolved 1, unresolved 0, empty patches 1, errors 0 of 2 predictions/);
     const summary = JSON.parse(readFileSync(join(report, 'scripted-policy.ci.json'), 'utf8')) as { resolved_ids: string[] };
     expect(summary.resolved_ids).toEqual([SOLVED]);
 
     // A second run resumes: everything is done already, nothing is sampled again.
     const asked = model.requests.length;
-    expect((await cli('collect', '--server', server.server.address, '--endpoint', model.url, '--model', 'scripted-policy', '--task', SOLVED, '--task', GIVEN_UP, '-k', '2', '--out', out, '--run', 'ci')).stdout).toMatch(/4 done before/);
+    expect(
+      (
+        await cli(
+          'collect',
+          '--server',
+          server.server.address,
+          '--endpoint',
+          model.url,
+          '--model',
+          'scripted-policy',
+          '--task',
+          SOLVED,
+          '--task',
+          GIVEN_UP,
+          '-k',
+          '2',
+          '--out',
+          out,
+          '--run',
+          'ci',
+        )
+      ).stdout,
+    ).toMatch(/4 done before/);
     expect(model.requests.length).toBe(asked);
   });
 });

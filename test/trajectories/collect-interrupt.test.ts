@@ -19,7 +19,10 @@ const CLI = join(packageRoot(), 'dist', 'src', 'cli', 'main.js');
 const QUICK = 'swe-env-demo__minicalc-1';
 const STALLED = 'swe-env-demo__textkit-2';
 const { tasks } = await loadTaskFile(DEMO_TASKS);
-const stalledStatement = tasks.find((t) => t.id === STALLED)!.problemStatement.trim().slice(0, 200);
+const stalledStatement = tasks
+  .find((t) => t.id === STALLED)!
+  .problemStatement.trim()
+  .slice(0, 200);
 
 let server: TestServer;
 let model: Awaited<ReturnType<typeof startScriptedModel>>;
@@ -40,12 +43,16 @@ beforeAll(async () => {
         stalledAsked += 1;
         return; // held open until the client gives up
       }
-      void fetch(`${model.url}/chat/completions`, { method: 'POST', headers: { 'content-type': 'application/json' }, body }).then(async (r) => {
-        res.writeHead(r.status, { 'content-type': 'application/json' }).end(await r.text());
-      });
+      void fetch(`${model.url}/chat/completions`, { method: 'POST', headers: { 'content-type': 'application/json' }, body }).then(
+        async (r) => {
+          res.writeHead(r.status, { 'content-type': 'application/json' }).end(await r.text());
+        },
+      );
     });
   });
-  const port = await new Promise<number>((resolve) => stalling.listen(0, '127.0.0.1', () => resolve((stalling.address() as { port: number }).port)));
+  const port = await new Promise<number>((resolve) =>
+    stalling.listen(0, '127.0.0.1', () => resolve((stalling.address() as { port: number }).port)),
+  );
   stallingUrl = `http://127.0.0.1:${port}/v1`;
 });
 
@@ -57,8 +64,13 @@ afterAll(async () => {
   rmSync(work, { recursive: true, force: true });
 });
 
-function collectCli(args: string[], onStderr?: (text: string, signal: (s: NodeJS.Signals) => void) => void): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const child = spawn('node', [CLI, 'collect', '--server', server.server.address, '--model', 'scripted', ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+function collectCli(
+  args: string[],
+  onStderr?: (text: string, signal: (s: NodeJS.Signals) => void) => void,
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const child = spawn('node', [CLI, 'collect', '--server', server.server.address, '--model', 'scripted', ...args], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
@@ -81,18 +93,24 @@ describe('collect and Ctrl-C', () => {
   it('writes the finished samples, closes the running ones, and the re-run resumes what is left', async () => {
     const out = join(work, 'run');
     let sent = false;
-    const first = await collectCli(['--endpoint', stallingUrl, '--task', QUICK, '--task', STALLED, '--out', out, '--concurrency', '2'], (err, signal) => {
-      // Once the quick sample is done and the stalled one waits for its model: Ctrl-C.
-      if (!sent && /1\/2 samples/.test(err) && stalledAsked > 0) {
-        sent = true;
-        signal('SIGINT');
-      }
-    });
+    const first = await collectCli(
+      ['--endpoint', stallingUrl, '--task', QUICK, '--task', STALLED, '--out', out, '--concurrency', '2'],
+      (err, signal) => {
+        // Once the quick sample is done and the stalled one waits for its model: Ctrl-C.
+        if (!sent && /1\/2 samples/.test(err) && stalledAsked > 0) {
+          sent = true;
+          signal('SIGINT');
+        }
+      },
+    );
     expect(sent, first.stderr).toBe(true);
     expect(first.code, first.stderr).toBe(130);
     expect(first.stdout).toMatch(/collect \(interrupted\): 2 samples: 1 resolved, 0 unresolved, .*1 left for the next run/);
     expect(first.stdout).toMatch(/run the same command again to go on/);
-    const predictions = readFileSync(join(out, 'predictions.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { instance_id: string });
+    const predictions = readFileSync(join(out, 'predictions.jsonl'), 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { instance_id: string });
     expect(predictions.map((p) => p.instance_id)).toEqual([QUICK]);
     // The stalled sample's episode was closed, not left open on the server.
     await until('the server to have no live episode', () => server.server.registry.liveCount === 0, 30_000);
@@ -117,4 +135,3 @@ describe('collect and Ctrl-C', () => {
     expect(typo.stderr).not.toMatch(/Reset of/);
   });
 });
-

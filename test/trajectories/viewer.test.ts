@@ -4,7 +4,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { TRAJECTORY_FORMAT, type TrajectoryEnd, type TrajectoryHeader, type TrajectoryStep } from '../../src/trajectories/trajectory-format.js';
+import {
+  TRAJECTORY_FORMAT,
+  type TrajectoryEnd,
+  type TrajectoryHeader,
+  type TrajectoryStep,
+} from '../../src/trajectories/trajectory-format.js';
 import { serveViewer, writeStaticReport } from '../../src/trajectories/viewer/viewer-server.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'swe-env-viewer-'));
@@ -12,28 +17,68 @@ let browser: Browser;
 
 function header(id: string, task: string): TrajectoryHeader {
   return {
-    type: 'episode', format: TRAJECTORY_FORMAT, episode_id: id, task_id: task, dataset: 'demo', repo: 'o/r', base_commit: 'abc', group_id: 'g1', seed: 0,
-    options: {}, server_id: 's1', started_at: `2026-11-22T10:00:0${id.length % 10}.000Z`, prompt: 'Fix the bug in parse().', tools: [],
+    type: 'episode',
+    format: TRAJECTORY_FORMAT,
+    episode_id: id,
+    task_id: task,
+    dataset: 'demo',
+    repo: 'o/r',
+    base_commit: 'abc',
+    group_id: 'g1',
+    seed: 0,
+    options: {},
+    server_id: 's1',
+    started_at: `2026-11-22T10:00:0${id.length % 10}.000Z`,
+    prompt: 'Fix the bug in parse().',
+    tools: [],
   };
 }
 
 function step(index: number, command: string, observation: string): TrajectoryStep {
   return {
-    type: 'step', index, call_id: `c${index}`, tool: 'bash', arguments: { command }, assistant: { content: `Running ${command}`, reasoning: 'thinking it over', model: 'm' },
-    observation, status: 'OK', exit_code: 0, duration_s: 0.25, reward: 0, terminated: false, truncated: false, info: {}, at: '2026-11-22T10:00:01.000Z',
+    type: 'step',
+    index,
+    call_id: `c${index}`,
+    tool: 'bash',
+    arguments: { command },
+    assistant: { content: `Running ${command}`, reasoning: 'thinking it over', model: 'm' },
+    observation,
+    status: 'OK',
+    exit_code: 0,
+    duration_s: 0.25,
+    reward: 0,
+    terminated: false,
+    truncated: false,
+    info: {},
+    at: '2026-11-22T10:00:01.000Z',
   };
 }
 
 function end(resolved: boolean): TrajectoryEnd {
   return {
-    type: 'end', reward: resolved ? 1 : 0, resolved, end_reason: 'submitted', steps: 2, duration_s: 3.5, ended_at: '2026-11-22T10:00:04.000Z',
-    report: { resolved, failToPass: [{ name: 'tests/test_p.py::test_parse', status: resolved ? 'PASSED' : 'FAILED' }], passToPass: [] } as unknown as TrajectoryEnd['report'],
+    type: 'end',
+    reward: resolved ? 1 : 0,
+    resolved,
+    end_reason: 'submitted',
+    steps: 2,
+    duration_s: 3.5,
+    ended_at: '2026-11-22T10:00:04.000Z',
+    report: {
+      resolved,
+      failToPass: [{ name: 'tests/test_p.py::test_parse', status: resolved ? 'PASSED' : 'FAILED' }],
+      passToPass: [],
+    } as unknown as TrajectoryEnd['report'],
     model_patch: 'diff --git a/p.py b/p.py\n',
   };
 }
 
 function write(id: string, task: string, resolved: boolean, observation: string): void {
-  const lines = [header(id, task), step(0, 'cat p.py', observation), { ...step(1, 'submit', ''), tool: 'submit_solution', arguments: {} }, end(resolved)];
+  const lines = [
+    header(id, task),
+    step(0, 'cat p.py', observation),
+    { ...step(1, 'submit', ''), tool: 'submit_solution', arguments: {} },
+    end(resolved),
+  ];
   mkdirSync(join(dir, 's1', '2026-11-22'), { recursive: true });
   writeFileSync(join(dir, 's1', '2026-11-22', `${id}.jsonl`), lines.map((l) => JSON.stringify(l)).join('\n') + '\n');
 }

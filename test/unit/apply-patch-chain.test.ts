@@ -54,16 +54,27 @@ const lines = (n: number, change: (i: number) => string = String) => Array.from(
 describe('apply-patch.sh, the harness chain', () => {
   it('a clean patch: git apply', async () => {
     const dir = await repo({ 'a.py': lines(20) });
-    const patch = await diffOf(dir, 'a.py', lines(20, (i) => (i === 10 ? 'ten' : String(i))));
+    const patch = await diffOf(
+      dir,
+      'a.py',
+      lines(20, (i) => (i === 10 ? 'ten' : String(i))),
+    );
     expect(await apply(dir, patch)).toBe(10);
     expect(await readFile(join(dir, 'a.py'), 'utf8')).toContain('ten\n');
   });
 
   it('context that moved on since the patch was made, the pre-image in the object store: git apply --3way', async () => {
     const dir = await repo({ 'a.py': lines(20) });
-    const patch = await diffOf(dir, 'a.py', lines(20, (i) => (i === 10 ? 'ten' : String(i))));
+    const patch = await diffOf(
+      dir,
+      'a.py',
+      lines(20, (i) => (i === 10 ? 'ten' : String(i))),
+    );
     // The tree (committed) changes the lines around the hunk, so plain context no longer matches.
-    await writeFile(join(dir, 'a.py'), lines(20, (i) => (i === 8 || i === 12 ? `changed ${i}` : String(i))));
+    await writeFile(
+      join(dir, 'a.py'),
+      lines(20, (i) => (i === 8 || i === 12 ? `changed ${i}` : String(i))),
+    );
     await run('git', ['-C', dir, '-c', 'user.email=t@t', '-c', 'user.name=t', 'commit', '-qam', 'moved on']);
     expect(await apply(dir, patch)).toBe(12);
     const text = await readFile(join(dir, 'a.py'), 'utf8');
@@ -82,8 +93,15 @@ describe('apply-patch.sh, the harness chain', () => {
 
   it('a patch already in the tree: accepted (git apply --3way finds nothing left to do)', async () => {
     const dir = await repo({ 'a.py': lines(20) });
-    const patch = await diffOf(dir, 'a.py', lines(20, (i) => (i === 10 ? 'ten' : String(i))));
-    await writeFile(join(dir, 'a.py'), lines(20, (i) => (i === 10 ? 'ten' : String(i))));
+    const patch = await diffOf(
+      dir,
+      'a.py',
+      lines(20, (i) => (i === 10 ? 'ten' : String(i))),
+    );
+    await writeFile(
+      join(dir, 'a.py'),
+      lines(20, (i) => (i === 10 ? 'ten' : String(i))),
+    );
     await run('git', ['-C', dir, '-c', 'user.email=t@t', '-c', 'user.name=t', 'commit', '-qam', 'has it']);
     expect(await apply(dir, patch)).toBe(12);
     expect(await readFile(join(dir, 'a.py'), 'utf8')).toBe(lines(20, (i) => (i === 10 ? 'ten' : String(i))));

@@ -5,7 +5,11 @@ const file = (rel: string, kind: 'added' | 'modified' = 'added'): PlannedRoot =>
 
 describe('groupReads', () => {
   it('reads many roots under one top-level directory once, from their deepest common directory', () => {
-    const roots = [...Array.from({ length: 20 }, (_, i) => file(`src/vendor/lib/m${i}.py`)), file('src/vendor/other/x.py', 'modified'), file('README.md', 'modified')];
+    const roots = [
+      ...Array.from({ length: 20 }, (_, i) => file(`src/vendor/lib/m${i}.py`)),
+      file('src/vendor/other/x.py', 'modified'),
+      file('README.md', 'modified'),
+    ];
     const { batches, singles } = groupReads(roots, 16);
     expect(batches).toHaveLength(1);
     expect(batches[0]!.dir).toBe('src/vendor');

@@ -37,7 +37,14 @@ describe('diffFiles', () => {
   const files = diffFiles(DIFF);
 
   it('finds every file with new and deleted flags', () => {
-    expect(files.map((f) => f.path)).toEqual(['src/a.py', 'tests/test_new.py', 'old.txt', 'dir with space/f.py', 'tab\there.py', 'tests/data.json']);
+    expect(files.map((f) => f.path)).toEqual([
+      'src/a.py',
+      'tests/test_new.py',
+      'old.txt',
+      'dir with space/f.py',
+      'tab\there.py',
+      'tests/data.json',
+    ]);
     expect(files[1]).toMatchObject({ isNew: true, isDeleted: false });
     expect(files[2]).toMatchObject({ isNew: false, isDeleted: true });
   });

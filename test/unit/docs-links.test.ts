@@ -88,13 +88,21 @@ function brokenLink(file: string, target: string): string | undefined {
   const dest = pathPart === '' ? file : pathPart.startsWith('/') ? join(ROOT, pathPart) : resolve(dirname(file), pathPart);
   if (!existsSync(dest)) return `${target}: no such file ${relative(ROOT, dest)}`;
   if (fragment !== undefined && dest.endsWith('.md') && statSync(dest).isFile()) {
-    if (!headingAnchors(readFileSync(dest, 'utf8')).has(fragment.toLowerCase())) return `${target}: no heading #${fragment} in ${relative(ROOT, dest)}`;
+    if (!headingAnchors(readFileSync(dest, 'utf8')).has(fragment.toLowerCase()))
+      return `${target}: no heading #${fragment} in ${relative(ROOT, dest)}`;
   }
   return undefined;
 }
 
 const DOCS = join(ROOT, 'docs');
-const PAGES = [join(ROOT, 'README.md'), ...(existsSync(DOCS) ? readdirSync(DOCS).filter((f) => f.endsWith('.md')).map((f) => join(DOCS, f)) : [])];
+const PAGES = [
+  join(ROOT, 'README.md'),
+  ...(existsSync(DOCS)
+    ? readdirSync(DOCS)
+        .filter((f) => f.endsWith('.md'))
+        .map((f) => join(DOCS, f))
+    : []),
+];
 
 describe('markdown link checker', () => {
   it('finds inline and reference links but not those inside code', () => {

@@ -37,8 +37,9 @@ describe('missing-module skip reasons', () => {
     'h5py is not available',
   ])('%s is one', (reason) => expect(isMissingModuleReason(reason)).toBe(true));
 
-  it.each(['', 'flaky on CI', 'requires python3.9', 'requires network', 'Skipped: not implemented yet', 'only on windows'])('%s is not', (reason) =>
-    expect(isMissingModuleReason(reason)).toBe(false),
+  it.each(['', 'flaky on CI', 'requires python3.9', 'requires network', 'Skipped: not implemented yet', 'only on windows'])(
+    '%s is not',
+    (reason) => expect(isMissingModuleReason(reason)).toBe(false),
   );
 });
 
@@ -58,7 +59,14 @@ describe('what the reference run shows', () => {
   const reference = readRecords(
     session([
       { kind: 'start' },
-      { kind: 'report', nodeid: 't.py::dep', when: 'setup', outcome: 'skipped', wasxfail: false, reason: "Skipped: could not import 'yaml': No module named 'yaml'" },
+      {
+        kind: 'report',
+        nodeid: 't.py::dep',
+        when: 'setup',
+        outcome: 'skipped',
+        wasxfail: false,
+        reason: "Skipped: could not import 'yaml': No module named 'yaml'",
+      },
       { kind: 'report', nodeid: 't.py::flaky', when: 'setup', outcome: 'skipped', wasxfail: false, reason: 'Skipped: flaky' },
       { kind: 'report', nodeid: 't.py::ok', when: 'call', outcome: 'passed', wasxfail: false },
       { kind: 'collect_skip', nodeid: 'opt.py', reason: "Skipped: could not import 'h5py': No module named 'h5py'" },
@@ -81,14 +89,35 @@ describe('what the reference run shows', () => {
     expect(environmentSkip(reference, 'gone.py::test_d')).toBeUndefined();
   });
 
-  it('a name cut at a space is the image\'s skip only when every id it stands for is', () => {
+  it("a name cut at a space is the image's skip only when every id it stands for is", () => {
     const cut = readRecords(
       session([
         { kind: 'start' },
-        { kind: 'report', nodeid: 't.py::p[a b]', when: 'setup', outcome: 'skipped', wasxfail: false, reason: "Skipped: could not import 'yaml': No module named 'yaml'" },
+        {
+          kind: 'report',
+          nodeid: 't.py::p[a b]',
+          when: 'setup',
+          outcome: 'skipped',
+          wasxfail: false,
+          reason: "Skipped: could not import 'yaml': No module named 'yaml'",
+        },
         { kind: 'report', nodeid: 't.py::p[a c]', when: 'call', outcome: 'passed', wasxfail: false },
-        { kind: 'report', nodeid: 't.py::q[x y]', when: 'setup', outcome: 'skipped', wasxfail: false, reason: "Skipped: could not import 'yaml': No module named 'yaml'" },
-        { kind: 'report', nodeid: 't.py::q[x z]', when: 'setup', outcome: 'skipped', wasxfail: false, reason: "Skipped: could not import 'yaml': No module named 'yaml'" },
+        {
+          kind: 'report',
+          nodeid: 't.py::q[x y]',
+          when: 'setup',
+          outcome: 'skipped',
+          wasxfail: false,
+          reason: "Skipped: could not import 'yaml': No module named 'yaml'",
+        },
+        {
+          kind: 'report',
+          nodeid: 't.py::q[x z]',
+          when: 'setup',
+          outcome: 'skipped',
+          wasxfail: false,
+          reason: "Skipped: could not import 'yaml': No module named 'yaml'",
+        },
         { kind: 'end', exitstatus: 0, tampered: [], hook_plugins: [] },
       ]),
       KEY,

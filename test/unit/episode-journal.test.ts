@@ -42,7 +42,9 @@ describe('the episode journal', () => {
     await j.save(record('a', 0));
     await j.save(record('a', 0, { inflight: { index: 0, name: 'bash', argumentsJson: '{}', callId: '', startedAt: 5 } }));
     await j.save(record('a', 1, { cwd: '/tmp' }));
-    const lines = readFileSync(join(dir, 'episodes', 'a.jsonl'), 'utf8').trim().split('\n');
+    const lines = readFileSync(join(dir, 'episodes', 'a.jsonl'), 'utf8')
+      .trim()
+      .split('\n');
     expect(lines).toHaveLength(3);
     expect(JSON.parse(lines[2]!)).toEqual({ $set: { stepCount: 1, cwd: '/tmp' }, $unset: ['inflight'] });
     const [back] = await j.loadAll();
@@ -66,7 +68,23 @@ describe('the episode journal', () => {
     const { journal: j, dir } = await journal();
     const big = 'x'.repeat(64 * 1024);
     for (let i = 0; i < 20; i++) {
-      await j.save(record('a', i, { recent: [{ stepIndex: i, callId: '', observation: big + i, reward: 0, terminated: false, truncated: false, status: 'OK', exitCode: 0, info: {} }] }));
+      await j.save(
+        record('a', i, {
+          recent: [
+            {
+              stepIndex: i,
+              callId: '',
+              observation: big + i,
+              reward: 0,
+              terminated: false,
+              truncated: false,
+              status: 'OK',
+              exitCode: 0,
+              info: {},
+            },
+          ],
+        }),
+      );
     }
     const file = join(dir, 'episodes', 'a.jsonl');
     expect(statSync(file).size).toBeLessThan(20 * 64 * 1024);

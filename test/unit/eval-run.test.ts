@@ -35,10 +35,18 @@ describe('predictions files', () => {
     await expect(loadPredictions(join(dir, 'missing.jsonl'))).rejects.toThrow(/--predictions .*missing\.jsonl: no such file/);
     await expect(loadPredictions(file('empty.jsonl', '\n'))).rejects.toThrow(/no predictions in the file/);
     await expect(loadPredictions(file('bad.json', '[{"instance_id": 1,'))).rejects.toThrow(/not valid JSON/);
-    await expect(loadPredictions(file('bad-line.jsonl', `${JSON.stringify(a)}\n{oops}\n`))).rejects.toThrow(/bad-line\.jsonl:2: not valid JSON/);
-    await expect(loadPredictions(file('key.jsonl', JSON.stringify({ instance_id: 'x', diff: 'd' })))).rejects.toThrow(/x has no model_patch \(found diff\)/);
-    await expect(loadPredictions(file('type.jsonl', JSON.stringify({ instance_id: 'x', model_patch: 3 })))).rejects.toThrow(/must be a string or null/);
-    await expect(loadPredictions(file('dup.jsonl', `${JSON.stringify(a)}\n${JSON.stringify(a)}\n`))).rejects.toThrow(/o__r-1 is predicted twice \(line 1 and line 2\)/);
+    await expect(loadPredictions(file('bad-line.jsonl', `${JSON.stringify(a)}\n{oops}\n`))).rejects.toThrow(
+      /bad-line\.jsonl:2: not valid JSON/,
+    );
+    await expect(loadPredictions(file('key.jsonl', JSON.stringify({ instance_id: 'x', diff: 'd' })))).rejects.toThrow(
+      /x has no model_patch \(found diff\)/,
+    );
+    await expect(loadPredictions(file('type.jsonl', JSON.stringify({ instance_id: 'x', model_patch: 3 })))).rejects.toThrow(
+      /must be a string or null/,
+    );
+    await expect(loadPredictions(file('dup.jsonl', `${JSON.stringify(a)}\n${JSON.stringify(a)}\n`))).rejects.toThrow(
+      /o__r-1 is predicted twice \(line 1 and line 2\)/,
+    );
   });
 });
 

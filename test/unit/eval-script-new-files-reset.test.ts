@@ -46,9 +46,23 @@ function valkeyScript(beforeReset: readonly string[] = []): string {
 }
 
 const task = (evalScript: string): Task => ({
-  id: 'valkey-io__valkey-790', dataset: 'd', repo: 'valkey-io/valkey', baseCommit: BASE, version: '790', problemStatement: '', hintsText: '', createdAt: '',
-  environmentSetupCommit: BASE, goldPatch: '', testPatch: TEST_PATCH, failToPass: ['CLUSTER SHARDS slot response is non-empty when primary node fails'], passToPass: [],
-  image: 'i', workdir: '/testbed', evalScript, logParser: 'parse_log_redis',
+  id: 'valkey-io__valkey-790',
+  dataset: 'd',
+  repo: 'valkey-io/valkey',
+  baseCommit: BASE,
+  version: '790',
+  problemStatement: '',
+  hintsText: '',
+  createdAt: '',
+  environmentSetupCommit: BASE,
+  goldPatch: '',
+  testPatch: TEST_PATCH,
+  failToPass: ['CLUSTER SHARDS slot response is non-empty when primary node fails'],
+  passToPass: [],
+  image: 'i',
+  workdir: '/testbed',
+  evalScript,
+  logParser: 'parse_log_redis',
 });
 
 describe("a 5.x eval_script whose reset is `rm -f` of the test patch's new files", () => {

@@ -52,9 +52,23 @@ function astropyScript(afterTestPatch: readonly string[], afterEnd: readonly str
 }
 
 const task = (evalScript: string): Task => ({
-  id: 'astropy__astropy-13033', dataset: 'd', repo: 'astropy/astropy', baseCommit: BASE, version: '4.3', problemStatement: '', hintsText: '', createdAt: '',
-  environmentSetupCommit: BASE, goldPatch: '', testPatch: TEST_PATCH, failToPass: ['astropy/io/tests/test_a.py::test_b'], passToPass: [],
-  image: 'i', workdir: '/testbed', evalScript, logParser: 'parse_log_pytest_v2',
+  id: 'astropy__astropy-13033',
+  dataset: 'd',
+  repo: 'astropy/astropy',
+  baseCommit: BASE,
+  version: '4.3',
+  problemStatement: '',
+  hintsText: '',
+  createdAt: '',
+  environmentSetupCommit: BASE,
+  goldPatch: '',
+  testPatch: TEST_PATCH,
+  failToPass: ['astropy/io/tests/test_a.py::test_b'],
+  passToPass: [],
+  image: 'i',
+  workdir: '/testbed',
+  evalScript,
+  logParser: 'parse_log_pytest_v2',
 });
 
 const STEPS = ["pip install 'pytest<7.2'", 'export SETUPTOOLS_USE_DISTUTILS=stdlib'];
@@ -77,7 +91,7 @@ describe('a 5.x eval_script with steps between the test patch and the start mark
     expect(script.split('\n')).toEqual(['export SETUPTOOLS_USE_DISTUTILS=stdlib', 'pytest -rA astropy/io/tests/test_a.py']);
   });
 
-  it('reads the 5.x exit-code capture as the grader\'s own, and reports any other line after the end marker', () => {
+  it("reads the 5.x exit-code capture as the grader's own, and reports any other line after the end marker", () => {
     const withCapture = astropyScript([], []).replace(
       ": '>>>>> End Test Output'\n",
       'SWEBENCH_TEST_EXIT_CODE=$?\n: \'>>>>> End Test Output\'\necho ">>>>> Test Exit Code: $SWEBENCH_TEST_EXIT_CODE"\n',
@@ -87,8 +101,11 @@ describe('a 5.x eval_script with steps between the test patch and the start mark
     expect(plan.notes).toEqual([`dropped: after the end marker, not run (it cannot change the tests' results): python -c "print(1)"`]);
   });
 
-  it('runs the steps between the reset and the test patch before it (the harness\'s image assets)', () => {
-    const script = astropyScript([]).replace(`\ngit apply -v`, '\nmkdir -p docs/img\ncurl -o docs/img/a.png https://example.com/a.png\ngit apply -v');
+  it("runs the steps between the reset and the test patch before it (the harness's image assets)", () => {
+    const script = astropyScript([]).replace(
+      `\ngit apply -v`,
+      '\nmkdir -p docs/img\ncurl -o docs/img/a.png https://example.com/a.png\ngit apply -v',
+    );
     const t = task(script);
     const plan = evalPlan(t);
     expect(plan.beforeTestPatch).toEqual(['mkdir -p docs/img', 'curl -o docs/img/a.png https://example.com/a.png']);

@@ -17,7 +17,10 @@ afterAll(async () => {
 
 async function files(dir: string): Promise<string[]> {
   const entries = await readdir(dir, { recursive: true, withFileTypes: true });
-  return entries.filter((e) => e.isFile()).map((e) => relative(dir, join(e.parentPath, e.name))).sort();
+  return entries
+    .filter((e) => e.isFile())
+    .map((e) => relative(dir, join(e.parentPath, e.name)))
+    .sort();
 }
 
 describe('swe-env export harbor', () => {
@@ -30,7 +33,13 @@ describe('swe-env export harbor', () => {
     for (const task of tasks) {
       const dir = join(out, harborDirName(task.id));
       expect(await files(dir)).toEqual([
-        'environment/Dockerfile', 'environment/swe-env.json', 'instruction.md', 'solution/gold.patch', 'solution/solve.sh', 'task.toml', 'tests/test.sh',
+        'environment/Dockerfile',
+        'environment/swe-env.json',
+        'instruction.md',
+        'solution/gold.patch',
+        'solution/solve.sh',
+        'task.toml',
+        'tests/test.sh',
       ]);
       const all = await Promise.all((await files(dir)).map((f) => readFile(join(dir, f), 'utf8')));
       const text = all.join('\n');
@@ -38,16 +47,32 @@ describe('swe-env export harbor', () => {
       for (const test of [...task.failToPass, ...task.passToPass]) expect(text).not.toContain(test);
       expect(await readFile(join(dir, 'solution', 'gold.patch'), 'utf8')).toBe(task.goldPatch);
       expect((await stat(join(dir, 'tests', 'test.sh'))).mode & 0o111).not.toBe(0);
-      const toml = parse(await readFile(join(dir, 'task.toml'), 'utf8')) as { metadata: { swe_env_task_id: string }; environment: { workdir: string } };
+      const toml = parse(await readFile(join(dir, 'task.toml'), 'utf8')) as {
+        metadata: { swe_env_task_id: string };
+        environment: { workdir: string };
+      };
       expect(toml.metadata.swe_env_task_id).toBe(task.id);
       expect(toml.environment.workdir).toBe(task.workdir);
     }
   });
 
   it('quotes what TOML and directory names cannot hold as is', () => {
-    const demo = { id: 'org/repo"x\\y#1', repo: 'org/"repo"', baseCommit: 'abc', workdir: '/test bed', image: 'img:1', problemStatement: 'p', goldPatch: '', failToPass: [], passToPass: [] };
+    const demo = {
+      id: 'org/repo"x\\y#1',
+      repo: 'org/"repo"',
+      baseCommit: 'abc',
+      workdir: '/test bed',
+      image: 'img:1',
+      problemStatement: 'p',
+      goldPatch: '',
+      failToPass: [],
+      passToPass: [],
+    };
     const task = demo as unknown as Task;
-    const toml = parse(harborTaskFiles(task).get('task.toml') ?? '') as { metadata: Record<string, string>; environment: { workdir: string } };
+    const toml = parse(harborTaskFiles(task).get('task.toml') ?? '') as {
+      metadata: Record<string, string>;
+      environment: { workdir: string };
+    };
     expect(toml.metadata.swe_env_task_id).toBe(demo.id);
     expect(toml.metadata.repo).toBe(demo.repo);
     expect(toml.metadata.graded_by).toContain(HARBOR_ENVIRONMENT);

@@ -26,14 +26,23 @@ class ScriptedEngine implements PullEngine {
     return Promise.resolve(this.present.has(image));
   }
 
-  async pull(reference: string, auth: RegistryAuth | undefined, onEvent: (e: { status: string; id: string; progressDetail?: { current: number; total: number } }) => void, signal: AbortSignal): Promise<void> {
+  async pull(
+    reference: string,
+    auth: RegistryAuth | undefined,
+    onEvent: (e: { status: string; id: string; progressDetail?: { current: number; total: number } }) => void,
+    signal: AbortSignal,
+  ): Promise<void> {
     this.pulls.push({ reference, auth });
     this.running += 1;
     this.maxRunning = Math.max(this.maxRunning, this.running);
     try {
       onEvent({ status: 'Pulling fs layer', id: 'l1' });
       onEvent({ status: 'Downloading', id: 'l1', progressDetail: { current: 5e6, total: 1e7 } });
-      if (this.gated) await new Promise<void>((resolve, reject) => { this.gates.push(resolve); signal.addEventListener('abort', () => reject(new Error('stopped')), { once: true }); });
+      if (this.gated)
+        await new Promise<void>((resolve, reject) => {
+          this.gates.push(resolve);
+          signal.addEventListener('abort', () => reject(new Error('stopped')), { once: true });
+        });
       const failure = this.failures.get(reference)?.shift();
       if (failure) throw new Error(failure);
       onEvent({ status: 'Pull complete', id: 'l1' });
@@ -56,7 +65,15 @@ class ScriptedEngine implements PullEngine {
 }
 
 function manager(engine: ScriptedEngine, options: Partial<PullOptions> = {}): ImagePulls {
-  return new ImagePulls(engine, { maxPulls: 2, retries: 3, backoffBaseMs: 1, backoffMaxMs: 5, credentials: RegistryCredentials.none(), mirrors: [], ...options });
+  return new ImagePulls(engine, {
+    maxPulls: 2,
+    retries: 3,
+    backoffBaseMs: 1,
+    backoffMaxMs: 5,
+    credentials: RegistryCredentials.none(),
+    mirrors: [],
+    ...options,
+  });
 }
 
 const tick = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
@@ -64,9 +81,18 @@ const tick = (): Promise<void> => new Promise((resolve) => setImmediate(resolve)
 describe('image references', () => {
   it('names the registry, path and tag as the engine reads them', () => {
     expect(parseReference('ubuntu')).toEqual({ registry: 'docker.io', path: 'library/ubuntu', tag: 'latest', digest: undefined });
-    expect(parseReference('swebench/sweb.eval.x86_64.django_1776_django-11099:v1')).toMatchObject({ registry: 'docker.io', path: 'swebench/sweb.eval.x86_64.django_1776_django-11099', tag: 'v1' });
+    expect(parseReference('swebench/sweb.eval.x86_64.django_1776_django-11099:v1')).toMatchObject({
+      registry: 'docker.io',
+      path: 'swebench/sweb.eval.x86_64.django_1776_django-11099',
+      tag: 'v1',
+    });
     expect(parseReference('127.0.0.1:5000/tasks/a')).toMatchObject({ registry: '127.0.0.1:5000', path: 'tasks/a', tag: 'latest' });
-    expect(parseReference('localhost/a@sha256:abc')).toMatchObject({ registry: 'localhost', path: 'a', tag: undefined, digest: 'sha256:abc' });
+    expect(parseReference('localhost/a@sha256:abc')).toMatchObject({
+      registry: 'localhost',
+      path: 'a',
+      tag: undefined,
+      digest: 'sha256:abc',
+    });
     expect(sameImage('ubuntu', 'docker.io/library/ubuntu:latest')).toBe(true);
   });
 
@@ -143,7 +169,12 @@ describe('the pull manager', () => {
     const pulls = manager(engine, { maxPulls: 2 });
     const waits = ['a', 'b', 'c', 'd'].map((n) => pulls.ensure(`reg.test/${n}`));
     await tick();
-    expect(pulls.states().map((s) => s.phase).sort()).toEqual(['pulling', 'pulling', 'queued', 'queued']);
+    expect(
+      pulls
+        .states()
+        .map((s) => s.phase)
+        .sort(),
+    ).toEqual(['pulling', 'pulling', 'queued', 'queued']);
     expect(pulls.state('reg.test/a')).toMatchObject({ phase: 'pulling', bytesDone: 5e6, bytesTotal: 1e7, layersTotal: 1 });
     while (engine.pulls.length < 4) {
       engine.open();
@@ -180,10 +211,16 @@ describe('the pull manager', () => {
   it('pulls from a mirror under the image’s own name, and falls back to the origin when the mirror lacks it', async () => {
     const engine = new ScriptedEngine();
     engine.failures.set('127.0.0.1:5000/t/b:latest', ['manifest unknown']);
-    const creds = RegistryCredentials.parse(JSON.stringify({ auths: { '127.0.0.1:5000': { auth: Buffer.from('u:p').toString('base64') } } }), 'c');
+    const creds = RegistryCredentials.parse(
+      JSON.stringify({ auths: { '127.0.0.1:5000': { auth: Buffer.from('u:p').toString('base64') } } }),
+      'c',
+    );
     const pulls = manager(engine, { mirrors: [parseMirrorRule('reg.test=127.0.0.1:5000')], credentials: creds });
     await pulls.ensure('reg.test/t/a');
-    expect(engine.pulls[0]).toEqual({ reference: '127.0.0.1:5000/t/a:latest', auth: { username: 'u', password: 'p', serveraddress: '127.0.0.1:5000' } });
+    expect(engine.pulls[0]).toEqual({
+      reference: '127.0.0.1:5000/t/a:latest',
+      auth: { username: 'u', password: 'p', serveraddress: '127.0.0.1:5000' },
+    });
     expect(engine.present.has('reg.test/t/a')).toBe(true);
     expect(engine.present.has('127.0.0.1:5000/t/a:latest')).toBe(false);
     await pulls.ensure('reg.test/t/b');
@@ -200,7 +237,9 @@ describe('the pull manager', () => {
     controller.abort(new DeadlineExceededError('the call deadline passed'));
     const error = await first.catch((e: unknown) => e);
     expect(error).toBeInstanceOf(DeadlineExceededError);
-    expect(String(error)).toMatch(/reg\.test\/big is not on this server yet \(pulling, 5\.0 MB of 10\.0 MB, 0\/1 layers, try 1\); the pull goes on/);
+    expect(String(error)).toMatch(
+      /reg\.test\/big is not on this server yet \(pulling, 5\.0 MB of 10\.0 MB, 0\/1 layers, try 1\); the pull goes on/,
+    );
     const retry = pulls.ensure('reg.test/big');
     engine.open();
     await retry;

@@ -13,7 +13,13 @@ describe('install re-run policy', () => {
       'pip install "setuptools<66" "jinja2<3.1"; printf "1\\n" | python setup.py develop; bokeh sampledata;',
     ];
     // Copies, and installs we cannot read (taken as copies: re-run rather than grade old code).
-    const copies = ['python setup.py install', 'python -m pip install .', 'python setup.py build; python setup.py install', 'make init', 'cp -r pkg /usr/lib/python3/dist-packages/'];
+    const copies = [
+      'python setup.py install',
+      'python -m pip install .',
+      'python setup.py build; python setup.py install',
+      'make init',
+      'cp -r pkg /usr/lib/python3/dist-packages/',
+    ];
     for (const install of editable) expect(isEditableInstall(install), install).toBe(true);
     for (const install of copies) expect(isEditableInstall(install), install).toBe(false);
   });

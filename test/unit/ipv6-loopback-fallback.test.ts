@@ -10,8 +10,10 @@ import { IPV6_LOOPBACK_SYSCTLS, sandboxCreateOptions } from '../../src/sandbox/c
 import { EngineDialect } from '../../src/sandbox/engines/engine-dialect.js';
 import { testSpec } from '../helpers/docker.js';
 
-const RUNC_REFUSAL = 'Error: (HTTP code 500) server error - failed to create shim task: OCI runtime create failed: runc create failed: unable to start container process: error during container init: open /proc/sys/net/ipv6/conf/lo/disable_ipv6: no such file or directory: unknown';
-const OTHER_FAILURE = 'Error: (HTTP code 500) server error - failed to create shim task: OCI runtime create failed: runc create failed: unable to start container process: exec: "bash": executable file not found in $PATH: unknown';
+const RUNC_REFUSAL =
+  'Error: (HTTP code 500) server error - failed to create shim task: OCI runtime create failed: runc create failed: unable to start container process: error during container init: open /proc/sys/net/ipv6/conf/lo/disable_ipv6: no such file or directory: unknown';
+const OTHER_FAILURE =
+  'Error: (HTTP code 500) server error - failed to create shim task: OCI runtime create failed: runc create failed: unable to start container process: exec: "bash": executable file not found in $PATH: unknown';
 
 describe('the IPv6 loopback sysctls', () => {
   it('are asked for every agent and grading sandbox, never for a build on the host network', () => {

@@ -9,7 +9,13 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { checkCanaries } from '../../src/reward/grading/canaries.js';
 import { gatherEvidence } from '../../src/reward/grading/evidence.js';
-import { canaryFile, commandRunsAll, languageRunner, planLanguageCanaries, stopsEarly } from '../../src/reward/grading/language-canaries.js';
+import {
+  canaryFile,
+  commandRunsAll,
+  languageRunner,
+  planLanguageCanaries,
+  stopsEarly,
+} from '../../src/reward/grading/language-canaries.js';
 import { contradictedResults, runResults, UnreadableLog } from '../../src/reward/grading/language-results.js';
 import { evalPlan } from '../../src/reward/eval-plan/plan.js';
 import { harnessEvalScript } from '../../src/reward/eval-plan/render.js';
@@ -59,8 +65,20 @@ describe('canaries for go test and cargo', () => {
     expect(commandRunsAll('tap', 'node --test --test-name-pattern=down test/', 'test/a.test.js')).toBe(false);
     expect(commandRunsAll('tap', 'npx tap test/', 'test/a.test.js')).toBe(false);
     expect(languageRunner('parse_log_phpunit')).toBe('phpunit');
-    expect(canaryFile('phpunit', 'tests/ATest.php', '<?php\nfinal class ATest extends TestCase\n{\n    public function testA(): void\n    {\n    }\n}\n')).toBe(true);
-    expect(canaryFile('phpunit', 'tests/ATest.php', '<?php\nclass A extends TestCase\n{\n}\nclass B extends TestCase\n{\n    public function testA(): void\n    {\n    }\n}\n')).toBe(false);
+    expect(
+      canaryFile(
+        'phpunit',
+        'tests/ATest.php',
+        '<?php\nfinal class ATest extends TestCase\n{\n    public function testA(): void\n    {\n    }\n}\n',
+      ),
+    ).toBe(true);
+    expect(
+      canaryFile(
+        'phpunit',
+        'tests/ATest.php',
+        '<?php\nclass A extends TestCase\n{\n}\nclass B extends TestCase\n{\n    public function testA(): void\n    {\n    }\n}\n',
+      ),
+    ).toBe(false);
     expect(commandRunsAll('phpunit', 'phpunit --testdox tests', 'tests/ATest.php')).toBe(true);
     expect(commandRunsAll('phpunit', 'phpunit --filter testA tests', 'tests/ATest.php')).toBe(false);
     expect(stopsEarly('phpunit', 'phpunit --stop-on-failure tests')).toBe(true);
@@ -73,7 +91,7 @@ describe('canaries for go test and cargo', () => {
     expect(stopsEarly('gtest', 'make test')).toBe(false);
   });
 
-  it('are named like the file\'s tests, one must pass and one must fail, appended to the file', () => {
+  it("are named like the file's tests, one must pass and one must fail, appended to the file", () => {
     const plan = planLanguageCanaries({ runner: 'go', targets: [{ path: 'semver_test.go', content: GO_TEST }], mustFail: true, random });
     expect(plan.canaries.map((c) => c.expect)).toEqual(['PASSED', 'FAILED']);
     const text = plan.files.get('semver_test.go')!;
@@ -82,15 +100,24 @@ describe('canaries for go test and cargo', () => {
       expect(canary.name).toMatch(/^Test[A-Z][a-z]+[A-Z]/);
       expect(text).toContain(`func ${canary.name}(t *testing.T) {`);
     }
-    const rust = planLanguageCanaries({ runner: 'cargo', targets: [{ path: 'tests/counts.rs', content: RUST_TEST }], mustFail: false, random });
+    const rust = planLanguageCanaries({
+      runner: 'cargo',
+      targets: [{ path: 'tests/counts.rs', content: RUST_TEST }],
+      mustFail: false,
+      random,
+    });
     expect(rust.canaries).toHaveLength(1);
     expect(rust.files.get('tests/counts.rs')).toContain(`#[test]\nfn ${rust.canaries[0]!.name}() {`);
   });
 
-  it('are found in the results by the runner\'s names and flag a forged outcome or a missing one', () => {
+  it("are found in the results by the runner's names and flag a forged outcome or a missing one", () => {
     const plan = planLanguageCanaries({ runner: 'go', targets: [{ path: 'semver_test.go', content: GO_TEST }], mustFail: true, random });
     const [pass, fail] = [plan.canaries[0]!, plan.canaries[1]!];
-    const honest = new Map([['TestCompareEqual', 'PASSED' as const], [pass.name, 'PASSED' as const], [fail.name, 'FAILED' as const]]);
+    const honest = new Map([
+      ['TestCompareEqual', 'PASSED' as const],
+      [pass.name, 'PASSED' as const],
+      [fail.name, 'FAILED' as const],
+    ]);
     const checked = checkCanaries(plan.canaries, honest, 'go', 'printed log');
     expect(checked.flags).toEqual([]);
     expect([...checked.results.keys()]).toEqual(['TestCompareEqual']);
@@ -104,7 +131,10 @@ describe('canaries for go test and cargo', () => {
     const canaries = [{ file: 'tests/counts.rs', name: 'basic_value', expect: 'FAILED' as const }];
     const channel: RecorderResult = { statuses: new Map(), end: undefined, started: false, problems: [], events: [] };
     const input = { channel, pytest: false, canaries, family: 'cargo' as const, timedOut: false, agentPaths: new Set<string>() };
-    const logResults = new Map<string, TestStatus>([['basic_value', 'FAILED'], ['words', 'PASSED']]);
+    const logResults = new Map<string, TestStatus>([
+      ['basic_value', 'FAILED'],
+      ['words', 'PASSED'],
+    ]);
     const zero = gatherEvidence({ ...input, logResults, exitCode: 0 });
     expect(zero.integrityFlags.join()).toMatch(/cargo test run exited 0 though a planted failing test/);
     const one = gatherEvidence({ ...input, logResults, exitCode: 101 });
@@ -114,9 +144,14 @@ describe('canaries for go test and cargo', () => {
 
 describe('results beyond pytest', () => {
   const task = { id: 'x', version: '1' } as Task;
-  it('are read by the row\'s parser, and a listed test reported both ways is found', () => {
+  it("are read by the row's parser, and a listed test reported both ways is found", () => {
     const log = '=== RUN   TestA\n--- FAIL: TestA (0.00s)\n=== RUN   TestB\n--- PASS: TestB (0.00s)\n--- PASS: TestA (0.00s)\nFAIL\n';
-    expect(runResults('parse_log_gotest', 'pytest', log, task)).toEqual(new Map([['TestA', 'PASSED'], ['TestB', 'PASSED']]));
+    expect(runResults('parse_log_gotest', 'pytest', log, task)).toEqual(
+      new Map([
+        ['TestA', 'PASSED'],
+        ['TestB', 'PASSED'],
+      ]),
+    );
     expect(contradictedResults('parse_log_gotest', log, ['TestA', 'TestB'], task)).toEqual(['TestA']);
     expect(contradictedResults('parse_log_gotest', log, ['TestB'], task)).toEqual([]);
     const cargo = 'test words ... FAILED\ntest words ... ok\ntest lines ... ok\n';
@@ -128,7 +163,8 @@ describe('results beyond pytest', () => {
     const immutable = { id: 'immutable-js__immutable-js-2005', version: '4.0' } as Task;
     const log = ' PASS  __tests__/a.ts\n  ✓ works (3 ms)\n';
     expect(() => contradictedResults('parse_log_immutable_js', log, ['works'], immutable)).not.toThrow();
-    const doctest = '<doctest binary="t">\n<TestSuite><TestCase name="a"><SubCase name="b"><Expression success="true"/></SubCase></TestCase></TestSuite>\n</doctest>\n';
+    const doctest =
+      '<doctest binary="t">\n<TestSuite><TestCase name="a"><SubCase name="b"><Expression success="true"/></SubCase></TestCase></TestSuite>\n</doctest>\n';
     expect(contradictedResults('parse_log_doctest', doctest, ['a > b'], task)).toEqual([]);
     expect(runResults('parse_log_doctest', 'pytest', doctest, task)).toEqual(new Map([['a > b', 'PASSED']]));
     // A cut document: the harness's parser raises on it too; here it is a typed error the grader judges.
@@ -161,8 +197,17 @@ describe('families and 5.x rows of other languages', () => {
     const base = 'a'.repeat(40);
     const testPatch = 'diff --git a/x_test.go b/x_test.go\n--- a/x_test.go\n+++ b/x_test.go\n@@ -1 +1,2 @@\n package x\n+// more\n';
     const row = (parser: string) => ({
-      repo: 'example/x', instance_id: `example__x-${parser}`, base_commit: base, patch: '', test_patch: testPatch, problem_statement: 'p', version: '1',
-      FAIL_TO_PASS: '["TestA"]', PASS_TO_PASS: '[]', log_parser: parser, eval_script: languageEvalScript(base, testPatch, 'go test -v ./...'),
+      repo: 'example/x',
+      instance_id: `example__x-${parser}`,
+      base_commit: base,
+      patch: '',
+      test_patch: testPatch,
+      problem_statement: 'p',
+      version: '1',
+      FAIL_TO_PASS: '["TestA"]',
+      PASS_TO_PASS: '[]',
+      log_parser: parser,
+      eval_script: languageEvalScript(base, testPatch, 'go test -v ./...'),
     });
     const file = join(dir, 'tasks.jsonl');
     await writeFile(file, ['parse_log_gotest', 'parse_log_maven', 'parse_log_not_a_parser'].map((p) => JSON.stringify(row(p))).join('\n'));
@@ -170,7 +215,13 @@ describe('families and 5.x rows of other languages', () => {
     expect(loaded.tasks.map((t) => t.logParser)).toEqual(['parse_log_gotest', 'parse_log_maven']);
     expect(loaded.problems.map((p) => p.field)).toEqual(['log_parser']);
     const plan = evalPlan(loaded.tasks[0]!);
-    expect(plan).toMatchObject({ source: 'record-eval-script', harnessParser: 'parse_log_gotest', testCommand: 'go test -v ./...', resetFiles: ['x_test.go'], notes: [] });
+    expect(plan).toMatchObject({
+      source: 'record-eval-script',
+      harnessParser: 'parse_log_gotest',
+      testCommand: 'go test -v ./...',
+      resetFiles: ['x_test.go'],
+      notes: [],
+    });
     // Rendered back in the harness's shape for languages beyond Python: the row's own script, line for line.
     expect(harnessEvalScript(plan, loaded.tasks[0]!)).toBe(languageEvalScript(base, testPatch, 'go test -v ./...'));
   });

@@ -20,7 +20,7 @@ const PHP = readFileSync('tasks/demo-languages/tasks/slugger-1/tests/tests/SlugT
 let seed = 11;
 const random = (n: number): number => (seed = (seed * 1103515245 + 12345) % 2 ** 31) % n;
 
-describe('mirrors of a file\'s listed tests', () => {
+describe("mirrors of a file's listed tests", () => {
   it('go: the first top-level failing if is inverted, its init statement kept', () => {
     const source = mirrorSource('go', GO, 'TestCompareMultiDigitComponents')!;
     expect(source.param).toBe('t');
@@ -31,11 +31,14 @@ describe('mirrors of a file\'s listed tests', () => {
   });
 
   it('go: a test that reads its own name, leaves early, or has no failing if alone is not inverted (or not copied)', () => {
-    const named = 'package x\n\nimport "testing"\n\nfunc TestGolden(t *testing.T) {\n\tif load(t.Name()) != "x" {\n\t\tt.Fatal("x")\n\t}\n}\n';
+    const named =
+      'package x\n\nimport "testing"\n\nfunc TestGolden(t *testing.T) {\n\tif load(t.Name()) != "x" {\n\t\tt.Fatal("x")\n\t}\n}\n';
     expect(mirrorSource('go', named, 'TestGolden')).toBeUndefined();
-    const early = 'package x\n\nimport "testing"\n\nfunc TestEarly(t *testing.T) {\n\tif short() {\n\t\treturn\n\t}\n\tif f() != 1 {\n\t\tt.Fatal("x")\n\t}\n}\n';
+    const early =
+      'package x\n\nimport "testing"\n\nfunc TestEarly(t *testing.T) {\n\tif short() {\n\t\treturn\n\t}\n\tif f() != 1 {\n\t\tt.Fatal("x")\n\t}\n}\n';
     expect(invertedBody('go', mirrorSource('go', early, 'TestEarly')!)).toBeUndefined();
-    const withElse = 'package x\n\nimport "testing"\n\nfunc TestElse(t *testing.T) {\n\tif f() != 1 {\n\t\tt.Fatal("x")\n\t} else {\n\t\tg()\n\t}\n}\n';
+    const withElse =
+      'package x\n\nimport "testing"\n\nfunc TestElse(t *testing.T) {\n\tif f() != 1 {\n\t\tt.Fatal("x")\n\t} else {\n\t\tg()\n\t}\n}\n';
     expect(invertedBody('go', mirrorSource('go', withElse, 'TestElse')!)).toBeUndefined();
     const logsOnly = 'package x\n\nimport "testing"\n\nfunc TestLog(t *testing.T) {\n\tif f() != 1 {\n\t\tt.Log("x")\n\t}\n}\n';
     expect(invertedBody('go', mirrorSource('go', logsOnly, 'TestLog')!)).toBeUndefined();
@@ -43,25 +46,59 @@ describe('mirrors of a file\'s listed tests', () => {
   });
 
   it('rust: assert_eq/assert_ne swap, assert! negates its condition and keeps its message; other attributes are not copied', () => {
-    expect(invertedBody('cargo', mirrorSource('cargo', RUST, 'repeated_spaces_do_not_make_words')!)).toEqual(['    assert_ne!(count_words("one  two   three"), 3);']);
+    expect(invertedBody('cargo', mirrorSource('cargo', RUST, 'repeated_spaces_do_not_make_words')!)).toEqual([
+      '    assert_ne!(count_words("one  two   three"), 3);',
+    ]);
     const more = [
-      '#[test]', 'fn flags() {', '    let x = parse("a, b");', '    assert!(x.ok(), "parse({}) failed", "a, b");', '    assert_ne!(x.len(), 0);', '}', '',
-      '#[test]', '#[should_panic]', 'fn panics() {', '    assert_eq!(f(), 1);', '}', '',
-      '#[test]', 'fn thread_named() {', '    assert_eq!(std::thread::current().name(), Some("x"));', '}', '',
+      '#[test]',
+      'fn flags() {',
+      '    let x = parse("a, b");',
+      '    assert!(x.ok(), "parse({}) failed", "a, b");',
+      '    assert_ne!(x.len(), 0);',
+      '}',
+      '',
+      '#[test]',
+      '#[should_panic]',
+      'fn panics() {',
+      '    assert_eq!(f(), 1);',
+      '}',
+      '',
+      '#[test]',
+      'fn thread_named() {',
+      '    assert_eq!(std::thread::current().name(), Some("x"));',
+      '}',
+      '',
     ].join('\n');
-    expect(invertedBody('cargo', mirrorSource('cargo', more, 'flags')!)).toEqual(['    let x = parse("a, b");', '    assert!(!(x.ok()), "parse({}) failed", "a, b");', '    assert_ne!(x.len(), 0);']);
+    expect(invertedBody('cargo', mirrorSource('cargo', more, 'flags')!)).toEqual([
+      '    let x = parse("a, b");',
+      '    assert!(!(x.ok()), "parse({}) failed", "a, b");',
+      '    assert_ne!(x.len(), 0);',
+    ]);
     expect(mirrorSource('cargo', more, 'panics')).toBeUndefined();
     expect(mirrorSource('cargo', more, 'thread_named')).toBeUndefined();
   });
 
-  it('are planted for the issue\'s tests and one kept test, exact and inverted, and catch a rewriter that spares the synthetic canaries', () => {
+  it("are planted for the issue's tests and one kept test, exact and inverted, and catch a rewriter that spares the synthetic canaries", () => {
     const failToPass = ['TestCompareMultiDigitComponents', 'TestCompareNumericNotTextual'];
     const passToPass = ['TestCompareEqual', 'TestCompareMajor', 'TestParse', 'TestParseRejectsShortVersion'];
-    const plan = planLanguageCanaries({ runner: 'go', targets: [{ path: 'semver_test.go', content: GO }], mustFail: true, failToPass, passToPass, random });
+    const plan = planLanguageCanaries({
+      runner: 'go',
+      targets: [{ path: 'semver_test.go', content: GO }],
+      mustFail: true,
+      failToPass,
+      passToPass,
+      random,
+    });
     const mirrors = plan.canaries.filter((c) => c.mirrorOf);
     expect(new Set(mirrors.map((c) => c.mirrorOf)).size).toBe(3);
     // Each of the issue's tests: an exact copy, an inverted one and one with its literal changed.
-    for (const name of failToPass) expect(mirrors.filter((c) => c.mirrorOf === name).map((c) => c.expect).sort()).toEqual(['FAILED', 'FAILED', 'PASSED']);
+    for (const name of failToPass)
+      expect(
+        mirrors
+          .filter((c) => c.mirrorOf === name)
+          .map((c) => c.expect)
+          .sort(),
+      ).toEqual(['FAILED', 'FAILED', 'PASSED']);
     const text = plan.files.get('semver_test.go')!;
     for (const c of plan.canaries) expect(text).toContain(`func ${c.name}(t *testing.T) {`);
 
@@ -74,8 +111,11 @@ describe('mirrors of a file\'s listed tests', () => {
     // into PASSED except the synthetic canaries (it knows their shape).
     const unfixed = new Map(honest);
     for (const name of failToPass) unfixed.set(name, 'FAILED');
-    for (const c of mirrors.filter((m) => failToPass.includes(m.mirrorOf!))) unfixed.set(c.name, c.expect === 'PASSED' ? 'FAILED' : 'PASSED');
-    const rewritten = new Map<string, TestStatus>([...unfixed].map(([key, status]) => [key, plan.canaries.some((c) => c.name === key && !c.mirrorOf) ? status : 'PASSED']));
+    for (const c of mirrors.filter((m) => failToPass.includes(m.mirrorOf!)))
+      unfixed.set(c.name, c.expect === 'PASSED' ? 'FAILED' : 'PASSED');
+    const rewritten = new Map<string, TestStatus>(
+      [...unfixed].map(([key, status]) => [key, plan.canaries.some((c) => c.name === key && !c.mirrorOf) ? status : 'PASSED']),
+    );
     const flags = checkCanaries(plan.canaries, rewritten, 'go', 'printed log').flags;
     expect(flags.length).toBeGreaterThanOrEqual(2);
     for (const name of failToPass) expect(flags.join('\n')).toContain(`a copy of ${name}, must be FAILED) was reported PASSED`);
@@ -87,9 +127,26 @@ describe('mirrors of a file\'s listed tests', () => {
   });
 
   it('without a way to fail early, and with no listed test in the file, only the synthetic canaries are planted', () => {
-    const plan = planLanguageCanaries({ runner: 'cargo', targets: [{ path: 'tests/counts.rs', content: RUST }], mustFail: false, failToPass: ['repeated_spaces_do_not_make_words'], passToPass: [], random });
-    expect(plan.canaries.map((c) => [c.expect, c.mirrorOf ?? ''])).toEqual([['PASSED', ''], ['PASSED', 'repeated_spaces_do_not_make_words']]);
-    const none = planLanguageCanaries({ runner: 'cargo', targets: [{ path: 'tests/counts.rs', content: RUST }], mustFail: true, failToPass: ['other::name'], passToPass: [], random });
+    const plan = planLanguageCanaries({
+      runner: 'cargo',
+      targets: [{ path: 'tests/counts.rs', content: RUST }],
+      mustFail: false,
+      failToPass: ['repeated_spaces_do_not_make_words'],
+      passToPass: [],
+      random,
+    });
+    expect(plan.canaries.map((c) => [c.expect, c.mirrorOf ?? ''])).toEqual([
+      ['PASSED', ''],
+      ['PASSED', 'repeated_spaces_do_not_make_words'],
+    ]);
+    const none = planLanguageCanaries({
+      runner: 'cargo',
+      targets: [{ path: 'tests/counts.rs', content: RUST }],
+      mustFail: true,
+      failToPass: ['other::name'],
+      passToPass: [],
+      random,
+    });
     expect(none.canaries.every((c) => !c.mirrorOf)).toBe(true);
   });
 
@@ -97,7 +154,15 @@ describe('mirrors of a file\'s listed tests', () => {
     const plan = (reserved?: Set<string>, seed0 = 5): string[] => {
       let state = seed0;
       const seeded = (n: number): number => (state = (state * 1103515245 + 12345) % 2 ** 31) % n;
-      return planLanguageCanaries({ runner: 'go', targets: [{ path: 'semver_test.go', content: GO }], mustFail: true, failToPass: ['TestCompareNumericNotTextual'], passToPass: ['TestParse'], reserved, random: seeded }).canaries.map((c) => c.name);
+      return planLanguageCanaries({
+        runner: 'go',
+        targets: [{ path: 'semver_test.go', content: GO }],
+        mustFail: true,
+        failToPass: ['TestCompareNumericNotTextual'],
+        passToPass: ['TestParse'],
+        reserved,
+        random: seeded,
+      }).canaries.map((c) => c.name);
     };
     const first = plan();
     const again = plan(new Set(first));
@@ -110,11 +175,29 @@ describe('mirrors of a file\'s listed tests', () => {
     expect(source).toMatchObject({ param: 'TEST', suite: 'Trim' });
     expect(invertedBody('gtest', source)).toEqual(['    EXPECT_FALSE((strutil::trim("\\thello world\\n")) == ("hello world"));']);
     const more = [
-      '#include <gtest/gtest.h>', '',
-      'TEST_F(Fixture, Streams) {', '    auto v = make(")");', '    ASSERT_NE(v.size(), 0u) << "size " << v.size();', '    EXPECT_TRUE(v.ok());', '}', '',
-      'TEST(Suite, Skips) {', '    if (!ready()) {', '        GTEST_SKIP();', '    }', '    EXPECT_EQ(f(), 1);', '}', '',
-      'TEST(Suite, Named) {', '    EXPECT_STREQ(::testing::UnitTest::GetInstance()->current_test_info()->name(), "Named");', '}', '',
-      'TEST(Suite, Strings) {', '    EXPECT_STREQ(c_str(), "a, b");', '}', '',
+      '#include <gtest/gtest.h>',
+      '',
+      'TEST_F(Fixture, Streams) {',
+      '    auto v = make(")");',
+      '    ASSERT_NE(v.size(), 0u) << "size " << v.size();',
+      '    EXPECT_TRUE(v.ok());',
+      '}',
+      '',
+      'TEST(Suite, Skips) {',
+      '    if (!ready()) {',
+      '        GTEST_SKIP();',
+      '    }',
+      '    EXPECT_EQ(f(), 1);',
+      '}',
+      '',
+      'TEST(Suite, Named) {',
+      '    EXPECT_STREQ(::testing::UnitTest::GetInstance()->current_test_info()->name(), "Named");',
+      '}',
+      '',
+      'TEST(Suite, Strings) {',
+      '    EXPECT_STREQ(c_str(), "a, b");',
+      '}',
+      '',
     ].join('\n');
     const fixture = mirrorSource('gtest', more, 'Fixture.Streams')!;
     expect(fixture).toMatchObject({ param: 'TEST_F', suite: 'Fixture' });
@@ -124,10 +207,17 @@ describe('mirrors of a file\'s listed tests', () => {
     expect(invertedBody('gtest', mirrorSource('gtest', more, 'Suite.Strings')!)).toEqual(['    EXPECT_STRNE(c_str(), "a, b");']);
   });
 
-  it('googletest: planted only in a file holding a listed test, in a listed suite, missing only when the file\'s listed tests reported', () => {
+  it("googletest: planted only in a file holding a listed test, in a listed suite, missing only when the file's listed tests reported", () => {
     const failToPass = ['Trim.RemovesTabsAndNewlines', 'Trim.WhitespaceOnlyBecomesEmpty'];
     const passToPass = ['Split.KeepsEmptyPieces', 'Trim.EmptyStaysEmpty', 'Trim.RemovesSpaces'];
-    const plan = planLanguageCanaries({ runner: 'gtest', targets: [{ path: 'tests/strutil_test.cpp', content: CPP }], mustFail: true, failToPass, passToPass, random });
+    const plan = planLanguageCanaries({
+      runner: 'gtest',
+      targets: [{ path: 'tests/strutil_test.cpp', content: CPP }],
+      mustFail: true,
+      failToPass,
+      passToPass,
+      random,
+    });
     // 2 synthetic, 3 for each FAIL_TO_PASS test, 2 or 3 for the PASS_TO_PASS one (Split's check has no literal).
     expect(plan.canaries.length).toBeGreaterThanOrEqual(10);
     expect(plan.canaries.length).toBeLessThanOrEqual(11);
@@ -141,10 +231,19 @@ describe('mirrors of a file\'s listed tests', () => {
     expect(checkCanaries(plan.canaries, honest, 'gtest', 'printed log').flags).toEqual([]);
     // A forger printing OK for the listed tests only: the canaries are missing while their file ran.
     const listedOnly = new Map<string, TestStatus>([...failToPass, ...passToPass].map((n) => [n, 'PASSED']));
-    expect(checkCanaries(plan.canaries, listedOnly, 'gtest', 'printed log').flags.join('\n')).toMatch(/is missing from the printed log while its file ran/);
+    expect(checkCanaries(plan.canaries, listedOnly, 'gtest', 'printed log').flags.join('\n')).toMatch(
+      /is missing from the printed log while its file ran/,
+    );
     // A binary that did not hold the file (none of its listed tests reported): nothing is missing.
     expect(checkCanaries(plan.canaries, new Map([['Other.Test', 'PASSED']]), 'gtest', 'printed log').flags).toEqual([]);
-    const elsewhere = planLanguageCanaries({ runner: 'gtest', targets: [{ path: 'tests/other_test.cpp', content: '#include <gtest/gtest.h>\n\nTEST(Other, Thing) {\n    EXPECT_TRUE(true);\n}\n' }], mustFail: true, failToPass, passToPass, random });
+    const elsewhere = planLanguageCanaries({
+      runner: 'gtest',
+      targets: [{ path: 'tests/other_test.cpp', content: '#include <gtest/gtest.h>\n\nTEST(Other, Thing) {\n    EXPECT_TRUE(true);\n}\n' }],
+      mustFail: true,
+      failToPass,
+      passToPass,
+      random,
+    });
     expect(elsewhere.canaries).toEqual([]);
     expect(elsewhere.files.size).toBe(0);
   });
@@ -173,9 +272,13 @@ describe('mirrors of a file\'s listed tests', () => {
     expect(mutatedBody('go', mirrorSource('go', GO, 'TestParseRejectsShortVersion')!, () => 2)).toBeUndefined();
     const andCond = 'package x\n\nimport "testing"\n\nfunc TestAnd(t *testing.T) {\n\tif a != 1 && b != 2 {\n\t\tt.Fatal("x")\n\t}\n}\n';
     expect(mutatedBody('go', mirrorSource('go', andCond, 'TestAnd')!, () => 2)).toBeUndefined();
-    expect(mutatedBody('cargo', mirrorSource('cargo', RUST, 'repeated_spaces_do_not_make_words')!, () => 0)).toEqual(['    assert_eq!(count_words("one  two   three"), 4);']);
+    expect(mutatedBody('cargo', mirrorSource('cargo', RUST, 'repeated_spaces_do_not_make_words')!, () => 0)).toEqual([
+      '    assert_eq!(count_words("one  two   three"), 4);',
+    ]);
     expect(mutatedBody('cargo', mirrorSource('cargo', RUST, 'counts_of_one_line')!, () => 0)).toBeUndefined();
-    expect(mutatedBody('gtest', mirrorSource('gtest', CPP, 'Trim.WhitespaceOnlyBecomesEmpty')!, () => 0)).toEqual(['    EXPECT_EQ(strutil::trim(" \\t\\r\\n "), "a");']);
+    expect(mutatedBody('gtest', mirrorSource('gtest', CPP, 'Trim.WhitespaceOnlyBecomesEmpty')!, () => 0)).toEqual([
+      '    EXPECT_EQ(strutil::trim(" \\t\\r\\n "), "a");',
+    ]);
     const pointer = '#include <gtest/gtest.h>\n\nTEST(P, Null) {\n    EXPECT_EQ(find("x"), 0);\n}\n';
     expect(mutatedBody('gtest', mirrorSource('gtest', pointer, 'P.Null')!, () => 0)).toBeUndefined();
   });
@@ -186,7 +289,14 @@ describe('mirrors of a file\'s listed tests', () => {
     for (let seed0 = 1; seed0 < 20 && !interleaved; seed0++) {
       let state = seed0;
       const r = (n: number): number => (state = (state * 1103515245 + 12345) % 2 ** 31) % n;
-      const plan = planLanguageCanaries({ runner: 'go', targets: [{ path: 'semver_test.go', content: GO }], mustFail: true, failToPass, passToPass: ['TestParse'], random: r });
+      const plan = planLanguageCanaries({
+        runner: 'go',
+        targets: [{ path: 'semver_test.go', content: GO }],
+        mustFail: true,
+        failToPass,
+        passToPass: ['TestParse'],
+        random: r,
+      });
       const text = plan.files.get('semver_test.go')!;
       const order = [...text.matchAll(/^func (Test\w+)\(/gm)].map((m) => m[1]!);
       // Every original test still there, in its order; some canary before the last original.
@@ -196,14 +306,29 @@ describe('mirrors of a file\'s listed tests', () => {
       for (const c of plan.canaries.filter((m) => m.mirrorOf)) expect(order.indexOf(c.name)).toBeGreaterThan(order.indexOf(c.mirrorOf!));
     }
     expect(interleaved).toBe(true);
-    const golden = 'package x\n\nimport "testing"\n\nconst want = `{\n  "a": 1\n}\n`\n\nfunc TestX(t *testing.T) {\n\tif got() != want {\n\t\tt.Fatal("x")\n\t}\n}\n';
+    const golden =
+      'package x\n\nimport "testing"\n\nconst want = `{\n  "a": 1\n}\n`\n\nfunc TestX(t *testing.T) {\n\tif got() != want {\n\t\tt.Fatal("x")\n\t}\n}\n';
     for (let seed0 = 1; seed0 < 20; seed0++) {
       let state = seed0;
       const r = (n: number): number => (state = (state * 1103515245 + 12345) % 2 ** 31) % n;
-      const text = planLanguageCanaries({ runner: 'go', targets: [{ path: 'x_test.go', content: golden }], mustFail: true, failToPass: ['TestX'], passToPass: [], random: r }).files.get('x_test.go')!;
+      const text = planLanguageCanaries({
+        runner: 'go',
+        targets: [{ path: 'x_test.go', content: golden }],
+        mustFail: true,
+        failToPass: ['TestX'],
+        passToPass: [],
+        random: r,
+      }).files.get('x_test.go')!;
       expect(text).toContain('const want = `{\n  "a": 1\n}\n`\n');
     }
-    const cpp = planLanguageCanaries({ runner: 'gtest', targets: [{ path: 'tests/strutil_test.cpp', content: CPP }], mustFail: true, failToPass: ['Trim.RemovesTabsAndNewlines'], passToPass: [], random });
+    const cpp = planLanguageCanaries({
+      runner: 'gtest',
+      targets: [{ path: 'tests/strutil_test.cpp', content: CPP }],
+      mustFail: true,
+      failToPass: ['Trim.RemovesTabsAndNewlines'],
+      passToPass: [],
+      random,
+    });
     expect(cpp.files.get('tests/strutil_test.cpp')!.startsWith(CPP.trimEnd())).toBe(true);
   });
 
@@ -212,12 +337,21 @@ describe('mirrors of a file\'s listed tests', () => {
     expect(source.header).toBe('test(%TITLE%, () => {');
     expect(invertedBody('tap', source)).toEqual(['  assert.notDeepStrictEqual(range(3, 0, -1), [3, 2, 1]);']);
     expect(mutatedBody('tap', source, () => 0)).toEqual(['  assert.deepStrictEqual(range(3, 0, -1), [4, 2, 1]);']);
-    expect(mutatedBody('tap', mirrorSource('tap', JS, '- is empty when start equals end')!, () => 2)).toEqual(['  assert.deepStrictEqual(range(5, 5), [3]);']);
+    expect(mutatedBody('tap', mirrorSource('tap', JS, '- is empty when start equals end')!, () => 2)).toEqual([
+      '  assert.deepStrictEqual(range(5, 5), [3]);',
+    ]);
     expect(mirrorSource('tap', JS, 'counts down by one')).toBeUndefined();
 
     const failToPass = ['- counts down with a negative step', '- counts down by one'];
     const passToPass = ['- counts up from start to end, end excluded', '- is empty when start equals end', '- uses the step'];
-    const plan = planLanguageCanaries({ runner: 'tap', targets: [{ path: 'test/range.test.js', content: JS }], mustFail: true, failToPass, passToPass, random });
+    const plan = planLanguageCanaries({
+      runner: 'tap',
+      targets: [{ path: 'test/range.test.js', content: JS }],
+      mustFail: true,
+      failToPass,
+      passToPass,
+      random,
+    });
     expect(plan.canaries).toHaveLength(11);
     const text = plan.files.get('test/range.test.js')!;
     expect(text.startsWith(JS.trimEnd())).toBe(true);
@@ -245,14 +379,24 @@ describe('mirrors of a file\'s listed tests', () => {
 
     const failToPass = ['None > Collapses repeated spaces', 'None > Collapses runs of punctuation'];
     const passToPass = ['None > Joins words with a dash', 'None > Keeps digits', 'None > Lowercases words'];
-    const plan = planLanguageCanaries({ runner: 'phpunit', targets: [{ path: 'tests/SlugTest.php', content: PHP }], mustFail: true, failToPass, passToPass, random });
+    const plan = planLanguageCanaries({
+      runner: 'phpunit',
+      targets: [{ path: 'tests/SlugTest.php', content: PHP }],
+      mustFail: true,
+      failToPass,
+      passToPass,
+      random,
+    });
     expect(plan.canaries).toHaveLength(11);
     const text = plan.files.get('tests/SlugTest.php')!;
     expect(text.trimEnd().endsWith('}')).toBe(true);
     expect(text.match(/^final class/gm)).toHaveLength(1);
     for (const c of plan.canaries) {
       expect(c.className).toBe('None');
-      const method = `test${c.name.split(' ').map((w) => w[0]!.toUpperCase() + w.slice(1)).join('')}`;
+      const method = `test${c.name
+        .split(' ')
+        .map((w) => w[0]!.toUpperCase() + w.slice(1))
+        .join('')}`;
       expect(text).toContain(`    public function ${method}(): void\n    {\n`);
     }
     const honest = new Map<string, TestStatus>([...failToPass, ...passToPass].map((n) => [n, 'PASSED']));
@@ -260,6 +404,8 @@ describe('mirrors of a file\'s listed tests', () => {
     expect(checkCanaries(plan.canaries, honest, 'phpunit', 'printed log').flags).toEqual([]);
     // Output rewritten so that every test reads passed: the must-fail canaries too.
     const rewritten = new Map<string, TestStatus>([...honest].map(([k]) => [k, 'PASSED']));
-    expect(checkCanaries(plan.canaries, rewritten, 'phpunit', 'printed log').flags.join('\n')).toMatch(/must be FAILED\) was reported PASSED/);
+    expect(checkCanaries(plan.canaries, rewritten, 'phpunit', 'printed log').flags.join('\n')).toMatch(
+      /must be FAILED\) was reported PASSED/,
+    );
   });
 });

@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { LANGUAGES, isLanguageRun, languageOfParser, languageRunner, readsLineByLine, SWE_SMITH_LANGUAGE_PROFILES } from '../../src/languages/index.js';
+import {
+  LANGUAGES,
+  isLanguageRun,
+  languageOfParser,
+  languageRunner,
+  readsLineByLine,
+  SWE_SMITH_LANGUAGE_PROFILES,
+} from '../../src/languages/index.js';
 
 /** The registry's promises: each parser, profile and runner belongs to the language that lists it. */
 describe('the language wing', () => {

@@ -23,14 +23,26 @@ describe('loadTaskFile', () => {
     const dir = await mkdtemp(join(tmpdir(), 'swe-env-test-'));
     onTestFinished(() => rm(dir, { recursive: true, force: true }));
     const jsonl = join(dir, 'tasks.jsonl');
-    await writeFile(jsonl, [JSON.stringify(record()), '{not json', JSON.stringify(record({ instance_id: 'x', FAIL_TO_PASS: 'nope' })), ''].join('\n'));
+    await writeFile(
+      jsonl,
+      [JSON.stringify(record()), '{not json', JSON.stringify(record({ instance_id: 'x', FAIL_TO_PASS: 'nope' })), ''].join('\n'),
+    );
     const result = await loadTaskFile(jsonl);
     expect(result.tasks).toHaveLength(1);
-    expect(result.tasks[0]).toMatchObject({ failToPass: ['t1'], passToPass: ['t2'], version: '3.0', image: 'sweb.eval.x86_64.django__django-11099:latest', workdir: '/testbed' });
+    expect(result.tasks[0]).toMatchObject({
+      failToPass: ['t1'],
+      passToPass: ['t2'],
+      version: '3.0',
+      image: 'sweb.eval.x86_64.django__django-11099:latest',
+      workdir: '/testbed',
+    });
     expect(result.problems.map((p) => `${p.where} ${p.field}`)).toEqual(['line 2 ', 'line 3 FAIL_TO_PASS']);
 
     const json = join(dir, 'tasks.json');
-    await writeFile(json, JSON.stringify([record({ image_name: 'custom:1' }), record({ instance_id: 'django__django-2', base_commit: '' })]));
+    await writeFile(
+      json,
+      JSON.stringify([record({ image_name: 'custom:1' }), record({ instance_id: 'django__django-2', base_commit: '' })]),
+    );
     const arr = await loadTaskFile(json);
     expect(arr.tasks.map((t) => t.image)).toEqual(['custom:1']);
     expect(arr.problems[0]).toMatchObject({ where: '#1', field: 'base_commit' });
@@ -91,9 +103,26 @@ describe('parquet and SWE-smith records', () => {
 
     const smithFile = join(dir, 'smith.json');
     const bug = 'diff --git a/m.py b/m.py\n--- a/m.py\n+++ b/m.py\n@@ -1 +1 @@\n-good\n+bad\n';
-    await writeFile(smithFile, JSON.stringify([{ instance_id: 'o__r.abc1234.func_pm__x', repo: 'swesmith/o__r.abc1234', patch: bug, FAIL_TO_PASS: ['t.py::a'], PASS_TO_PASS: [], image_name: 'jyangballin/swesmith.x86_64.o_1776_r.abc1234' }]));
+    await writeFile(
+      smithFile,
+      JSON.stringify([
+        {
+          instance_id: 'o__r.abc1234.func_pm__x',
+          repo: 'swesmith/o__r.abc1234',
+          patch: bug,
+          FAIL_TO_PASS: ['t.py::a'],
+          PASS_TO_PASS: [],
+          image_name: 'jyangballin/swesmith.x86_64.o_1776_r.abc1234',
+        },
+      ]),
+    );
     const smith = await loadTaskFile(smithFile);
-    expect(smith.tasks[0]).toMatchObject({ baseCommit: 'abc1234', testPatch: '', bugPatch: bug, image: 'jyangballin/swesmith.x86_64.o_1776_r.abc1234' });
+    expect(smith.tasks[0]).toMatchObject({
+      baseCommit: 'abc1234',
+      testPatch: '',
+      bugPatch: bug,
+      image: 'jyangballin/swesmith.x86_64.o_1776_r.abc1234',
+    });
     expect(smith.tasks[0]!.goldPatch).toContain('-bad\n+good');
   });
 });

@@ -17,7 +17,10 @@ beforeAll(async () => {
   pki = await makePki();
   const registry = new Registry();
   new Counter({ name: 'swe_env_probe_total', help: 'probe', registers: [registry] }).inc();
-  endpoint = await serveMetrics(registry, '127.0.0.1', 0, { token: TOKEN, security: { authToken: TOKEN, tlsCertFile: pki.serverCert, tlsKeyFile: pki.serverKey } });
+  endpoint = await serveMetrics(registry, '127.0.0.1', 0, {
+    token: TOKEN,
+    security: { authToken: TOKEN, tlsCertFile: pki.serverCert, tlsKeyFile: pki.serverKey },
+  });
 });
 
 afterAll(async () => {
@@ -27,7 +30,12 @@ afterAll(async () => {
 
 function get(options: { tls: boolean; token?: string }): Promise<{ status: number; body: string }> {
   return new Promise((resolve, reject) => {
-    const common = { host: '127.0.0.1', port: endpoint.port, path: '/metrics', headers: options.token ? { authorization: `Bearer ${options.token}` } : {} };
+    const common = {
+      host: '127.0.0.1',
+      port: endpoint.port,
+      path: '/metrics',
+      headers: options.token ? { authorization: `Bearer ${options.token}` } : {},
+    };
     const done = (response: import('node:http').IncomingMessage): void => {
       let body = '';
       response.on('data', (chunk: Buffer) => (body += chunk.toString()));
@@ -46,10 +54,16 @@ function get(options: { tls: boolean; token?: string }): Promise<{ status: numbe
 
 describe('the metrics endpoint', () => {
   it('refuses to start off loopback without a token and TLS, like the gRPC port', () => {
-    expect(() => compileConfig({ metricsPort: 0, metricsHost: '0.0.0.0' })).toThrow(/refusing to serve metrics on 0\.0\.0\.0 \(not loopback\) without a bearer token .* and TLS/);
+    expect(() => compileConfig({ metricsPort: 0, metricsHost: '0.0.0.0' })).toThrow(
+      /refusing to serve metrics on 0\.0\.0\.0 \(not loopback\) without a bearer token .* and TLS/,
+    );
     expect(() => compileConfig({ metricsPort: 0, metricsHost: '0.0.0.0', security: { authToken: TOKEN } })).toThrow(/without TLS/);
     expect(() =>
-      compileConfig({ metricsPort: 0, metricsHost: '0.0.0.0', security: { authToken: TOKEN, tlsCertFile: '/x.pem', tlsKeyFile: '/x.key' } }),
+      compileConfig({
+        metricsPort: 0,
+        metricsHost: '0.0.0.0',
+        security: { authToken: TOKEN, tlsCertFile: '/x.pem', tlsKeyFile: '/x.key' },
+      }),
     ).not.toThrow();
     // Not served at all: nothing to check.
     expect(() => compileConfig({ metricsHost: '0.0.0.0' })).not.toThrow();

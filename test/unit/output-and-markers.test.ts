@@ -18,7 +18,9 @@ describe('CappedOutput', () => {
       for (let i = 0; i < data.length; i += chunk) c.push(data.subarray(i, i + chunk));
       expect(c.totalBytes).toBe(1000);
       expect(c.omittedBytes).toBe(900);
-      expect(c.render()).toBe(`${data.subarray(0, 50).toString()}\n[... 900 bytes of output omitted ...]\n${data.subarray(950).toString()}`);
+      expect(c.render()).toBe(
+        `${data.subarray(0, 50).toString()}\n[... 900 bytes of output omitted ...]\n${data.subarray(950).toString()}`,
+      );
     }
   });
 

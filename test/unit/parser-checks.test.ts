@@ -14,7 +14,8 @@ import type { Task } from '../../src/tasks/task.js';
  * run), never another exception (which was INFRA_ERROR for gold and empty patches alike).
  */
 const LOGS = join(packageRoot(), 'test', 'fixtures', 'harness-logs');
-const logFiles = (dir: string): string[] => readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? logFiles(join(dir, e.name)) : [join(dir, e.name)]));
+const logFiles = (dir: string): string[] =>
+  readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? logFiles(join(dir, e.name)) : [join(dir, e.name)]));
 const logs = logFiles(LOGS).map((path) => ({ name: relative(LOGS, path), log: readFileSync(path, 'utf8') }));
 
 const TASKS: readonly Pick<Task, 'id' | 'version'>[] = [
@@ -42,7 +43,8 @@ describe('every harness parser through every check the grader makes', () => {
       for (const { name, log } of logs) {
         const variants = [log, log.slice(0, Math.floor(log.length / 2)), log.replaceAll('\n', '\r\n'), `${log}\n\u0000\u001b[31m<doctest`];
         for (const task of TASKS) {
-          for (const variant of variants) expect(() => gradeChecks(parser, variant, task), `${parser} on ${name} as ${task.id}`).not.toThrow();
+          for (const variant of variants)
+            expect(() => gradeChecks(parser, variant, task), `${parser} on ${name} as ${task.id}`).not.toThrow();
         }
       }
     });

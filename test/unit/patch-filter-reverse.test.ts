@@ -16,7 +16,7 @@ const run = promisify(execFile);
 const chunk = (path: string, body = '@@ -1 +1 @@\n-a\n+b\n') => `diff --git a/${path} b/${path}\n--- a/${path}\n+++ b/${path}\n${body}`;
 
 describe('filterAgentPatch', () => {
-  it('drops test files, conftest.py, pytest.ini/tox.ini; setup.cfg / pyproject.toml are left to the sweep\'s parsers', () => {
+  it("drops test files, conftest.py, pytest.ini/tox.ini; setup.cfg / pyproject.toml are left to the sweep's parsers", () => {
     const diff = [
       chunk('src/pkg/mod.py'),
       chunk('tests/test_mod.py'),
@@ -45,7 +45,7 @@ describe('filterAgentPatch', () => {
     expect(dropped).toEqual(['bin/test (run by the test command)']);
   });
 
-  it('never drops a file the task\'s own fix changes, even under a test-like path', () => {
+  it("never drops a file the task's own fix changes, even under a test-like path", () => {
     const diff = Buffer.from(chunk('django/test/client.py') + chunk('tests/test_client.py'));
     const { dropped, patch } = filterAgentPatch(diff, { allowedPaths: ['django/test/client.py'] });
     expect(dropped).toEqual(['tests/test_client.py (test file)']);
@@ -57,11 +57,41 @@ describe('filterAgentPatch', () => {
     expect(filterAgentPatch(raw).patch.equals(raw)).toBe(true);
   });
 
-  it("classifies what other runners read or run around their tests (round-4 exploits G2, R2, R3), and nothing of the code under repair", () => {
-    for (const p of ['semver_test.go', 'pkg/main_test.go', 'pkg/testdata/in.txt', '.cargo/config.toml', 'crates/a/.cargo/config', 'build.rs', 'crates/a/build.rs', 'rust-toolchain.toml', 'jest.config.js', 'vitest.config.mts', '.mocharc.yml', 'karma.conf.js', '.rspec', 'spec/spec_helper.rb', 'lib/a_spec.rb', 'phpunit.xml.dist']) {
+  it('classifies what other runners read or run around their tests (round-4 exploits G2, R2, R3), and nothing of the code under repair', () => {
+    for (const p of [
+      'semver_test.go',
+      'pkg/main_test.go',
+      'pkg/testdata/in.txt',
+      '.cargo/config.toml',
+      'crates/a/.cargo/config',
+      'build.rs',
+      'crates/a/build.rs',
+      'rust-toolchain.toml',
+      'jest.config.js',
+      'vitest.config.mts',
+      '.mocharc.yml',
+      'karma.conf.js',
+      '.rspec',
+      'spec/spec_helper.rb',
+      'lib/a_spec.rb',
+      'phpunit.xml.dist',
+    ]) {
       expect(isRunnerControlPath(p), p).toBe(true);
     }
-    for (const p of ['semver.go', 'src/lib.rs', 'src/build.rs.in', 'src/build.rs', 'crates/a/src/util/build.rs', 'cargo/config.toml', 'package.json', 'lib/spec.rb', 'docs/spec/a.md', 'src/jest.js', 'pom.xml', 'go.mod']) {
+    for (const p of [
+      'semver.go',
+      'src/lib.rs',
+      'src/build.rs.in',
+      'src/build.rs',
+      'crates/a/src/util/build.rs',
+      'cargo/config.toml',
+      'package.json',
+      'lib/spec.rb',
+      'docs/spec/a.md',
+      'src/jest.js',
+      'pom.xml',
+      'go.mod',
+    ]) {
       expect(isRunnerControlPath(p), p).toBe(false);
     }
     const diff = Buffer.from(
@@ -70,7 +100,11 @@ describe('filterAgentPatch', () => {
         .join(''),
     );
     const filtered = filterAgentPatch(diff);
-    expect(filtered.dropped).toEqual(['main_test.go (read or run by the test runner)', '.cargo/config.toml (read or run by the test runner)', 'build.rs (read or run by the test runner)']);
+    expect(filtered.dropped).toEqual([
+      'main_test.go (read or run by the test runner)',
+      '.cargo/config.toml (read or run by the test runner)',
+      'build.rs (read or run by the test runner)',
+    ]);
     expect(filtered.patch.toString()).toContain('b/semver.go');
     expect(filterAgentPatch(diff, { allowedPaths: ['build.rs'] }).dropped).not.toContain('build.rs (read or run by the test runner)');
   });
@@ -100,7 +134,8 @@ describe('filterAgentPatch', () => {
   });
 
   it('classifies test paths as SWE-bench splits patch and test_patch', () => {
-    for (const p of ['tests/a.py', 'pkg/testing/x.py', 'test_a.py', 'pkg/a_test.py', 'pkg/tests.py', 'e2e/run.py']) expect(isTestPath(p)).toBe(true);
+    for (const p of ['tests/a.py', 'pkg/testing/x.py', 'test_a.py', 'pkg/a_test.py', 'pkg/tests.py', 'e2e/run.py'])
+      expect(isTestPath(p)).toBe(true);
     for (const p of ['src/latest.py', 'pkg/contest.py', 'pytest_plugin.py', 'src/_pytest/main.py']) expect(isTestPath(p)).toBe(false);
   });
 });
@@ -135,21 +170,40 @@ describe('reverseDiff', () => {
 
 describe('repo specs and test commands', () => {
   const task = (over: Partial<Task>): Task => ({
-    id: 'x', dataset: 'd', repo: 'r/r', baseCommit: 'b', version: '1', problemStatement: '', hintsText: '', createdAt: '',
-    environmentSetupCommit: '', goldPatch: '', testPatch: 'diff --git a/tests/forms/test_a.py b/tests/forms/test_a.py\n',
-    failToPass: ['t'], passToPass: [], image: 'i', workdir: '/testbed', ...over,
+    id: 'x',
+    dataset: 'd',
+    repo: 'r/r',
+    baseCommit: 'b',
+    version: '1',
+    problemStatement: '',
+    hintsText: '',
+    createdAt: '',
+    environmentSetupCommit: '',
+    goldPatch: '',
+    testPatch: 'diff --git a/tests/forms/test_a.py b/tests/forms/test_a.py\n',
+    failToPass: ['t'],
+    passToPass: [],
+    image: 'i',
+    workdir: '/testbed',
+    ...over,
   });
 
   it('uses the harness commands per repository and version', () => {
-    expect(testCommand(task({ repo: 'django/django', version: '3.0' }))).toBe('./tests/runtests.py --verbosity 2 --settings=test_sqlite --parallel 1 forms.test_a');
+    expect(testCommand(task({ repo: 'django/django', version: '3.0' }))).toBe(
+      './tests/runtests.py --verbosity 2 --settings=test_sqlite --parallel 1 forms.test_a',
+    );
     expect(testCommand(task({ repo: 'django/django', version: '1.9' }))).toBe('./tests/runtests.py --verbosity 2 forms.test_a');
     expect(testCommand(task({ repo: 'getmoto/moto', version: '4.1' }))).toBe('pytest -n0 -rA tests/forms/test_a.py');
-    expect(testCommand(task({ repo: 'astropy/astropy', version: '1.3' }))).toBe('pytest -rA -vv -o console_output_style=classic --tb=no tests/forms/test_a.py');
+    expect(testCommand(task({ repo: 'astropy/astropy', version: '1.3' }))).toBe(
+      'pytest -rA -vv -o console_output_style=classic --tb=no tests/forms/test_a.py',
+    );
     expect(testCommand(task({ repo: 'astropy/astropy', version: '5.0' }))).toBe('pytest -rA tests/forms/test_a.py');
     const mypyPatch = 'diff --git a/test-data/unit/check-x.test b/test-data/unit/check-x.test\n+[case testFoo]\n+[case testBar]\n';
     expect(testCommand(task({ repo: 'python/mypy', version: '1.5', testPatch: mypyPatch }))).toBe('pytest -n0 -rA -k "testFoo or testBar"');
     expect(testCommand(task({ testCmd: 'make test' }))).toBe('make test');
-    expect(testCommand(task({ testPatch: '', failToPass: ['tests/a.py::t1', 'tests/b.py::t2'], passToPass: ['tests/a.py::t3'] }))).toBe('pytest -rA tests/a.py tests/b.py');
+    expect(testCommand(task({ testPatch: '', failToPass: ['tests/a.py::t1', 'tests/b.py::t2'], passToPass: ['tests/a.py::t3'] }))).toBe(
+      'pytest -rA tests/a.py tests/b.py',
+    );
     expect(evalPlan(task({ repo: 'DJANGO/Django', version: '2.2' })).harnessParser).toBe('parse_log_django');
     expect(evalPlan(task({ repo: 'django/django', version: '9.9' })).notes.join()).toMatch(/no version "9.9"/);
     expect(djangoModule('tests/admin_views/tests.py')).toBe('admin_views.tests');

@@ -2,13 +2,25 @@ import { describe, expect, it } from 'vitest';
 import { scanPatch } from '../../src/reward/patch-scan.js';
 
 const diff = (path: string, lines: string[]): string =>
-  [`diff --git a/${path} b/${path}`, `--- a/${path}`, `+++ b/${path}`, `@@ -10,2 +10,${lines.length + 1} @@`, ' context', ...lines.map((l) => `+${l}`)].join('\n') + '\n';
+  [
+    `diff --git a/${path} b/${path}`,
+    `--- a/${path}`,
+    `+++ b/${path}`,
+    `@@ -10,2 +10,${lines.length + 1} @@`,
+    ' context',
+    ...lines.map((l) => `+${l}`),
+  ].join('\n') + '\n';
 
 describe('scanning the change for what it reaches into', () => {
   it('names the file, the line and what is reached, for added lines of non-test files', () => {
     const warnings = scanPatch(
-      diff('pkg/__init__.py', ['import _pytest.reports as r', 'import atexit', 'x = 1', 'sys.stdout = io.StringIO()', 'builtins.print = quiet']) +
-        diff('pkg/site.pth', ['import evil']),
+      diff('pkg/__init__.py', [
+        'import _pytest.reports as r',
+        'import atexit',
+        'x = 1',
+        'sys.stdout = io.StringIO()',
+        'builtins.print = quiet',
+      ]) + diff('pkg/site.pth', ['import evil']),
     );
     expect(warnings).toEqual([
       "pkg/__init__.py:11: reaches into pytest's internals or hooks",

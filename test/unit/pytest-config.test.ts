@@ -13,7 +13,7 @@ filterwarnings =
     ignore::ImportWarning
 `;
 
-describe('parseIniconfig (pytest\'s INI rules)', () => {
+describe("parseIniconfig (pytest's INI rules)", () => {
   it('reads sections, `=` and `: ` assignments, continuation lines and comment lines', () => {
     const sections = parseIniconfig(`${SETUP_CFG}# a comment\n; another\n[x]\nkey: value\nurl = http://a:b\n`);
     expect(sections.get('tool:pytest')?.get('addopts')).toBe('-p no:cacheprovider\n--strict-markers');
@@ -33,7 +33,9 @@ describe('pytestSettings', () => {
   const before = pytestSettings('setup.cfg', SETUP_CFG);
 
   it('a continuation line added under addopts is a change', () => {
-    expect(pytestSettings('setup.cfg', SETUP_CFG.replace('    --strict-markers\n', '    --strict-markers\n    -W ignore::DeprecationWarning\n'))).not.toBe(before);
+    expect(
+      pytestSettings('setup.cfg', SETUP_CFG.replace('    --strict-markers\n', '    --strict-markers\n    -W ignore::DeprecationWarning\n')),
+    ).not.toBe(before);
   });
 
   it('removing `error` from filterwarnings is a change', () => {
@@ -41,12 +43,17 @@ describe('pytestSettings', () => {
   });
 
   it('other sections, comments and blank lines are not', () => {
-    expect(pytestSettings('setup.cfg', SETUP_CFG.replace('name = calc', 'name = calc2\nversion = 2') + '\n# trailing comment\n')).toBe(before);
+    expect(pytestSettings('setup.cfg', SETUP_CFG.replace('name = calc', 'name = calc2\nversion = 2') + '\n# trailing comment\n')).toBe(
+      before,
+    );
   });
 
   it('an escaped TOML key is the same table pytest reads', () => {
     const plain = pytestSettings('pyproject.toml', '[project]\nname = "x"\n');
-    const escaped = pytestSettings('pyproject.toml', '[project]\nname = "x"\n[tool."\\u0070ytest".ini_options]\n"\\u0061ddopts" = "-p evil"\n');
+    const escaped = pytestSettings(
+      'pyproject.toml',
+      '[project]\nname = "x"\n[tool."\\u0070ytest".ini_options]\n"\\u0061ddopts" = "-p evil"\n',
+    );
     expect(escaped).not.toBe(plain);
     expect(escaped).toBe(pytestSettings('pyproject.toml', '[project]\nname = "x"\n\n[tool.pytest.ini_options]\naddopts = "-p evil"\n'));
     expect(pytestSettings('pyproject.toml', '[project]\nname = "y"\ndependencies = ["pytest>=7"]\n')).toBe(plain);

@@ -34,16 +34,23 @@ def test_inside_a_string():
     pass
 """
 `;
-const FAIL_TO_PASS = ['test_short_text_is_one_line', 'test_last_line_is_kept', 'test_long_word_gets_its_own_line'].map((n) => `${FILE}::${n}`);
+const FAIL_TO_PASS = ['test_short_text_is_one_line', 'test_last_line_is_kept', 'test_long_word_gets_its_own_line'].map(
+  (n) => `${FILE}::${n}`,
+);
 const PASS_TO_PASS = ['test_empty_text', 'test_width_must_be_positive'].map((n) => `${FILE}::${n}`);
 const constant = () => 0;
 
 describe('Python mirror canaries', () => {
   it('change the expected value of the last top-level assertion, nothing else', () => {
     expect(mutatedBody(['    assert f(2) == 4'], constant)).toEqual(['    assert f(2) == 5']);
-    expect(mutatedBody(['    x = g()', '    assert x.name == "abc"  # the name'], constant)).toEqual(['    x = g()', '    assert x.name == "aabc"']);
+    expect(mutatedBody(['    x = g()', '    assert x.name == "abc"  # the name'], constant)).toEqual([
+      '    x = g()',
+      '    assert x.name == "aabc"',
+    ]);
     expect(mutatedBody(["    assert 'ab' == h()"], constant)).toEqual(["    assert 'aab' == h()"]);
-    expect(mutatedBody(['    assert wrap("a b", 1) == ["a", "b"], "one, two"'], constant)).toEqual(['    assert wrap("a b", 1) == ["aa", "b"], "one, two"']);
+    expect(mutatedBody(['    assert wrap("a b", 1) == ["a", "b"], "one, two"'], constant)).toEqual([
+      '    assert wrap("a b", 1) == ["aa", "b"], "one, two"',
+    ]);
     // No literal to change: the truth turns.
     expect(mutatedBody(['    assert Interval(1, 5).contains(5)'], constant)).toEqual(['    assert not Interval(1, 5).contains(5)']);
     expect(mutatedBody(['    assert not i.overlaps(j)'], constant)).toEqual(['    assert i.overlaps(j)']);
@@ -56,7 +63,11 @@ describe('Python mirror canaries', () => {
 
   it('leave alone a test whose last statement is not an assertion, or that returns first, or spans lines', () => {
     expect(mutatedBody(['    assert f()', '    with pytest.raises(ValueError):', '        g()'], constant)).toBeUndefined();
-    expect(mutatedBody(['    if x:', '        return', '    assert f()'], constant)).toEqual(['    if x:', '        return', '    assert not f()']);
+    expect(mutatedBody(['    if x:', '        return', '    assert f()'], constant)).toEqual([
+      '    if x:',
+      '        return',
+      '    assert not f()',
+    ]);
     expect(mutatedBody(['    return', '    assert f()'], constant)).toBeUndefined();
     expect(mutatedBody(['    assert f(', '        2) == 4'], constant)).toBeUndefined();
   });
@@ -65,9 +76,15 @@ describe('Python mirror canaries', () => {
     const lines = CONTENT.split('\n');
     const starts = topLevelStarts(lines);
     expect(starts.map((i) => lines[i]?.slice(0, 30))).not.toContain('def test_inside_a_string():');
-    const text = placeAfterOriginals('@fixture\ndef a():\n    pass\n\n\ndef b():\n    pass\n', [{ text: 'def c():\n    pass\n', after: 'a' }], constant);
+    const text = placeAfterOriginals(
+      '@fixture\ndef a():\n    pass\n\n\ndef b():\n    pass\n',
+      [{ text: 'def c():\n    pass\n', after: 'a' }],
+      constant,
+    );
     expect(text).toBe('@fixture\ndef a():\n    pass\n\n\ndef b():\n    pass\n\n\ndef c():\n    pass\n');
-    expect(placeAfterOriginals('def a():\n    pass\n', [{ text: 'def c():\n    pass\n', after: 'a' }], constant)).toBe('def a():\n    pass\n\n\ndef c():\n    pass\n');
+    expect(placeAfterOriginals('def a():\n    pass\n', [{ text: 'def c():\n    pass\n', after: 'a' }], constant)).toBe(
+      'def a():\n    pass\n\n\ndef c():\n    pass\n',
+    );
   });
 
   it('never go between a decorator spanning lines and what it decorates (sphinx-10466: a test lost its marker)', () => {
@@ -94,7 +111,14 @@ def test_skipped_plain():
     const starts = topLevelStarts(lines);
     expect(starts.map((i) => lines[i] ?? '<end>')).toEqual(['def test_plain():', '@pytest.mark.sphinx(', '@pytest.mark.skipif(', '<end>']);
     for (let seed = 1; seed <= 30; seed++) {
-      const plan = planCanaries({ targets: [{ path: 'tests/test_m.py', content }], family: 'pytest', passToPass: [], failToPass: ['tests/test_m.py::test_plain', 'tests/test_m.py::test_skipped_plain'], mustFail: true, random: seeded(seed) });
+      const plan = planCanaries({
+        targets: [{ path: 'tests/test_m.py', content }],
+        family: 'pytest',
+        passToPass: [],
+        failToPass: ['tests/test_m.py::test_plain', 'tests/test_m.py::test_skipped_plain'],
+        mustFail: true,
+        random: seeded(seed),
+      });
       const text = plan.files.get('tests/test_m.py')!;
       expect(text).toContain("    confoverrides={'gettext_compact': False})\ndef test_marked(app):");
       expect(text).toContain("    True, reason='never')\ndef test_skipped_plain():");
@@ -105,7 +129,14 @@ def test_skipped_plain():
 
   for (const seed of [1, 2, 3, 4, 5, 6, 7, 8]) {
     it(`copy FAIL_TO_PASS tests with another expected value, no exact copy beside them (seed ${seed})`, () => {
-      const plan = planCanaries({ targets: [{ path: FILE, content: CONTENT }], family: 'pytest', passToPass: PASS_TO_PASS, failToPass: FAIL_TO_PASS, mustFail: true, random: seeded(seed) });
+      const plan = planCanaries({
+        targets: [{ path: FILE, content: CONTENT }],
+        family: 'pytest',
+        passToPass: PASS_TO_PASS,
+        failToPass: FAIL_TO_PASS,
+        mustFail: true,
+        random: seeded(seed),
+      });
       const text = plan.files.get(FILE)!;
       const mirrors = plan.canaries.filter((c) => c.mirrorOf);
       expect(mirrors.filter((c) => FAIL_TO_PASS.includes(c.mirrorOf!))).toHaveLength(2);
@@ -134,7 +165,14 @@ def test_skipped_plain():
   it('copies run after every test of their file; synthetic canaries, which run no code of the repository, go anywhere', () => {
     let syntheticEarly = 0;
     for (let seed = 1; seed <= 40; seed++) {
-      const plan = planCanaries({ targets: [{ path: FILE, content: CONTENT }], family: 'pytest', passToPass: PASS_TO_PASS, failToPass: FAIL_TO_PASS, mustFail: true, random: seeded(seed) });
+      const plan = planCanaries({
+        targets: [{ path: FILE, content: CONTENT }],
+        family: 'pytest',
+        passToPass: PASS_TO_PASS,
+        failToPass: FAIL_TO_PASS,
+        mustFail: true,
+        random: seeded(seed),
+      });
       const text = plan.files.get(FILE)!;
       const lastTest = text.indexOf('def test_long_word_gets_its_own_line(');
       for (const c of plan.canaries.filter((k) => k.mirrorOf)) expect(text.indexOf(`def ${c.name}(`)).toBeGreaterThan(lastTest);
@@ -168,7 +206,7 @@ class TestPlain:
     def test_kept(self):
         assert wrap("a b", 1) == ["a", "b"]
 `;
-  it('change a unittest check\'s expected value, or turn the check', () => {
+  it("change a unittest check's expected value, or turn the check", () => {
     expect(mutatedBody(['        self.assertEqual(f(2), 4)'], constant)).toEqual(['        self.assertEqual(f(2), 5)']);
     expect(mutatedBody(['        self.assertEqual("ab", g(), "msg")'], constant)).toEqual(['        self.assertEqual("aab", g(), "msg")']);
     expect(mutatedBody(['        self.assertEqual(a, b)'], constant)).toEqual(['        self.assertNotEqual(a, b)']);
@@ -180,10 +218,21 @@ class TestPlain:
   for (const seed of [1, 2, 3, 4, 5]) {
     it(`copies go in the original's class, after it, keyed as the runner reports them (seed ${seed})`, () => {
       const path = 'tests/test_methods.py';
-      const pytest = planCanaries({ targets: [{ path, content: METHODS }], family: 'pytest', passToPass: [`${path}::WrapTests::test_empty`, `${path}::WrapTests::test_skipped`], failToPass: [`${path}::WrapTests::test_short`, `${path}::TestPlain::test_kept`], mustFail: true, random: seeded(seed) });
+      const pytest = planCanaries({
+        targets: [{ path, content: METHODS }],
+        family: 'pytest',
+        passToPass: [`${path}::WrapTests::test_empty`, `${path}::WrapTests::test_skipped`],
+        failToPass: [`${path}::WrapTests::test_short`, `${path}::TestPlain::test_kept`],
+        mustFail: true,
+        random: seeded(seed),
+      });
       const text = pytest.files.get(path)!;
       const mirrors = pytest.canaries.filter((c) => c.mirrorOf);
-      expect(mirrors.map((c) => c.mirrorOf).sort()).toEqual([`${path}::TestPlain::test_kept`, `${path}::WrapTests::test_empty`, `${path}::WrapTests::test_short`]);
+      expect(mirrors.map((c) => c.mirrorOf).sort()).toEqual([
+        `${path}::TestPlain::test_kept`,
+        `${path}::WrapTests::test_empty`,
+        `${path}::WrapTests::test_short`,
+      ]);
       for (const mirror of mirrors) {
         const [className, name] = mirror.name.split('::');
         expect(mirror.mirrorOf!.startsWith(`${path}::${className}::`)).toBe(true);
@@ -195,7 +244,14 @@ class TestPlain:
       }
       expect(text).toContain('    @unittest.skip("later")\n    def test_skipped(self):');
 
-      const django = planCanaries({ targets: [{ path, content: METHODS }], family: 'unittest', passToPass: ['test_empty (test_methods.WrapTests)'], failToPass: ['test_short (test_methods.WrapTests.test_short)'], mustFail: true, random: seeded(seed) });
+      const django = planCanaries({
+        targets: [{ path, content: METHODS }],
+        family: 'unittest',
+        passToPass: ['test_empty (test_methods.WrapTests)'],
+        failToPass: ['test_short (test_methods.WrapTests.test_short)'],
+        mustFail: true,
+        random: seeded(seed),
+      });
       const copies = django.canaries.filter((c) => c.mirrorOf);
       expect(copies.map((c) => c.className)).toEqual(['WrapTests', 'WrapTests']);
       expect(django.files.get(path)).toMatch(/\nclass [A-Z]\w+Tests\(unittest\.TestCase\):\n/);

@@ -34,7 +34,15 @@ describe('the result recorder channel', () => {
     ]);
     const result = readRecords(text, KEY);
     expect(result.problems).toEqual([]);
-    expect(Object.fromEntries(result.statuses)).toEqual({ 't::a': 'PASSED', 't::b': 'FAILED', 't::c': 'ERROR', 't::d': 'ERROR', 't::e': 'XFAIL', 't::f': 'XPASS', 't::g': 'SKIPPED' });
+    expect(Object.fromEntries(result.statuses)).toEqual({
+      't::a': 'PASSED',
+      't::b': 'FAILED',
+      't::c': 'ERROR',
+      't::d': 'ERROR',
+      't::e': 'XFAIL',
+      't::f': 'XPASS',
+      't::g': 'SKIPPED',
+    });
     expect(result.end?.exitStatus).toBe(1);
   });
 
@@ -85,12 +93,25 @@ describe('the grading channel beyond pytest reports', () => {
   });
 
   it('takes kinds of the findings table only, and a malformed end record is a problem, never an exception', () => {
-    const unknown = readRecords([line({ kind: 'start', pid: 1, seq: 1 }), line({ kind: 'monitor', event: 'made up', pid: 1, seq: 2 })].join('\n'), KEY, false);
+    const unknown = readRecords(
+      [line({ kind: 'start', pid: 1, seq: 1 }), line({ kind: 'monitor', event: 'made up', pid: 1, seq: 2 })].join('\n'),
+      KEY,
+      false,
+    );
     expect(unknown.events).toEqual([]);
     expect(unknown.problems.join('\n')).toMatch(/names no known finding/);
-    const joined = readRecords([line({ kind: 'start', pid: 1, seq: 1 }), line({ ...end, tampered: [], boot_tampered: ['os.write'], pid: 1, seq: 2 })].join('\n'), KEY);
+    const joined = readRecords(
+      [line({ kind: 'start', pid: 1, seq: 1 }), line({ ...end, tampered: [], boot_tampered: ['os.write'], pid: 1, seq: 2 })].join('\n'),
+      KEY,
+    );
     expect(joined.end?.tampered).toEqual(['os.write']);
-    for (const bad of [{ tampered: 7 }, { boot_tampered: 'os.write' }, { runtest_replaced: [['a']] }, { hook_plugins: [1] }, { exitstatus: 'zero' }]) {
+    for (const bad of [
+      { tampered: 7 },
+      { boot_tampered: 'os.write' },
+      { runtest_replaced: [['a']] },
+      { hook_plugins: [1] },
+      { exitstatus: 'zero' },
+    ]) {
       const result = readRecords([line({ kind: 'start', pid: 1, seq: 1 }), line({ ...end, ...bad, pid: 1, seq: 2 })].join('\n'), KEY);
       expect(result.end, JSON.stringify(bad)).toBeUndefined();
       expect(result.problems.join('\n'), JSON.stringify(bad)).toMatch(/end record is malformed/);

@@ -13,16 +13,24 @@ describe('runFailure', () => {
     expect(runFailure({ log, exitCode: 124, timedOut: true, listed: missing, channelProblems: [] })).toBeUndefined();
     const ran = [{ name: 'tests/test_a.py::test_a', status: 'FAILED' as const }];
     expect(runFailure({ log, exitCode: 1, timedOut: false, listed: ran, channelProblems: [] })).toBeUndefined();
-    expect(runFailure({ log, exitCode: 1, timedOut: false, listed: ran, channelProblems: ['the session never finished: the process ended before pytest did'] })).toMatch(/before pytest finished/);
+    expect(
+      runFailure({
+        log,
+        exitCode: 1,
+        timedOut: false,
+        listed: ran,
+        channelProblems: ['the session never finished: the process ended before pytest did'],
+      }),
+    ).toMatch(/before pytest finished/);
   });
 });
 
 describe('errorExcerpt', () => {
-  it('takes the collection error\'s header and exception lines, not pytest\'s own frames', () => {
+  it("takes the collection error's header and exception lines, not pytest's own frames", () => {
     const log = [
       '==================================== ERRORS ====================================',
       '____________________ ERROR collecting tests/test_broken.py _____________________',
-      'ImportError while importing test module \'/testbed/tests/test_broken.py\'.',
+      "ImportError while importing test module '/testbed/tests/test_broken.py'.",
       'Hint: make sure your test modules/packages have valid Python names.',
       'Traceback:',
       '/usr/lib/python3.11/importlib/__init__.py:126: in import_module',

@@ -11,14 +11,30 @@ import type { Task } from '../../src/tasks/task.js';
  * issue names is checked by behaviour.
  */
 const task = (over: Partial<Task>): Task => ({
-  id: 'x', dataset: 'd', repo: 'r/r', baseCommit: 'b', version: '1', problemStatement: '', hintsText: '', createdAt: '',
-  environmentSetupCommit: '', goldPatch: '', testPatch: 'diff --git a/tests/test_a.py b/tests/test_a.py\n--- a/tests/test_a.py\n+++ b/tests/test_a.py\n',
-  failToPass: ['t'], passToPass: [], image: 'i', workdir: '/testbed', ...over,
+  id: 'x',
+  dataset: 'd',
+  repo: 'r/r',
+  baseCommit: 'b',
+  version: '1',
+  problemStatement: '',
+  hintsText: '',
+  createdAt: '',
+  environmentSetupCommit: '',
+  goldPatch: '',
+  testPatch: 'diff --git a/tests/test_a.py b/tests/test_a.py\n--- a/tests/test_a.py\n+++ b/tests/test_a.py\n',
+  failToPass: ['t'],
+  passToPass: [],
+  image: 'i',
+  workdir: '/testbed',
+  ...over,
 });
 
 describe("SWE-Gym's facts", () => {
   it('are the table read from the fork (digest pinned)', () => {
-    const digest = createHash('sha256').update(JSON.stringify([SWE_GYM_SPECS, SWE_GYM_PARSERS])).digest('hex').slice(0, 16);
+    const digest = createHash('sha256')
+      .update(JSON.stringify([SWE_GYM_SPECS, SWE_GYM_PARSERS]))
+      .digest('hex')
+      .slice(0, 16);
     expect(Object.keys(SWE_GYM_SPECS)).toHaveLength(11);
     expect(Object.values(SWE_GYM_SPECS).flatMap((groups) => groups.flatMap((g) => g.versions))).toHaveLength(416);
     expect(digest).toBe('2e69443be95915ab');
@@ -34,9 +50,16 @@ describe("SWE-Gym's facts", () => {
 
   it("build mypy's -k from the test patch's [case X] names, with -n0 up to mypy 1.6", () => {
     const testPatch = 'diff --git a/test-data/unit/check-a.test b/test-data/unit/check-a.test\n+[case testOne]\n+[case testTwo]\n';
-    expect(evalPlan(task({ repo: 'python/mypy', version: '1.6', testPatch, failToPass: ['mypy/test/testcheck.py::TypeCheckSuite::check-a.test::testOther'] })).testCommand).toBe(
-      'pytest -n0 -rA -k "testOne or testTwo"',
-    );
+    expect(
+      evalPlan(
+        task({
+          repo: 'python/mypy',
+          version: '1.6',
+          testPatch,
+          failToPass: ['mypy/test/testcheck.py::TypeCheckSuite::check-a.test::testOther'],
+        }),
+      ).testCommand,
+    ).toBe('pytest -n0 -rA -k "testOne or testTwo"');
     expect(evalPlan(task({ repo: 'python/mypy', version: '1.7', testPatch })).testCommand).toBe('pytest -rA -k "testOne or testTwo"');
   });
 

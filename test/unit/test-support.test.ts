@@ -15,7 +15,16 @@ describe('test-support modules', () => {
       'from pylint import testutils',
     ].join('\n');
     const modules = importedModules('pkg/tests/unit/test_x.py', source);
-    expect(modules).toEqual(expect.arrayContaining(['numpy', 'pandas._testing', 'sklearn.utils._testing', 'sklearn.utils._testing.assert_array_equal', 'pkg.tests.testutils', 'pylint.testutils']));
+    expect(modules).toEqual(
+      expect.arrayContaining([
+        'numpy',
+        'pandas._testing',
+        'sklearn.utils._testing',
+        'sklearn.utils._testing.assert_array_equal',
+        'pkg.tests.testutils',
+        'pylint.testutils',
+      ]),
+    );
     expect(supportStems(modules)).toEqual(['pandas/_testing', 'pkg/tests', 'pylint/testutils', 'sklearn/utils/_testing']);
   });
 
@@ -28,7 +37,7 @@ describe('test-support modules', () => {
     expect(isSupportPath('pandas/core/frame.py', stems)).toBe(false);
   });
 
-  it('the sweep puts them back unless the task\'s own fix changes them', () => {
+  it("the sweep puts them back unless the task's own fix changes them", () => {
     const decision = sweepDecision(['sklearn/utils/_testing.py', 'sklearn/base.py', 'pandas/_testing/__init__.py'], {
       protectedPaths: [],
       allowedPaths: ['pandas/_testing/__init__.py'],

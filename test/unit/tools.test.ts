@@ -64,7 +64,9 @@ describe('the tools of a task in another language', () => {
     const go = toolSchemas(taskLanguage('parse_log_gotest'));
     expect(JSON.parse(go[0]!.parametersJson ?? '{}')).toEqual(TOOLS[0]!.parameters);
     expect(go[0]!.description).toContain('in the repository (a Go project).');
-    expect((JSON.parse(go[0]!.openaiJson ?? '{}') as { function: { description: string } }).function.description).toContain('(a Go project)');
+    expect((JSON.parse(go[0]!.openaiJson ?? '{}') as { function: { description: string } }).function.description).toContain(
+      '(a Go project)',
+    );
     expect(toolSchemas(taskLanguage(undefined))[0]!.description).toContain('(a Python project)');
     expect(toolSchemas(taskLanguage('parse_log_cargo'))[1]!.description).toBe(TOOLS[1]!.description);
   });
@@ -75,7 +77,11 @@ describe('GetTask of the language demo tasks', () => {
     const { tasks, problems } = await loadTaskFile(LANGUAGE_DEMO_TASKS);
     expect(problems).toEqual([]);
     const byId = new Map(tasks.map((t) => [t.id, taskToProto(t)]));
-    for (const [id, language] of [['swe-env-demo__semver-1', 'Go'], ['swe-env-demo__wordcount-1', 'Rust'], ['swe-env-demo__rangejs-1', 'JavaScript']] as const) {
+    for (const [id, language] of [
+      ['swe-env-demo__semver-1', 'Go'],
+      ['swe-env-demo__wordcount-1', 'Rust'],
+      ['swe-env-demo__rangejs-1', 'JavaScript'],
+    ] as const) {
       const proto = byId.get(id);
       expect(proto?.prompt, id).toContain(`You are working in the ${language}`);
       expect(proto?.tools?.[0]?.description, id).toContain(`(a ${language}`);

@@ -21,7 +21,15 @@ describe("the engine's top rows", () => {
     ]);
   });
 
-  it('a host view whose pid 1 is not the container\'s init does not make it one', () => {
-    expect(topProcesses([['1', '0', 'host init'], ['500', '1', 'keeper']], 500).map((p) => p.init)).toEqual([false, true]);
+  it("a host view whose pid 1 is not the container's init does not make it one", () => {
+    expect(
+      topProcesses(
+        [
+          ['1', '0', 'host init'],
+          ['500', '1', 'keeper'],
+        ],
+        500,
+      ).map((p) => p.init),
+    ).toEqual([false, true]);
   });
 });

@@ -8,15 +8,43 @@ const reply = (content: string) => ({ content, reasoning: '', toolCalls: [], fin
 
 function step(index: number, tool: string, observation: string, content = ''): TrajectoryStep {
   return {
-    type: 'step', index, call_id: tool ? `c${index}` : '', tool, arguments: tool === 'bash' ? { command: 'ls' } : {}, observation, status: tool ? 'OK' : 'INVALID_ACTION',
-    exit_code: 0, duration_s: 0, reward: 0, terminated: false, truncated: false, info: {}, at: '', ...(content ? { assistant: { content, reasoning: '', model: '' } } : {}),
+    type: 'step',
+    index,
+    call_id: tool ? `c${index}` : '',
+    tool,
+    arguments: tool === 'bash' ? { command: 'ls' } : {},
+    observation,
+    status: tool ? 'OK' : 'INVALID_ACTION',
+    exit_code: 0,
+    duration_s: 0,
+    reward: 0,
+    terminated: false,
+    truncated: false,
+    info: {},
+    at: '',
+    ...(content ? { assistant: { content, reasoning: '', model: '' } } : {}),
   };
 }
 
 function trajectory(id: string, task: string, endReason: string, resolved: boolean, steps: TrajectoryStep[]): Trajectory {
   return {
     file: `${id}.jsonl`,
-    header: { type: 'episode', format: TRAJECTORY_FORMAT, episode_id: id, task_id: task, dataset: 'd', repo: 'r', base_commit: 'b', group_id: '', seed: 0, options: {}, server_id: 's', started_at: id, prompt: 'Fix it.', tools: [] },
+    header: {
+      type: 'episode',
+      format: TRAJECTORY_FORMAT,
+      episode_id: id,
+      task_id: task,
+      dataset: 'd',
+      repo: 'r',
+      base_commit: 'b',
+      group_id: '',
+      seed: 0,
+      options: {},
+      server_id: 's',
+      started_at: id,
+      prompt: 'Fix it.',
+      tools: [],
+    },
     steps,
     end: { type: 'end', reward: resolved ? 1 : 0, resolved, end_reason: endReason, steps: steps.length, duration_s: 1, ended_at: '' },
   };
@@ -24,15 +52,23 @@ function trajectory(id: string, task: string, endReason: string, resolved: boole
 
 describe('collect tool formats', () => {
   it('text: the last fenced bash block is the command, `submit` alone submits, none is no call', () => {
-    expect(toolCallsOf(reply('look:\n```bash\nls\n```\nthen\n```bash\ncat a.py\n```'), 'text', 3)).toEqual([{ id: 'call_3', name: 'bash', argumentsJson: '{"command":"cat a.py"}' }]);
-    expect(toolCallsOf(reply('done\n```bash\nsubmit\n```'), 'text', 4)).toEqual([{ id: 'call_4', name: 'submit_solution', argumentsJson: '{}' }]);
+    expect(toolCallsOf(reply('look:\n```bash\nls\n```\nthen\n```bash\ncat a.py\n```'), 'text', 3)).toEqual([
+      { id: 'call_3', name: 'bash', argumentsJson: '{"command":"cat a.py"}' },
+    ]);
+    expect(toolCallsOf(reply('done\n```bash\nsubmit\n```'), 'text', 4)).toEqual([
+      { id: 'call_4', name: 'submit_solution', argumentsJson: '{}' },
+    ]);
     expect(toolCallsOf(reply('I think the bug is in a.py.'), 'text', 5)).toEqual([]);
   });
 });
 
 describe('export', () => {
   it('renders a reply without a tool call as assistant text and the reminder as a user message', () => {
-    const t = trajectory('1', 't', 'submitted', true, [step(0, '', 'Invalid tool call: no tool name was given.', 'Hmm.'), step(1, 'bash', 'a.py\n', 'Listing.'), step(2, 'submit_solution', 'graded')]);
+    const t = trajectory('1', 't', 'submitted', true, [
+      step(0, '', 'Invalid tool call: no tool name was given.', 'Hmm.'),
+      step(1, 'bash', 'a.py\n', 'Listing.'),
+      step(2, 'submit_solution', 'graded'),
+    ]);
     expect(chatMessages(t).map((m) => m.role)).toEqual(['user', 'assistant', 'user', 'assistant', 'tool', 'assistant', 'tool']);
     expect(chatMessages(t)[1]).toEqual({ role: 'assistant', content: 'Hmm.' });
   });
@@ -63,12 +99,16 @@ describe('export', () => {
     expect(selectTrajectories(all, { perTask: 1 }).map((t) => t.header.episode_id)).toEqual(['1']);
   });
 
-  it('filters on the grading report\'s integrity and audit flags', () => {
+  it("filters on the grading report's integrity and audit flags", () => {
     const withFlags = (id: string, integrityFlags: string[], auditFlags: string[]): Trajectory => {
       const t = trajectory(id, id, 'submitted', false, []);
       return { ...t, end: { ...t.end!, report: { ...baseReport(id), integrityFlags, auditFlags } } };
     };
-    const all = [withFlags('1', [], []), withFlags('2', ['monitor: gc.get_objects from /testbed/x.py'], []), withFlags('3', [], ['network: socket.connect', 'git: git object store read /testbed/.git/objects/ab'])];
+    const all = [
+      withFlags('1', [], []),
+      withFlags('2', ['monitor: gc.get_objects from /testbed/x.py'], []),
+      withFlags('3', [], ['network: socket.connect', 'git: git object store read /testbed/.git/objects/ab']),
+    ];
     expect(selectTrajectories(all, { unflaggedOnly: true }).map((t) => t.header.episode_id)).toEqual(['1']);
     expect(selectTrajectories(all, { flag: 'integrity' }).map((t) => t.header.episode_id)).toEqual(['2']);
     expect(selectTrajectories(all, { flag: 'git' }).map((t) => t.header.episode_id)).toEqual(['3']);

@@ -12,11 +12,41 @@ afterEach(() => {
 });
 
 function header(id: string): TrajectoryHeader {
-  return { type: 'episode', format: TRAJECTORY_FORMAT, episode_id: id, task_id: 't', dataset: 'd', repo: 'r', base_commit: 'b', group_id: '', seed: 0, options: {}, server_id: 's', started_at: new Date().toISOString(), prompt: 'p', tools: [] };
+  return {
+    type: 'episode',
+    format: TRAJECTORY_FORMAT,
+    episode_id: id,
+    task_id: 't',
+    dataset: 'd',
+    repo: 'r',
+    base_commit: 'b',
+    group_id: '',
+    seed: 0,
+    options: {},
+    server_id: 's',
+    started_at: new Date().toISOString(),
+    prompt: 'p',
+    tools: [],
+  };
 }
 
 function step(index: number, observation: string): TrajectoryStep {
-  return { type: 'step', index, call_id: '', tool: 'bash', arguments: { command: 'x' }, observation, status: 'OK', exit_code: 0, duration_s: 0, reward: 0, terminated: false, truncated: false, info: {}, at: '' };
+  return {
+    type: 'step',
+    index,
+    call_id: '',
+    tool: 'bash',
+    arguments: { command: 'x' },
+    observation,
+    status: 'OK',
+    exit_code: 0,
+    duration_s: 0,
+    reward: 0,
+    terminated: false,
+    truncated: false,
+    info: {},
+    at: '',
+  };
 }
 
 async function recorder(maxTotalBytes: number, maxEpisodeBytes: number): Promise<{ r: TrajectoryRecorder; dir: string }> {

@@ -24,7 +24,12 @@ describe('decideVerdict', () => {
   });
 
   it('is PARTIAL when some F2P pass and all P2P pass', () => {
-    const v = decideVerdict({ results: map({ a: 'PASSED', b: 'FAILED', c: 'PASSED' }), failToPass: ['a', 'b'], passToPass: ['c'], exitCode: 1 });
+    const v = decideVerdict({
+      results: map({ a: 'PASSED', b: 'FAILED', c: 'PASSED' }),
+      failToPass: ['a', 'b'],
+      passToPass: ['c'],
+      exitCode: 1,
+    });
     expect(v.resolution).toBe('PARTIAL');
     expect(v.resolved).toBe(false);
   });
@@ -50,7 +55,7 @@ describe('names the datasets list as the harness parsed them', () => {
     expect(decideVerdict({ results, failToPass: ['t.py::p[a'], passToPass: [], exitCode: 0 }).resolved).toBe(false);
   });
 
-  it('`[100%]` and an inner pytest\'s names, missing from the run\'s own results, are read the harness\'s way and reported', () => {
+  it("`[100%]` and an inner pytest's names, missing from the run's own results, are read the harness's way and reported", () => {
     const results = map({ 'tests/test_plugin.py::test_runs_inner': 'PASSED' });
     const harnessMap = map({ '[100%]': 'PASSED', 'test_inner.py::test_one': 'PASSED', 'tests/test_plugin.py::test_runs_inner': 'PASSED' });
     const lists = { failToPass: ['tests/test_plugin.py::test_runs_inner'], passToPass: ['[100%]', 'test_inner.py::test_one'], exitCode: 0 };

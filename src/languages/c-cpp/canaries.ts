@@ -27,7 +27,13 @@ export const GTEST_CANARY_TEXT: CanaryText = {
   fileSiblings: (content, listed) =>
     listed.filter((n) => {
       const [suite, test] = n.split('.');
-      return suite !== undefined && test !== undefined && /^\w+$/.test(suite) && /^\w+$/.test(test) && new RegExp(`^TEST(_F)?\\(\\s*${suite}\\s*,\\s*${test}\\s*\\)`, 'm').test(content);
+      return (
+        suite !== undefined &&
+        test !== undefined &&
+        /^\w+$/.test(suite) &&
+        /^\w+$/.test(test) &&
+        new RegExp(`^TEST(_F)?\\(\\s*${suite}\\s*,\\s*${test}\\s*\\)`, 'm').test(content)
+      );
     }),
   suiteOf: (siblings, random) => siblings[random(siblings.length)]!.split('.')[0]!,
   where: (_content, suite) => suite,

@@ -24,7 +24,10 @@ const MICROPYTHON_STATUS: Readonly<Record<string, TestStatus>> = { pass: 'PASSED
 export const parseLogMicropythonTest = lineParser(py('^(pass|FAIL|skip)\\s+(.+)$'), (m) => [m[2]!, MICROPYTHON_STATUS[m[1]!]!]);
 
 /** The greedy head makes the last bracket on a line the status, and the name runs to the last " (". */
-export const parseLogGoogletest = lineParser(py('^.*\\[\\s*(OK|FAILED)\\s*\\]\\s(.*)\\s\\(.*\\)$'), (m) => [m[2]!, m[1] === 'OK' ? 'PASSED' : 'FAILED']);
+export const parseLogGoogletest = lineParser(py('^.*\\[\\s*(OK|FAILED)\\s*\\]\\s(.*)\\s\\(.*\\)$'), (m) => [
+  m[2]!,
+  m[1] === 'OK' ? 'PASSED' : 'FAILED',
+]);
 
 /**
  * doctest run with `-s -r=xml`: the text from the first `<doctest` to the first `</doctest>` after

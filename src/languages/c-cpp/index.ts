@@ -1,7 +1,14 @@
 import { harnessFunctions, smithFunctions, type Language } from '../language.js';
 import { parseLogDoctest, parseLogGoogletest, parseLogJq, parseLogMicropythonTest, parseLogRedis } from './harness-parsers.js';
 import { GTEST_RUNNER } from './runner.js';
-import { parseSmithAirsim, parseSmithBoostTest, parseSmithCatch2, parseSmithCppunit, parseSmithCtest, parseSmithGtest } from './smith-parsers.js';
+import {
+  parseSmithAirsim,
+  parseSmithBoostTest,
+  parseSmithCatch2,
+  parseSmithCppunit,
+  parseSmithCtest,
+  parseSmithGtest,
+} from './smith-parsers.js';
 import { SMITH_CPP_PROFILES } from './smith-profiles.js';
 import { SMITH_C_PROFILES } from './smith-profiles-c.js';
 

@@ -12,9 +12,13 @@ export const GTEST_RUNNER: CanaryRunner = {
   ...GTEST_MIRRORS,
   name: 'gtest',
   parsers: ['parse_log_googletest'],
-  canaryFile: (path, content) => /\.(cc|cpp|cxx)$/.test(path) && /^#include\s*[<"]gtest\/gtest\.h[>"]/m.test(content) && /^TEST(_F)?\(/m.test(content),
+  canaryFile: (path, content) =>
+    /\.(cc|cpp|cxx)$/.test(path) && /^#include\s*[<"]gtest\/gtest\.h[>"]/m.test(content) && /^TEST(_F)?\(/m.test(content),
   // googletest's `--gtest_filter` and ctest's selections would leave a canary out.
-  commandRunsAll: (testCommand) => !/--gtest_filter|GTEST_FILTER|\bctest\b[^\n]*\s(-R|-E|-L|-LE|-I|--tests-regex|--exclude-regex|--label-regex|--tests-information)\b/.test(testCommand),
+  commandRunsAll: (testCommand) =>
+    !/--gtest_filter|GTEST_FILTER|\bctest\b[^\n]*\s(-R|-E|-L|-LE|-I|--tests-regex|--exclude-regex|--label-regex|--tests-information)\b/.test(
+      testCommand,
+    ),
   stopsEarly: (testCommand) => /--gtest_(fail_fast|break_on_failure)|GTEST_(FAIL_FAST|BREAK_ON_FAILURE)/.test(testCommand),
   keyMatches: (canary, key) => key === `${canary.className ?? ''}.${canary.name}`,
 };

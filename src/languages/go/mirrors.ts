@@ -62,7 +62,11 @@ function mutateGoIf(body: readonly string[], i: number, param: string, random: (
     if (sides === undefined || sides.length !== 2 || !sides[1]!.startsWith('=')) continue;
     const [left, right] = [sides[0]!, sides[1]!.slice(1)];
     if ([left, right].some((side) => /[=<>&|!]/.test(blanked(side)))) continue;
-    const mutated = isMutableLiteral(right) ? `${left.trimEnd()} != ${mutateLiteral(right, random)}` : isMutableLiteral(left) ? `${mutateLiteral(left, random)} != ${right.trimStart()}` : undefined;
+    const mutated = isMutableLiteral(right)
+      ? `${left.trimEnd()} != ${mutateLiteral(right, random)}`
+      : isMutableLiteral(left)
+        ? `${mutateLiteral(left, random)} != ${right.trimStart()}`
+        : undefined;
     if (mutated === undefined || mutated.includes('undefined')) continue;
     const kept = disjuncts.map((t, k) => (k === d ? ` ${mutated.trim()} ` : t));
     return `\tif ${found.init}${kept.join('||').trim()} {`;

@@ -33,7 +33,10 @@ export function parseLogMaven(log: string): StatusMap {
   return map;
 }
 
-export const parseLogAnt = lineParser(py('^\\s*\\[junit\\]\\s+\\[(PASS|FAIL|ERR)\\]\\s+(.*)$'), (m) => [m[2]!, m[1] === 'PASS' ? 'PASSED' : 'FAILED']);
+export const parseLogAnt = lineParser(py('^\\s*\\[junit\\]\\s+\\[(PASS|FAIL|ERR)\\]\\s+(.*)$'), (m) => [
+  m[2]!,
+  m[1] === 'PASS' ? 'PASSED' : 'FAILED',
+]);
 
 const GRADLE_FULL = py('^([^>].+)\\s+(PASSED|FAILED)$');
 const GRADLE_NAME = py('^([^>]\\S*\\s+>\\s+\\S+)$');

@@ -6,7 +6,11 @@ import { SMITH_JAVA_PROFILES } from './smith-profiles.js';
 export const JAVA: Language = {
   name: 'java',
   title: 'Java',
-  harnessParsers: harnessFunctions({ parse_log_maven: parseLogMaven, parse_log_ant: parseLogAnt, parse_log_gradle_custom: parseLogGradleCustom }),
+  harnessParsers: harnessFunctions({
+    parse_log_maven: parseLogMaven,
+    parse_log_ant: parseLogAnt,
+    parse_log_gradle_custom: parseLogGradleCustom,
+  }),
   smithParsers: smithFunctions({ swesmith_maven_surefire: parseSmithMavenSurefire, swesmith_gradle_junit_xml: parseSmithGradleJunitXml }),
   wholeLogParsers: ['parse_log_maven'],
   // Debian's Maven repository (/usr/share/maven-repo) holds surefire, JUnit 4 and, with the plugin
@@ -14,7 +18,15 @@ export const JAVA: Language = {
   // -Dmaven.repo.local=/usr/share/maven-repo`) uses it as its local repository instead of a remote one.
   toolchain: {
     family: 'java',
-    packages: ['openjdk-17-jdk-headless', 'maven', 'maven-repo-helper', 'libsurefire-java', 'junit4', 'libmaven-compiler-plugin-java', 'libmaven-resources-plugin-java'],
+    packages: [
+      'openjdk-17-jdk-headless',
+      'maven',
+      'maven-repo-helper',
+      'libsurefire-java',
+      'junit4',
+      'libmaven-compiler-plugin-java',
+      'libmaven-resources-plugin-java',
+    ],
   },
   runnerControl: {
     isControlPath: () => false,

@@ -1,4 +1,18 @@
-import { indentOf, instanceIdOf, lineParser, py, pyLines, pyMatch, pySearch, pySplit, pyStrip, pySub, afterFirst, type HarnessSpec, type StatusMap } from '../shared/py-re.js';
+import {
+  indentOf,
+  instanceIdOf,
+  lineParser,
+  py,
+  pyLines,
+  pyMatch,
+  pySearch,
+  pySplit,
+  pyStrip,
+  pySub,
+  afterFirst,
+  type HarnessSpec,
+  type StatusMap,
+} from '../shared/py-re.js';
 import type { TestStatus } from '../shared/test-status.js';
 
 /**
@@ -11,14 +25,20 @@ import type { TestStatus } from '../shared/test-status.js';
 const JEST_STATUS: Readonly<Record<string, TestStatus>> = { '✓': 'PASSED', '✕': 'FAILED', '○': 'SKIPPED' };
 
 /** `jest --verbose`: the test's own title only, so same-named tests of two describe blocks collide. */
-export const parseLogJest = lineParser(py('^\\s*(✓|✕|○)\\s(.+?)(?:\\s\\((\\d+\\s*m?s)\\))?$'), (m) => [pyStrip(m[2]!), JEST_STATUS[m[1]!]!]);
+export const parseLogJest = lineParser(py('^\\s*(✓|✕|○)\\s(.+?)(?:\\s\\((\\d+\\s*m?s)\\))?$'), (m) => [
+  pyStrip(m[2]!),
+  JEST_STATUS[m[1]!]!,
+]);
 
 export const parseLogJestJson = lineParser(py('^\\[(PASSED|FAILED)\\]\\s(.+)$'), (m) => [m[2]!, m[1] as TestStatus]);
 
 const VITEST_STATUS: Readonly<Record<string, TestStatus>> = { '✓': 'PASSED', '×': 'FAILED', '↓': 'SKIPPED' };
 
 /** `--reporter=verbose`; a trailing number is taken for a duration ("✓ adds 2" is "adds"). */
-export const parseLogVitest = lineParser(py('^\\s*(✓|×|↓)\\s(.+?)(?:\\s(\\d+\\s*m?s?|\\[skipped\\]))?$'), (m) => [m[2]!, VITEST_STATUS[m[1]!]!]);
+export const parseLogVitest = lineParser(py('^\\s*(✓|×|↓)\\s(.+?)(?:\\s(\\d+\\s*m?s?|\\[skipped\\]))?$'), (m) => [
+  m[2]!,
+  VITEST_STATUS[m[1]!]!,
+]);
 
 export const parseLogTap = lineParser(py('^(ok|not ok) (\\d+) (.+)$'), (m) => [m[3]!, m[1] === 'ok' ? 'PASSED' : 'FAILED']);
 

@@ -1,5 +1,20 @@
 import { SuiteStack } from './harness-parsers.js';
-import { ansiEscape, indentOf, py, pyFindall, pyFindallOne, pyLines, pyMatch, pyRstrip, pySearch, pyStrip, pySub, versionOf, type HarnessSpec, type StatusMap } from '../shared/py-re.js';
+import {
+  ansiEscape,
+  indentOf,
+  py,
+  pyFindall,
+  pyFindallOne,
+  pyLines,
+  pyMatch,
+  pyRstrip,
+  pySearch,
+  pyStrip,
+  pySub,
+  versionOf,
+  type HarnessSpec,
+  type StatusMap,
+} from '../shared/py-re.js';
 import type { TestStatus } from '../shared/test-status.js';
 
 /**
@@ -82,7 +97,10 @@ export function parseLogQuartoCli(log: string): StatusMap {
       line = pySub(pattern, `/tmp/${tmpNumbers.get(m[0])!}`, line);
     }
     const name = pyStrip(line.split('...')[0]!);
-    const rejected = line.startsWith('test result:') || (line.includes('passed') && line.includes('failed') && line.includes('steps')) || line.includes('34mINFO');
+    const rejected =
+      line.startsWith('test result:') ||
+      (line.includes('passed') && line.includes('failed') && line.includes('steps')) ||
+      line.includes('34mINFO');
     const status = rejected ? undefined : QUARTO_STATUS.find(([p]) => pySearch(p, line));
     if (status) map.set(name, status[1]);
     if (!map.has(name) && !rejected) map.set(name, 'FAILED');

@@ -1,5 +1,21 @@
 import { SuiteStack } from './harness-parsers.js';
-import { afterFirstOrAll, ansiEscape, beforeLastOrAll, indentOf, py, pyFindall, pyFindallOne, pyLines, pyMatch, pySplit, pyStrip, pySub, versionOf, type HarnessSpec, type StatusMap } from '../shared/py-re.js';
+import {
+  afterFirstOrAll,
+  ansiEscape,
+  beforeLastOrAll,
+  indentOf,
+  py,
+  pyFindall,
+  pyFindallOne,
+  pyLines,
+  pyMatch,
+  pySplit,
+  pyStrip,
+  pySub,
+  versionOf,
+  type HarnessSpec,
+  type StatusMap,
+} from '../shared/py-re.js';
 import type { TestStatus } from '../shared/test-status.js';
 
 /**
@@ -35,7 +51,8 @@ export function parseLogPrismjs(log: string): StatusMap {
 
 /** value[key] as Python does it on parsed JSON: a dict's key, else KeyError or TypeError. */
 function pyItem(value: unknown, key: string): unknown {
-  if (typeof value === 'object' && value !== null && !Array.isArray(value) && Object.hasOwn(value, key)) return (value as Record<string, unknown>)[key];
+  if (typeof value === 'object' && value !== null && !Array.isArray(value) && Object.hasOwn(value, key))
+    return (value as Record<string, unknown>)[key];
   throw new Error(`KeyError or TypeError: no ${JSON.stringify(key)} in the report`);
 }
 
@@ -57,7 +74,8 @@ function titleOf(value: unknown): string {
 /** ESLint: "  N) title ... SomethingError", the title's whitespace squashed. */
 export function parseLogEslint(log: string): StatusMap {
   const map: StatusMap = new Map();
-  for (const found of pyFindall(py('(\\s{2}\\d+\\))([\\s\\S]*?)\\s+(?:(.*)Error)'), log)) map.set(squash((found as string[])[1]!), 'FAILED');
+  for (const found of pyFindall(py('(\\s{2}\\d+\\))([\\s\\S]*?)\\s+(?:(.*)Error)'), log))
+    map.set(squash((found as string[])[1]!), 'FAILED');
   return map;
 }
 
@@ -129,8 +147,10 @@ const GROMMET_TIMING = py('\\s\\([\\d\\.]+\\s?(?:ms|s)\\)$');
 /** grommet: jest's file lines, a trailing "(1.2 s)" removed. */
 export function parseLogGrommet(log: string): StatusMap {
   const map: StatusMap = new Map();
-  for (const name of pyFindallOne(py('^FAIL\\s(.*)', { multiline: true }), log)) map.set(pySub(GROMMET_TIMING, '', pyStrip(name)), 'FAILED');
-  for (const name of pyFindallOne(py('^PASS\\s(.*)', { multiline: true }), log)) map.set(pySub(GROMMET_TIMING, '', pyStrip(name)), 'PASSED');
+  for (const name of pyFindallOne(py('^FAIL\\s(.*)', { multiline: true }), log))
+    map.set(pySub(GROMMET_TIMING, '', pyStrip(name)), 'FAILED');
+  for (const name of pyFindallOne(py('^PASS\\s(.*)', { multiline: true }), log))
+    map.set(pySub(GROMMET_TIMING, '', pyStrip(name)), 'PASSED');
   return map;
 }
 
@@ -207,7 +227,8 @@ export function parseLogLighthouse(log: string, spec: HarnessSpec): StatusMap {
 function pyFloat(text: string): number {
   const s = pyStrip(text);
   const digits = '\\d(?:_?\\d)*';
-  if (new RegExp(`^[+-]?(?:(?:${digits})?\\.${digits}|${digits}\\.?)(?:[eE][+-]?${digits})?$`).test(s)) return Number(s.replaceAll('_', ''));
+  if (new RegExp(`^[+-]?(?:(?:${digits})?\\.${digits}|${digits}\\.?)(?:[eE][+-]?${digits})?$`).test(s))
+    return Number(s.replaceAll('_', ''));
   const special = /^([+-]?)(inf|infinity|nan)$/i.exec(s);
   if (special) return special[2]!.toLowerCase() === 'nan' ? NaN : special[1] === '-' ? -Infinity : Infinity;
   throw new Error(`ValueError: could not convert string to float: '${text}'`);

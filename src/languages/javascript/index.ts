@@ -1,6 +1,16 @@
 import { harnessFunctions, smithFunctions, type Language } from '../language.js';
 import type { LanguageParser } from '../shared/py-re.js';
-import { parseLogCalypso, parseLogHighlightjs, parseLogImmutableJs, parseLogJest, parseLogJestJson, parseLogKarma, parseLogMarked, parseLogTap, parseLogVitest } from './harness-parsers.js';
+import {
+  parseLogCalypso,
+  parseLogHighlightjs,
+  parseLogImmutableJs,
+  parseLogJest,
+  parseLogJestJson,
+  parseLogKarma,
+  parseLogMarked,
+  parseLogTap,
+  parseLogVitest,
+} from './harness-parsers.js';
 import {
   parseLogBpmnJs,
   parseLogCarbon,
@@ -77,7 +87,10 @@ export const JAVASCRIPT: Language = {
   toolchain: { family: 'node', packages: ['nodejs', 'npm'] },
   // The runners' configuration (reporters, setup files) and package.json's scripts.
   runnerControl: {
-    isControlPath: (parts) => /^(jest|vitest|karma|playwright)\.config\.[cm]?[jt]s$|^karma\.conf\.[cm]?js$|^\.mocharc(\.[\w]+)?$|^\.babelrc$|^babel\.config\.[cm]?js$/.test(parts.at(-1) ?? ''),
+    isControlPath: (parts) =>
+      /^(jest|vitest|karma|playwright)\.config\.[cm]?[jt]s$|^karma\.conf\.[cm]?js$|^\.mocharc(\.[\w]+)?$|^\.babelrc$|^babel\.config\.[cm]?js$/.test(
+        parts.at(-1) ?? '',
+      ),
     buildDefinitions: [[/(^|[\s;&|(])(npm|npx|yarn|pnpm)(\s|$)/, /^package\.json$/]],
   },
   smithProfiles: { javascript: SMITH_JAVASCRIPT_PROFILES, typescript: SMITH_TYPESCRIPT_PROFILES },

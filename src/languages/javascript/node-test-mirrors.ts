@@ -34,7 +34,9 @@ export function nodeTestSource(content: string, title: string): NodeTest | undef
   const lines = content.split('\n');
   let header = '';
   const index = lines.findIndex((line) => {
-    const m = /^((?:test|it)\(\s*)(['"`])((?:(?!\2)[^\\]|\\.)*)\2(\s*,\s*(?:async\s+)?(?:\(\s*\)\s*=>|function\s*\(\s*\))\s*\{\s*)$/.exec(line);
+    const m = /^((?:test|it)\(\s*)(['"`])((?:(?!\2)[^\\]|\\.)*)\2(\s*,\s*(?:async\s+)?(?:\(\s*\)\s*=>|function\s*\(\s*\))\s*\{\s*)$/.exec(
+      line,
+    );
     if (!m || m[3] !== title) return false;
     header = `${m[1]}%TITLE%${m[4]}`;
     return true;
@@ -53,7 +55,10 @@ export function nodeTestHeader(source: NodeTest, title: string): string {
 }
 
 /** A check at the body's own indentation: `assert.x(args);` (or `assert(args);`), its parts. */
-function topCheck(line: string, body: readonly string[]): { indent: string; object: string; method: string; args: string[]; rest: string } | undefined {
+function topCheck(
+  line: string,
+  body: readonly string[],
+): { indent: string; object: string; method: string; args: string[]; rest: string } | undefined {
   const indent = /^(\s+)/.exec(body.find((l) => l.trim() !== '') ?? '')?.[1];
   const m = /^(\s+)(\w+)(?:\.(\w+))?\((.*);\s*$/.exec(line);
   if (!indent || !m || m[1] !== indent) return undefined;
@@ -80,7 +85,13 @@ export function invertNodeCheck(line: string, body: readonly string[]): string |
 /** An equality check whose expected side is a literal (a number, a string, an array of them) gets another one. */
 export function mutateNodeCheck(line: string, body: readonly string[], random: (n: number) => number): string | undefined {
   const check = topCheck(line, body);
-  if (!check || !/^assert/.test(check.object) || !/^(deepStrictEqual|strictEqual|deepEqual|equal)$/.test(check.method) || check.args.length < 2) return undefined;
+  if (
+    !check ||
+    !/^assert/.test(check.object) ||
+    !/^(deepStrictEqual|strictEqual|deepEqual|equal)$/.test(check.method) ||
+    check.args.length < 2
+  )
+    return undefined;
   const index = isMutableLiteral(check.args[1]!, true) ? 1 : isMutableLiteral(check.args[0]!, true) ? 0 : -1;
   if (index < 0) return undefined;
   const changed = mutateLiteral(check.args[index]!, random, true);

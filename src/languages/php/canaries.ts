@@ -16,7 +16,13 @@ export const PHPUNIT_CANARY_TEXT: CanaryText = {
   spelled: (name) => `test${name}`,
   reported: (name) => testdoxTitle(`test${name}`)!,
   canaryBody: (name, _where, values, expected) =>
-    [`    public function test${name}(): void`, '    {', `        $values = [${values.join(', ')}];`, `        $this->assertSame(${expected}, array_sum($values));`, '    }'].join('\n'),
+    [
+      `    public function test${name}(): void`,
+      '    {',
+      `        $values = [${values.join(', ')}];`,
+      `        $this->assertSame(${expected}, array_sum($values));`,
+      '    }',
+    ].join('\n'),
   closing: '    }',
   // The row's listed tests (`Suite > Title`) whose title one of the file's methods gives.
   fileSiblings: (content, listed) => {

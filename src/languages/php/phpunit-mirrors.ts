@@ -25,7 +25,11 @@ export function testdoxTitle(method: string): string | undefined {
 
 /** Whether the file is one TestCase class whose tests swe-env can add to. */
 export function phpunitFile(content: string): boolean {
-  return (content.match(/^(final\s+|abstract\s+)*class\s+\w+\s+extends\s+[\w\\]*TestCase\b/gm) ?? []).length === 1 && /^\}\s*$/m.test(content) && /public function test\w*\(/.test(content);
+  return (
+    (content.match(/^(final\s+|abstract\s+)*class\s+\w+\s+extends\s+[\w\\]*TestCase\b/gm) ?? []).length === 1 &&
+    /^\}\s*$/m.test(content) &&
+    /public function test\w*\(/.test(content)
+  );
 }
 
 /** The file's test methods with a title testdox gives as it is spelled here. */
@@ -45,7 +49,11 @@ export function phpTestSource(content: string, title: string): PhpTest | undefin
   const above = lines[index - 1]?.trim() ?? '';
   if (end < 0 || above.startsWith('#[') || above.endsWith('*/') || above.startsWith('*')) return undefined;
   const body = lines.slice(index + 2, end);
-  if (body.length === 0 || body.some((l) => /\$this->(getName|name|getTestResultObject|dataName)\(/.test(l) || /__FUNCTION__|__METHOD__|__LINE__/.test(l))) return undefined;
+  if (
+    body.length === 0 ||
+    body.some((l) => /\$this->(getName|name|getTestResultObject|dataName)\(/.test(l) || /__FUNCTION__|__METHOD__|__LINE__/.test(l))
+  )
+    return undefined;
   const method = /public function (test\w+)\(/.exec(lines[index]!)![1]!;
   return { method, body, header: [lines[index]!.replace(method, '%NAME%'), lines[index + 1]!] };
 }
@@ -84,7 +92,8 @@ export function invertPhpCheck(line: string): string | undefined {
 /** `assertSame`/`assertEquals` whose expected value (the first argument) is a literal, with another one. */
 export function mutatePhpCheck(line: string, random: (n: number) => number): string | undefined {
   const check = topCheck(line);
-  if (!check || !/^assert(Same|Equals)$/.test(check.method) || check.args.length < 2 || !isMutableLiteral(check.args[0]!, true)) return undefined;
+  if (!check || !/^assert(Same|Equals)$/.test(check.method) || check.args.length < 2 || !isMutableLiteral(check.args[0]!, true))
+    return undefined;
   // A double-quoted PHP string interpolates: a letter next to a `$name` would name another variable.
   if (/^\s*"/.test(check.args[0]!) && check.args[0]!.includes('$')) return undefined;
   const changed = mutateLiteral(check.args[0]!, random, true);

@@ -9,7 +9,8 @@ export const PHPUNIT_RUNNER: CanaryRunner = {
   name: 'phpunit',
   parsers: ['parse_log_phpunit'],
   canaryFile: (path, content) => path.endsWith('.php') && phpunitFile(content),
-  commandRunsAll: (testCommand) => /\bphpunit\b/.test(testCommand) && !/--filter\b|--group\b|--exclude-group\b|--testsuite\b|--list-tests/.test(testCommand),
+  commandRunsAll: (testCommand) =>
+    /\bphpunit\b/.test(testCommand) && !/--filter\b|--group\b|--exclude-group\b|--testsuite\b|--list-tests/.test(testCommand),
   stopsEarly: (testCommand) => /--stop-on-(failure|defect|error)\b/.test(testCommand),
   keyMatches: (canary, key) => key === `${canary.className ?? ''} > ${canary.name}`,
 };

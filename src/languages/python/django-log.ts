@@ -24,7 +24,8 @@ export function parseDjangoLog(log: string): Map<string, TestStatus> {
     for (const suffix of PASS_SUFFIXES) {
       if (line.endsWith(suffix)) {
         let text = line;
-        if (text.startsWith('Applying sites.0002_alter_domain_unique...test_no_migrations')) text = text.split('...').slice(1).join('...').trim();
+        if (text.startsWith('Applying sites.0002_alter_domain_unique...test_no_migrations'))
+          text = text.split('...').slice(1).join('...').trim();
         results.set(text.slice(0, text.lastIndexOf(suffix)), 'PASSED');
         break;
       }

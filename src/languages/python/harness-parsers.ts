@@ -215,7 +215,10 @@ function smithSlugify(log: string): StatusMap {
       map.set(ok[1]!, 'PASSED');
       continue;
     }
-    for (const [keyword, status] of [['FAIL', 'FAILED'], ['ERROR', 'ERROR']] as const) {
+    for (const [keyword, status] of [
+      ['FAIL', 'FAILED'],
+      ['ERROR', 'ERROR'],
+    ] as const) {
       const m = new RegExp(`${name}${keyword}$`).exec(line);
       if (m) map.set(m[1]!, status);
     }

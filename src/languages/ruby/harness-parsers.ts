@@ -22,7 +22,10 @@ const UNIT_STATUS: Readonly<Record<string, TestStatus>> = { '.': 'PASSED', E: 'F
 export const parseLogRubyUnit = lineParser(py('^\\s*(?:test: )?(.+):\\s+(\\.|E\\b|F\\b|O\\b)'), (m) => [m[1]!, UNIT_STATUS[m[2]!]!]);
 
 /** The last " - passed" or " - failed" on a line ends the name; pending examples are not read. */
-export const parseLogRspecTransformedJson = lineParser(py('(.+) - (passed|failed)'), (m) => [m[1]!, m[2] === 'passed' ? 'PASSED' : 'FAILED']);
+export const parseLogRspecTransformedJson = lineParser(py('(.+) - (passed|failed)'), (m) => [
+  m[1]!,
+  m[2] === 'passed' ? 'PASSED' : 'FAILED',
+]);
 
 /** jekyll's instances use minitest or cucumber by pull request; any other instance is an error. */
 export function parseLogJekyll(log: string, spec: HarnessSpec): StatusMap {

@@ -12,12 +12,21 @@ export const CARGO_CANARY_TEXT: CanaryText = {
   spelled: (name) => name,
   reported: (name) => name,
   canaryBody: (name, _where, values, expected) =>
-    ['#[test]', `fn ${name}() {`, `    let values = [${values.join(', ')}];`, `    assert_eq!(values.iter().sum::<i64>(), ${expected});`, '}'].join('\n'),
+    [
+      '#[test]',
+      `fn ${name}() {`,
+      `    let values = [${values.join(', ')}];`,
+      `    assert_eq!(values.iter().sum::<i64>(), ${expected});`,
+      '}',
+    ].join('\n'),
   closing: '}',
   suiteOf: () => '',
   where: (_content, suite) => suite,
   placement: {
-    startsItem: (next) => /^(#!?\[|(pub(\([^)]*\))? )?(fn|mod|use|impl|struct|enum|const|static|type|trait|macro_rules!|extern|unsafe|async)\b|\/\/|\/\*)/.test(next),
+    startsItem: (next) =>
+      /^(#!?\[|(pub(\([^)]*\))? )?(fn|mod|use|impl|struct|enum|const|static|type|trait|macro_rules!|extern|unsafe|async)\b|\/\/|\/\*)/.test(
+        next,
+      ),
     definitionStart: (line, listed) => line === `fn ${listed}() {`,
   },
 };

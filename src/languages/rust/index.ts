@@ -19,7 +19,12 @@ export const RUST: Language = {
   runnerControl: {
     isControlPath: (parts) => {
       const base = parts.at(-1) ?? '';
-      return parts.includes('.cargo') || base === 'rust-toolchain' || base === 'rust-toolchain.toml' || (base === 'build.rs' && !parts.slice(0, -1).includes('src'));
+      return (
+        parts.includes('.cargo') ||
+        base === 'rust-toolchain' ||
+        base === 'rust-toolchain.toml' ||
+        (base === 'build.rs' && !parts.slice(0, -1).includes('src'))
+      );
     },
     buildDefinitions: [[/(^|[\s;&|(])cargo(\s|$)/, /^Cargo\.(toml|lock)$/]],
   },

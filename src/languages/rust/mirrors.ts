@@ -13,12 +13,19 @@ export const CARGO_MIRRORS: MirrorText = {
   mirrorSource,
   mirrorHeader: (name) => ['#[test]', `fn ${name}() {`],
   invertCheck: (body, i) => invertRustAssert(body[i]!),
-  mutateCheck: (body, i, _source, random) => mutateEqualityMacro(body[i]!, { indent: '    ', pattern: /^( {4})(assert_eq)!\((.*);\s*$/, bang: '!', usable: (arg) => isMutableLiteral(arg) }, random),
+  mutateCheck: (body, i, _source, random) =>
+    mutateEqualityMacro(
+      body[i]!,
+      { indent: '    ', pattern: /^( {4})(assert_eq)!\((.*);\s*$/, bang: '!', usable: (arg) => isMutableLiteral(arg) },
+      random,
+    ),
 };
 
 function mirrorSource(content: string, name: string): MirrorSource | undefined {
   const lines = content.split('\n');
-  const index = lines.findIndex((l, i) => l === `fn ${name}() {` && lines[i - 1]?.trim() === '#[test]' && !/^\s*#/.test(lines[i - 2] ?? ''));
+  const index = lines.findIndex(
+    (l, i) => l === `fn ${name}() {` && lines[i - 1]?.trim() === '#[test]' && !/^\s*#/.test(lines[i - 2] ?? ''),
+  );
   // A test's thread is named after it (std::thread::current().name()); module_path!/line! differ in a copy too.
   return bracedBody(lines, index, '', (line) => /thread::current\(\)|\bline!|\bcolumn!|function_name/.test(line));
 }

@@ -13,7 +13,12 @@ export const CARGO_RUNNER: CanaryRunner = {
   commandRunsAll(testCommand) {
     const args = /cargo\s+test(.*)$/m.exec(testCommand)?.[1] ?? '';
     const beforeDashes = args.split(/\s--(\s|$)/)[0] ?? '';
-    const positional = beforeDashes.split(/\s+/).filter((a, i, all) => a !== '' && !a.startsWith('-') && !/^--(features|package|manifest-path|target|jobs|test|bin|example)$/.test(all[i - 1] ?? ''));
+    const positional = beforeDashes
+      .split(/\s+/)
+      .filter(
+        (a, i, all) =>
+          a !== '' && !a.startsWith('-') && !/^--(features|package|manifest-path|target|jobs|test|bin|example)$/.test(all[i - 1] ?? ''),
+      );
     return positional.length === 0 && !/\s--test[=\s]/.test(beforeDashes);
   },
   // cargo stops after a failing test target unless told not to.

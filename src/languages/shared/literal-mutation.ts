@@ -33,7 +33,7 @@ export function mutateLiteral(literal: string, random: (n: number) => number, js
 /** A string literal's content with one more letter, never inside an escape sequence. */
 function withLetter(content: string, random: (n: number) => number): string {
   const boundaries: number[] = [0];
-  for (let i = 0; i < content.length; ) {
+  for (let i = 0; i < content.length;) {
     i += content[i] === '\\' ? 2 : 1;
     boundaries.push(Math.min(i, content.length));
   }
@@ -56,6 +56,7 @@ function mutateArray(inner: string, random: (n: number) => number): string | und
 /** Whether the text is a literal mutateLiteral can change. */
 export function isMutableLiteral(text: string, js = false): boolean {
   const t = text.trim();
-  if (js && (JS_STRING.test(t) || /^\[[^[\]]*\]$/.test(t))) return /^\[/.test(t) ? mutateArray(t.slice(1, -1), () => 0) !== undefined : true;
+  if (js && (JS_STRING.test(t) || /^\[[^[\]]*\]$/.test(t)))
+    return /^\[/.test(t) ? mutateArray(t.slice(1, -1), () => 0) !== undefined : true;
   return INTEGER.test(t) || STRING.test(t);
 }

@@ -13,7 +13,12 @@ export function camel(words: readonly string[]): string {
  * The body of the test whose header is line `index`, up to the first `}` in the first column: not
  * when there is none, when it is empty, or when a line reads the test's own name (a copy's differs).
  */
-export function bracedBody(lines: readonly string[], index: number, param: string, readsOwnName: (line: string) => boolean): MirrorSource | undefined {
+export function bracedBody(
+  lines: readonly string[],
+  index: number,
+  param: string,
+  readsOwnName: (line: string) => boolean,
+): MirrorSource | undefined {
   if (index < 0) return undefined;
   const end = lines.findIndex((l, i) => i > index && l === '}');
   if (end < 0) return undefined;
@@ -45,4 +50,3 @@ export function mutateEqualityMacro(
   const kept = args.map((a, k) => (k === index ? `${/^\s*/.exec(a)![0]}${changed}` : a));
   return `${shape.indent}${m[2]}${shape.bang}(${kept.join(',')}${m[3]!.slice(close)};`;
 }
-

@@ -13,7 +13,12 @@ export interface ChangePlan {
    * under them is new): one archive holds them whole. `descendants` counts the engine's listed
    * paths beneath, to bound the archive's tar overhead.
    */
-  readonly roots: ReadonlyArray<{ readonly rel: string; readonly kind: 'added' | 'modified'; readonly descendants: number; readonly hasChangedChildren: boolean }>;
+  readonly roots: ReadonlyArray<{
+    readonly rel: string;
+    readonly kind: 'added' | 'modified';
+    readonly descendants: number;
+    readonly hasChangedChildren: boolean;
+  }>;
   /** Paths gone from the layer (a directory stands for everything under it). */
   readonly deleted: readonly string[];
   /** Listed paths in the repository that are part of the change (not .git, not compiled files). */
@@ -58,7 +63,12 @@ export function planChange(changes: readonly LayerChange[], workdir: string): Ch
     if (change.kind === 'deleted') continue;
     if (change.kind === 'added' && added.has(dirname(change.rel))) continue; // inside a new directory
     if (change.kind === 'modified' && withChildren.has(change.rel)) continue; // a directory whose children are listed
-    roots.push({ rel: change.rel, kind: change.kind, descendants: descendants.get(change.rel) ?? 0, hasChangedChildren: withChildren.has(change.rel) });
+    roots.push({
+      rel: change.rel,
+      kind: change.kind,
+      descendants: descendants.get(change.rel) ?? 0,
+      hasChangedChildren: withChildren.has(change.rel),
+    });
   }
   return { roots, deleted: inRepo.filter((c) => c.kind === 'deleted').map((c) => c.rel), pathCount: inRepo.length };
 }

@@ -118,4 +118,3 @@ async function mapLimited<T, R>(items: readonly T[], limit: number, fn: (item: T
   if (failure !== undefined) throw failure;
   return results;
 }
-

@@ -8,8 +8,7 @@ import type { TreeEntry } from './tar-entries.js';
 const INPUT_DIR = '/swe_env/capture';
 
 export type ScratchDiff =
-  | { readonly ok: true; readonly patch: Buffer }
-  | { readonly ok: false; readonly tooLarge: boolean; readonly error: string };
+  { readonly ok: true; readonly patch: Buffer } | { readonly ok: false; readonly tooLarge: boolean; readonly error: string };
 
 /**
  * The change as a diff, computed in a scratch container from the task's pristine image: the entries
@@ -40,7 +39,10 @@ export async function scratchDiff(
   const ids = [...blobs.keys()].sort();
   const archive = tarPack();
   const add = (name: string, content: Buffer | string): void => {
-    archive.entry({ name: `${INPUT_DIR.slice(1)}/${name}`, mode: 0o644 }, typeof content === 'string' ? Buffer.from(content, 'utf8') : content);
+    archive.entry(
+      { name: `${INPUT_DIR.slice(1)}/${name}`, mode: 0o644 },
+      typeof content === 'string' ? Buffer.from(content, 'utf8') : content,
+    );
   };
   archive.entry({ name: `${INPUT_DIR.slice(1)}/`, type: 'directory', mode: 0o755 });
   if (ids.length > 0) add('objects.pack', blobPack(ids.map((id) => blobs.get(id) ?? Buffer.alloc(0))));
@@ -56,7 +58,9 @@ export async function scratchDiff(
     timeoutMs: input.timeoutMs,
   });
   if (diff.timedOut) return { ok: false, tooLarge: false, error: `computing the diff did not finish in ${input.timeoutMs / 1000} s` };
-  if (diff.exitCode !== 0) return { ok: false, tooLarge: false, error: `computing the diff failed (exit ${diff.exitCode}): ${diff.stderr.trim().slice(-2000)}` };
-  if (diff.outputBytes > input.maxPatchBytes) return { ok: false, tooLarge: true, error: `the diff is ${diff.outputBytes} bytes (at most ${input.maxPatchBytes})` };
+  if (diff.exitCode !== 0)
+    return { ok: false, tooLarge: false, error: `computing the diff failed (exit ${diff.exitCode}): ${diff.stderr.trim().slice(-2000)}` };
+  if (diff.outputBytes > input.maxPatchBytes)
+    return { ok: false, tooLarge: true, error: `the diff is ${diff.outputBytes} bytes (at most ${input.maxPatchBytes})` };
   return { ok: true, patch: diff.output };
 }

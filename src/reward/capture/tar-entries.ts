@@ -88,7 +88,9 @@ export async function tarEntries(
       }
       const parts: Buffer[] = [];
       stream.on('data', (chunk: unknown) => parts.push(chunk as Buffer));
-      stream.on('end', () => finish({ rel, mode: ((header.mode ?? 0o644) & 0o100) !== 0 ? '100755' : '100644', content: Buffer.concat(parts) }));
+      stream.on('end', () =>
+        finish({ rel, mode: ((header.mode ?? 0o644) & 0o100) !== 0 ? '100755' : '100644', content: Buffer.concat(parts) }),
+      );
     });
     unpack.on('finish', resolve);
     unpack.on('error', reject);

@@ -53,7 +53,12 @@ function logicalLines(script: string): string[] {
 }
 
 const PREAMBLE = [/^#!/, /^set -[a-z]+( -o \w+)*( pipefail)?$/, /^source \/opt\/miniconda3\/bin\/activate$/, /^conda activate \S+$/];
-const INFORMATIONAL = [/^git config --global --add safe\.directory /, /^git status$/, /^git show$/, /^git (-c core\.fileMode=false )?diff [0-9a-f]{7,40}$/];
+const INFORMATIONAL = [
+  /^git config --global --add safe\.directory /,
+  /^git status$/,
+  /^git show$/,
+  /^git (-c core\.fileMode=false )?diff [0-9a-f]{7,40}$/,
+];
 /** 5.x's exit-code capture around the end marker: the grader takes the exit code from the test process. */
 const EXIT_CODE = [/^[A-Z_]+=\$\?$/, /^echo ">>>>> Test Exit Code: \$[A-Z_]+"$/];
 const NO_TEST_FILES = 'echo "No test files to reset"';
@@ -82,12 +87,15 @@ function isNewFilesReset(lines: readonly string[], i: number): boolean {
 
 /** The parts of a harness-shaped eval script, or why it is not one. */
 export function readEvalScript(script: string, baseCommit: string): ScriptParts | { error: string } {
-  const lines = logicalLines(script).map((l) => l.trimEnd()).filter((l) => l.trim() !== '');
+  const lines = logicalLines(script)
+    .map((l) => l.trimEnd())
+    .filter((l) => l.trim() !== '');
   const start = lines.findIndex((l) => l.includes(START));
   const end = lines.findIndex((l) => l.includes(END));
   if (start < 0 || end < start) return { error: `eval_script has no "${START}" ... "${END}" markers around its test command` };
   const reset = lines.findIndex((l, i) => i < start && (isReset(l, baseCommit) || isNewFilesReset(lines, i)));
-  if (reset < 0) return { error: `eval_script does not check out the test files from base_commit ${baseCommit.slice(0, 12)} before its tests` };
+  if (reset < 0)
+    return { error: `eval_script does not check out the test files from base_commit ${baseCommit.slice(0, 12)} before its tests` };
   const resetLine = lines[reset]!;
   const checksOut = resetLine.startsWith(`git checkout ${baseCommit}`);
   const resetFiles = checksOut ? resetLine.slice(`git checkout ${baseCommit}`.length).trim().split(/\s+/).filter(Boolean) : [];
@@ -125,7 +133,10 @@ function stepsBeforeReset(before: readonly string[]): { evalCommands: string[]; 
 function stepsAroundTestPatch(between: readonly string[], notes: string[]): { beforeTestPatch: string[]; afterTestPatch: string[] } {
   const apply = between.findIndex((l) => /^git apply\b/.test(l) && HEREDOC.test(l));
   if (apply < 0) {
-    if (between.length > 0) notes.push('eval_script applies no test patch in a heredoc: the grader applies the row\'s test_patch right after the reset, before the steps that follow it');
+    if (between.length > 0)
+      notes.push(
+        "eval_script applies no test patch in a heredoc: the grader applies the row's test_patch right after the reset, before the steps that follow it",
+      );
     return { beforeTestPatch: [], afterTestPatch: [...between] };
   }
   return { beforeTestPatch: between.slice(0, apply), afterTestPatch: between.slice(apply + 1) };

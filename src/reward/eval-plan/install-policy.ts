@@ -33,7 +33,8 @@ export function isEditableInstall(install: string): boolean {
 }
 
 /** Files a build reads: a change to one needs the install re-run even when editable. */
-const BUILD_INPUT = /(^|\/)(setup\.py|setup\.cfg|pyproject\.toml|MANIFEST\.in|meson\.build|meson_options\.txt|CMakeLists\.txt|Makefile|requirements[^/]*\.txt)$|\.(pyx|pxd|pxi|c|cc|cpp|cxx|h|hpp|f|f90|f95|rs|y|l|in)$/;
+const BUILD_INPUT =
+  /(^|\/)(setup\.py|setup\.cfg|pyproject\.toml|MANIFEST\.in|meson\.build|meson_options\.txt|CMakeLists\.txt|Makefile|requirements[^/]*\.txt)$|\.(pyx|pxd|pxi|c|cc|cpp|cxx|h|hpp|f|f90|f95|rs|y|l|in)$/;
 
 export function installDecision(install: string, changedPaths: readonly string[], policy: InstallRerun): InstallDecision {
   if (install.trim() === '') return { run: false, reason: 'the plan has no install step' };

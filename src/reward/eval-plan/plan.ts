@@ -34,14 +34,23 @@ export function harnessModifiedFiles(testPatch: string): string[] {
   for (const chunk of testPatch.split(/^(?=diff --git )/m)) {
     const source = /^--- (\S.*?)(?:\t.*)?$/m.exec(chunk)?.[1];
     const header = /^diff --git a\/(.*) b\/.*$/m.exec(chunk)?.[1];
-    const path = source !== undefined ? source : header !== undefined && /^Binary files |^rename from |^deleted file /m.test(chunk) ? `a/${header}` : undefined;
+    const path =
+      source !== undefined
+        ? source
+        : header !== undefined && /^Binary files |^rename from |^deleted file /m.test(chunk)
+          ? `a/${header}`
+          : undefined;
     if (path === undefined || path === '/dev/null' || !path.startsWith('a/')) continue;
     files.push(path.slice(2));
   }
   return files;
 }
 
-function findFacts(table: Readonly<Record<string, readonly VersionFacts[]>>, repo: string, version: string): { facts: VersionFacts | undefined; known: boolean } {
+function findFacts(
+  table: Readonly<Record<string, readonly VersionFacts[]>>,
+  repo: string,
+  version: string,
+): { facts: VersionFacts | undefined; known: boolean } {
   const entries = lookup(table, repo);
   return { facts: entries?.find((f) => f.versions.includes(version)), known: entries !== undefined };
 }
@@ -83,11 +92,23 @@ function makePlan(task: Task): EvalPlan {
   const gym = bench.known ? undefined : findFacts(SWE_GYM_SPECS, repo, task.version);
   const facts = bench.facts ?? gym?.facts;
   const source: PlanSource = bench.facts ? 'swe-bench' : gym?.facts ? 'swe-gym' : 'default';
-  if (!facts && (bench.known || gym?.known)) notes.push(`${repo} has no version ${JSON.stringify(task.version)} in the harness's table: its test command is pytest -rA and no install is re-run`);
+  if (!facts && (bench.known || gym?.known))
+    notes.push(
+      `${repo} has no version ${JSON.stringify(task.version)} in the harness's table: its test command is pytest -rA and no install is re-run`,
+    );
   const evalCommands = facts?.evalCommands ?? [];
   const install = task.install ?? facts?.install ?? '';
   if (task.testCmd) {
-    return { source: 'record-test-cmd', evalCommands, install, ...NO_EXTRA_STEPS, testCommand: task.testCmd, resetFiles: gymResetFiles(source, task.testPatch) ?? resetFiles, harnessParser: parser, notes };
+    return {
+      source: 'record-test-cmd',
+      evalCommands,
+      install,
+      ...NO_EXTRA_STEPS,
+      testCommand: task.testCmd,
+      resetFiles: gymResetFiles(source, task.testPatch) ?? resetFiles,
+      harnessParser: parser,
+      notes,
+    };
   }
   const testCmd = facts?.testCmd ?? PYTEST_RA;
   if (facts && facts.testCmd === null) notes.push(`the harness has no test command for ${repo} ${task.version}: pytest -rA is used`);
@@ -172,5 +193,7 @@ function smithDirectives(task: Task): string[] {
  * once, where the harness runs them.
  */
 export function environmentLines(commands: readonly string[]): string[] {
-  return commands.filter((line) => /^\s*(export|unset|source|\.|conda\s+activate|ulimit|cd)\s/.test(line) || /^\s*[A-Za-z_][A-Za-z0-9_]*=\S*\s*$/.test(line));
+  return commands.filter(
+    (line) => /^\s*(export|unset|source|\.|conda\s+activate|ulimit|cd)\s/.test(line) || /^\s*[A-Za-z_][A-Za-z0-9_]*=\S*\s*$/.test(line),
+  );
 }

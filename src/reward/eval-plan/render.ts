@@ -55,7 +55,8 @@ function testRun(plan: EvalPlan, task: Task, apply: string, reset: string): stri
  */
 function commonEvalScript(plan: EvalPlan, task: Task): string {
   const dir = task.workdir;
-  const reset = plan.resetFiles.length > 0 ? `git checkout ${task.baseCommit} ${plan.resetFiles.join(' ')}` : 'echo "No test files to reset"';
+  const reset =
+    plan.resetFiles.length > 0 ? `git checkout ${task.baseCommit} ${plan.resetFiles.join(' ')}` : 'echo "No test files to reset"';
   const lines = [
     '#!/bin/bash',
     'set -uxo pipefail',

@@ -21,7 +21,9 @@ export function smithLanguagePlan(task: Task, profile: SmithLanguageProfile): Ev
     testCommand: task.testCmd ?? testCommand,
     resetFiles: [],
     harnessParser: task.logParser ?? profile.parser,
-    notes: [`swesmith's ${profile.language} profile: its test command and parser are planned, but swe-env grades only Python repositories end to end (it has no reading of its own of a ${profile.language} log)`],
+    notes: [
+      `swesmith's ${profile.language} profile: its test command and parser are planned, but swe-env grades only Python repositories end to end (it has no reading of its own of a ${profile.language} log)`,
+    ],
     harnessGeneration: '4.1',
   };
 }

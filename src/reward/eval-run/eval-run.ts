@@ -60,10 +60,21 @@ export async function runEvaluation(input: EvalRunInput): Promise<EvalRunResult>
   await Promise.all(Array.from({ length: Math.max(1, Math.min(input.concurrency, todo.length)) }, worker));
 
   const predictions = new Map(input.predictions.map((p) => [p.instanceId, p]));
-  const report = runReport(input.tasks.map((t) => t.id), predictions, results);
+  const report = runReport(
+    input.tasks.map((t) => t.id),
+    predictions,
+    results,
+  );
   const model = input.predictions[0]?.model ?? 'unknown-model';
   const reportFile = await writeRunReport(input.out, input.runId, model, report);
-  return { reportFile, report, results, skipped, notRun: todo.filter((p) => !results.has(p.instanceId)).length, interrupted: input.signal.aborted };
+  return {
+    reportFile,
+    report,
+    results,
+    skipped,
+    notRun: todo.filter((p) => !results.has(p.instanceId)).length,
+    interrupted: input.signal.aborted,
+  };
 }
 
 async function gradeOne(input: EvalRunInput, task: Task, prediction: Prediction): Promise<InstanceResult> {
@@ -78,7 +89,11 @@ async function gradeOne(input: EvalRunInput, task: Task, prediction: Prediction)
     // A grading cut by Ctrl-C is no verdict: nothing is written, a re-run grades it.
     if (input.signal.aborted) return { kind: 'not-run' };
     const error = report.infraError ? report.error : undefined;
-    await writeOutcome(dir, prediction, { report, ...(error !== undefined ? { error } : {}), ...(testLog !== undefined ? { testLog } : {}) });
+    await writeOutcome(dir, prediction, {
+      report,
+      ...(error !== undefined ? { error } : {}),
+      ...(testLog !== undefined ? { testLog } : {}),
+    });
     return error !== undefined ? { kind: 'error', reason: error, infra: true } : { kind: 'graded', resolved: report.resolved };
   } catch (error) {
     if (input.signal.aborted) return { kind: 'not-run' };

@@ -29,7 +29,11 @@ export async function writeInputs(dir: string, task: Task, prediction: Predictio
 }
 
 /** The test output, a readable account of the grading, and (graded only) report.json. */
-export async function writeOutcome(dir: string, prediction: Prediction, outcome: { report?: GradeReport; error?: string; testLog?: string }): Promise<void> {
+export async function writeOutcome(
+  dir: string,
+  prediction: Prediction,
+  outcome: { report?: GradeReport; error?: string; testLog?: string },
+): Promise<void> {
   await mkdir(dir, { recursive: true });
   if (outcome.testLog !== undefined) await writeFile(join(dir, 'test_output.txt'), outcome.testLog);
   await writeFile(join(dir, 'run_instance.log'), instanceLog(prediction, outcome));
@@ -61,7 +65,12 @@ export function harnessInstanceReport(prediction: Prediction, report: GradeRepor
       patch_exists: prediction.modelPatch !== null && prediction.modelPatch.trim() !== '',
       patch_successfully_applied: report.patchApplied,
       resolved: report.resolved,
-      tests_status: { FAIL_TO_PASS: split(report.failToPass), PASS_TO_PASS: split(report.passToPass), FAIL_TO_FAIL: { success: [], failure: [] }, PASS_TO_FAIL: { success: [], failure: [] } },
+      tests_status: {
+        FAIL_TO_PASS: split(report.failToPass),
+        PASS_TO_PASS: split(report.passToPass),
+        FAIL_TO_FAIL: { success: [], failure: [] },
+        PASS_TO_FAIL: { success: [], failure: [] },
+      },
       swe_env: report,
     },
   };
@@ -73,15 +82,22 @@ function instanceLog(prediction: Prediction, outcome: { report?: GradeReport; er
   if (outcome.error !== undefined) lines.push(`error: ${outcome.error}`);
   if (r) {
     lines.push(`resolved: ${r.resolved} (reward follows ${r.rewardRule})`);
-    lines.push(`patch: ${r.patchEmpty ? 'empty' : `${r.patchBytes} bytes, ${r.patchApplied ? `applied with ${r.patchApplyMethod}` : 'not applied'}`}`);
+    lines.push(
+      `patch: ${r.patchEmpty ? 'empty' : `${r.patchBytes} bytes, ${r.patchApplied ? `applied with ${r.patchApplyMethod}` : 'not applied'}`}`,
+    );
     if (r.droppedFiles.length) lines.push(`dropped from the patch: ${r.droppedFiles.join(', ')}`);
     if (r.install) lines.push(`install: ${r.install.ran ? `re-run, exit ${r.install.exitCode}` : 'not re-run'} (${r.install.reason})`);
     lines.push(`tests: ${r.testCommand} -> exit ${r.testExitCode}${r.testTimedOut ? ' (timed out)' : ''}`);
-    if (r.harness) lines.push(`official harness verdict: ${r.harness.resolved ? 'resolved' : 'not resolved'}${r.harness.invalid ? ` (${r.harness.invalid})` : ''}`);
+    if (r.harness)
+      lines.push(
+        `official harness verdict: ${r.harness.resolved ? 'resolved' : 'not resolved'}${r.harness.invalid ? ` (${r.harness.invalid})` : ''}`,
+      );
     if (r.integrityFlags.length) lines.push(`integrity flags: ${r.integrityFlags.join('; ')}`);
     if (r.error && outcome.error === undefined) lines.push(`note: ${r.error}`);
     const d = r.durations;
-    lines.push(`durations: container ${d.containerStartS}s, patch ${d.patchS}s, install ${d.installS}s, tests ${d.testRunS}s, total ${d.totalS}s`);
+    lines.push(
+      `durations: container ${d.containerStartS}s, patch ${d.patchS}s, install ${d.installS}s, tests ${d.testRunS}s, total ${d.totalS}s`,
+    );
   }
   return `${lines.join('\n')}\n`;
 }

@@ -27,12 +27,18 @@ export async function loadPredictions(file: string): Promise<Prediction[]> {
   try {
     text = await readFile(file, 'utf8');
   } catch (error) {
-    throw new InvalidArgumentError(`--predictions ${file}: ${(error as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : String(error)}`);
+    throw new InvalidArgumentError(
+      `--predictions ${file}: ${(error as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : String(error)}`,
+    );
   }
   const records = parseRecords(file, text);
   if (records.length === 0) throw new InvalidArgumentError(`--predictions ${file}: no predictions in the file`);
   const predictions = records.map(({ value, where }) => toPrediction(file, where, value));
-  refuseDuplicates(file, predictions, records.map((r) => r.where));
+  refuseDuplicates(
+    file,
+    predictions,
+    records.map((r) => r.where),
+  );
   return predictions;
 }
 
@@ -61,7 +67,9 @@ function jsonLines(file: string, text: string): Array<{ value: unknown; where: s
     try {
       out.push({ value: JSON.parse(line), where: `line ${i + 1}` });
     } catch (error) {
-      throw new InvalidArgumentError(`--predictions ${file}:${i + 1}: not valid JSON (${(error as Error).message}); each line must be one JSON object`);
+      throw new InvalidArgumentError(
+        `--predictions ${file}:${i + 1}: not valid JSON (${(error as Error).message}); each line must be one JSON object`,
+      );
     }
   });
   return out;
@@ -69,7 +77,8 @@ function jsonLines(file: string, text: string): Array<{ value: unknown; where: s
 
 function toPrediction(file: string, where: string, value: unknown): Prediction {
   const at = `--predictions ${file} (${where})`;
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new InvalidArgumentError(`${at}: a prediction must be a JSON object`);
+  if (typeof value !== 'object' || value === null || Array.isArray(value))
+    throw new InvalidArgumentError(`${at}: a prediction must be a JSON object`);
   const r = value as Record<string, unknown>;
   if (typeof r['instance_id'] !== 'string' || r['instance_id'] === '') throw new InvalidArgumentError(`${at}: no instance_id`);
   if (!('model_patch' in r)) {
@@ -79,7 +88,8 @@ function toPrediction(file: string, where: string, value: unknown): Prediction {
     );
   }
   const patch = r['model_patch'];
-  if (patch !== null && typeof patch !== 'string') throw new InvalidArgumentError(`${at}: model_patch of ${r['instance_id']} must be a string or null`);
+  if (patch !== null && typeof patch !== 'string')
+    throw new InvalidArgumentError(`${at}: model_patch of ${r['instance_id']} must be a string or null`);
   const model = r['model_name_or_path'];
   if (model !== undefined && typeof model !== 'string') throw new InvalidArgumentError(`${at}: model_name_or_path must be a string`);
   return { instanceId: r['instance_id'], modelPatch: patch, model: model || 'unknown-model' };
@@ -90,7 +100,9 @@ function refuseDuplicates(file: string, predictions: readonly Prediction[], wher
   predictions.forEach((p, i) => {
     const earlier = seen.get(p.instanceId);
     if (earlier !== undefined) {
-      throw new InvalidArgumentError(`--predictions ${file}: ${p.instanceId} is predicted twice (${earlier} and ${wheres[i]}); keep one prediction per instance`);
+      throw new InvalidArgumentError(
+        `--predictions ${file}: ${p.instanceId} is predicted twice (${earlier} and ${wheres[i]}); keep one prediction per instance`,
+      );
     }
     seen.set(p.instanceId, wheres[i]!);
   });

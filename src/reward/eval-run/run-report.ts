@@ -19,7 +19,11 @@ export type InstanceResult =
  * instances an interrupted run did not reach to incomplete_ids, and puts environment failures in
  * infra_failure_ids with their reasons (they stay error ids, as the harness keeps its own).
  */
-export function runReport(datasetIds: readonly string[], predictions: ReadonlyMap<string, Prediction>, results: ReadonlyMap<string, InstanceResult>): Record<string, unknown> {
+export function runReport(
+  datasetIds: readonly string[],
+  predictions: ReadonlyMap<string, Prediction>,
+  results: ReadonlyMap<string, InstanceResult>,
+): Record<string, unknown> {
   const ids = {
     completed: [] as string[],
     incomplete: [] as string[],

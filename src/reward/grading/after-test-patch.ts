@@ -45,6 +45,9 @@ export async function afterTestPatchStage(
     outputTail: result.output.toString('utf8').slice(-4000),
   };
   // The task was validated with these steps on the gold patch: steps that never end run the patch's code.
-  if (result.timedOut) throw new ModelFault(`the steps after the test patch did not end within ${input.timeoutS}s (the patch's own code, built or run by them)`);
+  if (result.timedOut)
+    throw new ModelFault(
+      `the steps after the test patch did not end within ${input.timeoutS}s (the patch's own code, built or run by them)`,
+    );
   await quiesce(sandbox);
 }

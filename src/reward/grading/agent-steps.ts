@@ -64,7 +64,11 @@ export async function taskSteps(
 
 /** The pristine Python's plugins and package ownership (inventory.sh), read before anything of the patch is on disk. */
 async function readInventory(sandbox: Sandbox, workdir: string): Promise<Omit<TaskStepsResult, 'baseline'>> {
-  const listed = await sandbox.exec(bashArgv(INVENTORY_SCRIPT, 'swe-env-inventory', [workdir]), { timeoutMs: 60_000, outputLimitBytes: 16 * 1024 * 1024, separateStderr: true });
+  const listed = await sandbox.exec(bashArgv(INVENTORY_SCRIPT, 'swe-env-inventory', [workdir]), {
+    timeoutMs: 60_000,
+    outputLimitBytes: 16 * 1024 * 1024,
+    separateStderr: true,
+  });
   let parsed: { plugins?: unknown; owners?: unknown; repo_dists?: unknown } = {};
   try {
     parsed = JSON.parse(listed.output.toString('utf8').trim() || '{}') as typeof parsed;
@@ -76,7 +80,11 @@ async function readInventory(sandbox: Sandbox, workdir: string): Promise<Omit<Ta
   if (parsed.owners && typeof parsed.owners === 'object') {
     for (const [path, names] of Object.entries(parsed.owners as Record<string, unknown>)) owners.set(path, strings(names));
   }
-  return { plugins: strings(parsed.plugins).filter((p) => /^[A-Za-z_][\w.]*$/.test(p)), owners, repoDists: new Set(strings(parsed.repo_dists)) };
+  return {
+    plugins: strings(parsed.plugins).filter((p) => /^[A-Za-z_][\w.]*$/.test(p)),
+    owners,
+    repoDists: new Set(strings(parsed.repo_dists)),
+  };
 }
 
 export interface AgentStepsInput {
@@ -94,26 +102,45 @@ export interface AgentStepsInput {
 }
 
 /** Runs the install re-run when the policy says; returns the repository paths it changed. */
-export async function agentSteps(sandbox: Sandbox, input: AgentStepsInput, report: GradeReport, signal?: AbortSignal): Promise<readonly string[]> {
+export async function agentSteps(
+  sandbox: Sandbox,
+  input: AgentStepsInput,
+  report: GradeReport,
+  signal?: AbortSignal,
+): Promise<readonly string[]> {
   const decision = installDecision(input.plan.install, input.changed, input.installRerun);
   report.install = { ran: false, reason: decision.reason, exitCode: 0, seconds: 0, outputTail: '' };
   if (!decision.run) return [];
   const baseline = input.baseline;
-  if (baseline === undefined) throw new Error('the install was to run with no closed-world baseline taken (taskSteps and installDecision disagree)');
+  if (baseline === undefined)
+    throw new Error('the install was to run with no closed-world baseline taken (taskSteps and installDecision disagree)');
   const started = Date.now();
   const result = await runInstall(sandbox, input, signal);
   if (signal?.aborted) throw new Error('grading was cancelled');
   await assertAlive(sandbox, 'the install step', result.exitCode);
   const took = seconds(started);
   report.durations.installS += took;
-  report.install = { ran: true, reason: decision.reason, exitCode: result.exitCode, seconds: took, outputTail: result.output.toString('utf8').slice(-4000) };
+  report.install = {
+    ran: true,
+    reason: decision.reason,
+    exitCode: result.exitCode,
+    seconds: took,
+    outputTail: result.output.toString('utf8').slice(-4000),
+  };
   if (result.timedOut) {
     // The harness's install on the pristine repository ends (the task was validated): one that does
     // not is the patch's setup.py or build hooks.
     throw new ModelFault(`the install step did not end within ${input.timeoutS}s (the patch's setup.py or build hooks)`);
   }
   await quiesce(sandbox);
-  const findings = closedWorldFindings({ before: baseline, after: await sandbox.changes(), workdir: input.task.workdir, ours: input.ours, owners: input.owners, repoDists: input.repoDists });
+  const findings = closedWorldFindings({
+    before: baseline,
+    after: await sandbox.changes(),
+    workdir: input.task.workdir,
+    ours: input.ours,
+    owners: input.owners,
+    repoDists: input.repoDists,
+  });
   const refused = [...findings.refused, ...(await contentRefusals(sandbox, findings.readContent))];
   if (refused.length === 0) return findings.repoChanges;
   const remaining = await notInControl(refused, sandbox, input);
@@ -126,14 +153,25 @@ export async function agentSteps(sandbox: Sandbox, input: AgentStepsInput, repor
   return findings.repoChanges;
 }
 
-function runInstall(sandbox: Sandbox, input: { task: Task; plan: EvalPlan; timeoutS: number }, signal?: AbortSignal): ReturnType<Sandbox['exec']> {
+function runInstall(
+  sandbox: Sandbox,
+  input: { task: Task; plan: EvalPlan; timeoutS: number },
+  signal?: AbortSignal,
+): ReturnType<Sandbox['exec']> {
   return watchingPause(sandbox, signal, (watched) =>
-    sandbox.exec(bashArgv(PRE_TEST_SCRIPT, 'swe-env-install', [input.task.workdir, environmentLines(input.plan.evalCommands).join('\n'), input.plan.install]), {
-      // Limited from outside: code that stops a timeout inside runs into this one.
-      timeoutMs: input.timeoutS * 1000,
-      outputLimitBytes: 256 * 1024,
-      signal: watched,
-    }),
+    sandbox.exec(
+      bashArgv(PRE_TEST_SCRIPT, 'swe-env-install', [
+        input.task.workdir,
+        environmentLines(input.plan.evalCommands).join('\n'),
+        input.plan.install,
+      ]),
+      {
+        // Limited from outside: code that stops a timeout inside runs into this one.
+        timeoutMs: input.timeoutS * 1000,
+        outputLimitBytes: 256 * 1024,
+        signal: watched,
+      },
+    ),
   );
 }
 
@@ -150,7 +188,12 @@ export async function quiesce(sandbox: Sandbox, what = 'the install step'): Prom
   }
   const left = leftOver(await sandbox.processes());
   if (left.length > 0) {
-    throw new ModelFault(`processes started by ${what} survived being ended: ${left.slice(0, 3).map((p) => p.command.slice(0, 80)).join('; ')}`);
+    throw new ModelFault(
+      `processes started by ${what} survived being ended: ${left
+        .slice(0, 3)
+        .map((p) => p.command.slice(0, 80))
+        .join('; ')}`,
+    );
   }
 }
 
@@ -170,7 +213,8 @@ async function contentRefusals(sandbox: Sandbox, paths: readonly string[]): Prom
   const out: OutsideChange[] = [];
   for (const path of paths) {
     const content = await fileContent(sandbox, path);
-    const problem = content === undefined ? 'cannot be read to check (over 1 MiB or not a file)' : contentProblem(path, content.toString('utf8'));
+    const problem =
+      content === undefined ? 'cannot be read to check (over 1 MiB or not a file)' : contentProblem(path, content.toString('utf8'));
     if (problem) out.push({ path, kind: 'added', why: problem });
   }
   return out;

@@ -27,7 +27,13 @@ const APPLY_METHODS: Readonly<Record<number, string>> = {
  * Returns the repository paths it changed (less what was put back), or undefined when the patch
  * does not apply or is refused (the report says why).
  */
-export async function applyStage(sandbox: Sandbox, task: Task, patch: Buffer, report: GradeReport, signal?: AbortSignal): Promise<readonly string[] | undefined> {
+export async function applyStage(
+  sandbox: Sandbox,
+  task: Task,
+  patch: Buffer,
+  report: GradeReport,
+  signal?: AbortSignal,
+): Promise<readonly string[] | undefined> {
   if (report.patchEmpty) {
     report.patchApplied = true;
     return [];
@@ -82,12 +88,18 @@ async function sweep(sandbox: Sandbox, task: Task, before: TreeSnapshot, report:
   };
   if (changed.some((path) => path === '.git' || path.startsWith('.git/'))) {
     // Refused before anything below runs git here again.
-    return refuseGitWrites(sweepDecision(changed, { protectedPaths: [], allowedPaths, supportStems: [], pytestConfigChanged: new Set() }).gitWrites);
+    return refuseGitWrites(
+      sweepDecision(changed, { protectedPaths: [], allowedPaths, supportStems: [], pytestConfigChanged: new Set() }).gitWrites,
+    );
   }
   const configs = configCandidates(changed, allowedPaths);
-  const testFiles = diffFiles(task.testPatch).filter((f) => !f.isNew).map((f) => f.oldPath);
+  const testFiles = diffFiles(task.testPatch)
+    .filter((f) => !f.isNew)
+    .map((f) => f.oldPath);
   const files = await readRepoFiles(sandbox, task.workdir, [...configs, ...testFiles]);
-  const pytestConfigChanged = new Set(configs.filter((path) => pytestSettings(path, files.get(path)?.head) !== pytestSettings(path, files.get(path)?.work)));
+  const pytestConfigChanged = new Set(
+    configs.filter((path) => pytestSettings(path, files.get(path)?.head) !== pytestSettings(path, files.get(path)?.work)),
+  );
   const imported = [
     ...testFiles.flatMap((path) => importedModules(path, files.get(path)?.head ?? '')),
     ...diffFiles(task.testPatch).flatMap((f) => importedModules(f.path, addedLines(task.testPatch, f.path))),
@@ -107,7 +119,9 @@ async function sweep(sandbox: Sandbox, task: Task, before: TreeSnapshot, report:
     outputLimitBytes: 64 * 1024,
   });
   if (reverted.timedOut || reverted.exitCode !== 0) {
-    throw new Error(`cannot put back the files the patch may not change (exit ${reverted.exitCode}): ${reverted.output.toString('utf8').slice(-1000)}`);
+    throw new Error(
+      `cannot put back the files the patch may not change (exit ${reverted.exitCode}): ${reverted.output.toString('utf8').slice(-1000)}`,
+    );
   }
   const already = new Set(report.droppedFiles.map((d) => d.split(' (')[0]));
   for (const { path, why } of decision.revert) {
@@ -121,15 +135,22 @@ async function sweep(sandbox: Sandbox, task: Task, before: TreeSnapshot, report:
  * Files as the pristine tree (HEAD) and the working tree hold them; undefined where absent, too
  * large (over 1 MiB: a configuration or test file that big is read as changed) or a link.
  */
-export async function readRepoFiles(sandbox: Sandbox, workdir: string, paths: readonly string[]): Promise<Map<string, { head?: string; work?: string }>> {
+export async function readRepoFiles(
+  sandbox: Sandbox,
+  workdir: string,
+  paths: readonly string[],
+): Promise<Map<string, { head?: string; work?: string }>> {
   const files = new Map<string, { head?: string; work?: string }>();
   if (paths.length === 0) return files;
   await sandbox.putFiles([{ path: `${GRADING_DIR}/read.list`, content: paths.map((p) => `${p}\0`).join('') }]);
-  const read = await sandbox.exec(bashArgv(READ_FILES_SCRIPT, 'swe-env-read', [workdir, `${GRADING_DIR}/read.list`, String(READ_FILE_LIMIT)]), {
-    timeoutMs: 120_000,
-    outputLimitBytes: paths.length * 2 * (READ_FILE_LIMIT + 32),
-    separateStderr: true,
-  });
+  const read = await sandbox.exec(
+    bashArgv(READ_FILES_SCRIPT, 'swe-env-read', [workdir, `${GRADING_DIR}/read.list`, String(READ_FILE_LIMIT)]),
+    {
+      timeoutMs: 120_000,
+      outputLimitBytes: paths.length * 2 * (READ_FILE_LIMIT + 32),
+      separateStderr: true,
+    },
+  );
   if (read.timedOut || read.exitCode !== 0 || read.omittedBytes > 0) {
     throw new Error(`cannot read the repository's configuration and test files (exit ${read.exitCode}): ${read.stderr.slice(-500)}`);
   }

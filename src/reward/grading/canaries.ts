@@ -53,7 +53,23 @@ export interface CanaryInput {
   readonly random?: (n: number) => number;
 }
 
-const FALLBACK_WORDS = ['value', 'result', 'default', 'empty', 'single', 'order', 'repeat', 'boundary', 'mixed', 'nested', 'basic', 'invalid', 'case', 'input', 'output'];
+const FALLBACK_WORDS = [
+  'value',
+  'result',
+  'default',
+  'empty',
+  'single',
+  'order',
+  'repeat',
+  'boundary',
+  'mixed',
+  'nested',
+  'basic',
+  'invalid',
+  'case',
+  'input',
+  'output',
+];
 
 /** Words of the file's own test names: canary names are made of them. */
 function nameWords(content: string): string[] {
@@ -134,7 +150,9 @@ function mirrorTargets(path: string, family: RunnerFamily, listed: readonly stri
       const module = `${djangoModule(path)}.`;
       if (!m || !m[2]!.startsWith(module)) return [];
       const [className, method] = m[2]!.slice(module.length).split('.');
-      return className && /^\w+$/.test(className) && (method === undefined || method === m[1]) ? [{ listed: n, name: m[1]!, className }] : [];
+      return className && /^\w+$/.test(className) && (method === undefined || method === m[1])
+        ? [{ listed: n, name: m[1]!, className }]
+        : [];
     }
     return [];
   });
@@ -219,7 +237,11 @@ function planFile(path: string, content: string, input: CanaryInput, random: (n:
     const add = (expect: 'PASSED' | 'FAILED'): void => {
       const name = freshName(content, words, taken, random);
       canaries.push({ file: path, name, className, expect });
-      methods.push(`    def ${name}(self):\n${syntheticAssertion(expect === 'PASSED', random, true).map((l) => `        ${l}`).join('\n')}\n`);
+      methods.push(
+        `    def ${name}(self):\n${syntheticAssertion(expect === 'PASSED', random, true)
+          .map((l) => `        ${l}`)
+          .join('\n')}\n`,
+      );
     };
     add('PASSED');
     if (input.mustFail) add('FAILED');
@@ -230,7 +252,11 @@ function planFile(path: string, content: string, input: CanaryInput, random: (n:
     const add = (expect: 'PASSED' | 'FAILED'): void => {
       const name = freshName(content, words, taken, random);
       canaries.push({ file: path, name, expect });
-      placed.push({ text: `def ${name}():\n${syntheticAssertion(expect === 'PASSED', random, false).map((l) => `    ${l}`).join('\n')}\n` });
+      placed.push({
+        text: `def ${name}():\n${syntheticAssertion(expect === 'PASSED', random, false)
+          .map((l) => `    ${l}`)
+          .join('\n')}\n`,
+      });
     };
     add('PASSED');
     if (input.mustFail) add('FAILED');
@@ -260,10 +286,18 @@ export function canaryKeyMatches(canary: Canary, key: string, family: RunnerFami
 }
 
 /** Whether any other test of the canary's file has a result (the file ran). */
-function fileRan(canary: Canary, results: ReadonlyMap<string, TestStatus>, family: RunnerFamily, isCanary: (key: string) => boolean): boolean {
+function fileRan(
+  canary: Canary,
+  results: ReadonlyMap<string, TestStatus>,
+  family: RunnerFamily,
+  isCanary: (key: string) => boolean,
+): boolean {
   // Which sources a googletest binary holds is the build's (node:test runs a process per file, PHPUnit a class): the file ran when one of its listed tests reported.
   if (isLanguageRunner(family) && canaryRunner(family).fileSiblings) return (canary.siblings ?? []).some((name) => results.has(name));
-  const module = canary.file.replace(/\.py$/, '').replace(/^tests\//, '').replaceAll('/', '.');
+  const module = canary.file
+    .replace(/\.py$/, '')
+    .replace(/^tests\//, '')
+    .replaceAll('/', '.');
   for (const key of results.keys()) {
     if (isCanary(key)) continue;
     if (family === 'pytest' && (key.startsWith(`${canary.file}::`) || key.includes(`/${canary.file}::`))) return true;
@@ -282,7 +316,12 @@ export interface CanaryCheck {
 }
 
 /** Checks the canaries in one reading of the run's results and takes them out of it. */
-export function checkCanaries(canaries: readonly Canary[], results: ReadonlyMap<string, TestStatus>, family: RunnerFamily, source: string): CanaryCheck {
+export function checkCanaries(
+  canaries: readonly Canary[],
+  results: ReadonlyMap<string, TestStatus>,
+  family: RunnerFamily,
+  source: string,
+): CanaryCheck {
   const isCanary = (key: string): boolean => canaries.some((c) => canaryKeyMatches(c, key, family));
   const flags: string[] = [];
   for (const canary of canaries) {
@@ -290,11 +329,15 @@ export function checkCanaries(canaries: readonly Canary[], results: ReadonlyMap<
     if (canary.mirrorOf && results.get(canary.mirrorOf) !== 'PASSED') continue;
     const what = canary.mirrorOf ? `a copy of ${canary.mirrorOf}` : 'a synthetic test';
     if (statuses.length === 0) {
-      if (fileRan(canary, results, family, isCanary)) flags.push(`canary ${canary.file}::${canary.name} (${what}, must be ${canary.expect}) is missing from the ${source} while its file ran`);
+      if (fileRan(canary, results, family, isCanary))
+        flags.push(
+          `canary ${canary.file}::${canary.name} (${what}, must be ${canary.expect}) is missing from the ${source} while its file ran`,
+        );
       continue;
     }
     const wrong = statuses.find((s) => s !== canary.expect);
-    if (wrong) flags.push(`canary ${canary.file}::${canary.name} (${what}, must be ${canary.expect}) was reported ${wrong} by the ${source}`);
+    if (wrong)
+      flags.push(`canary ${canary.file}::${canary.name} (${what}, must be ${canary.expect}) was reported ${wrong} by the ${source}`);
   }
   const rest = new Map([...results].filter(([key]) => !isCanary(key)));
   return { flags, results: rest };

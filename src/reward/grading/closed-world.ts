@@ -84,14 +84,19 @@ function classifyPackageFile(change: LayerChange, inPackages: string, ctx: Packa
     }
     return inPackages.endsWith('/entry_points.txt') ? 'content' : undefined;
   }
-  if (top.endsWith('.egg-link')) return ctx.repoDists.has(normalisedDist(top.slice(0, -'.egg-link'.length))) || isNewTop ? undefined : { ...change, why: 'an egg-link of another distribution' };
+  if (top.endsWith('.egg-link'))
+    return ctx.repoDists.has(normalisedDist(top.slice(0, -'.egg-link'.length))) || isNewTop
+      ? undefined
+      : { ...change, why: 'an egg-link of another distribution' };
   if (top.endsWith('.pth')) return change.kind === 'deleted' ? undefined : 'content';
   if (top.startsWith('__editable__')) return { ...change, why: 'an editable-install finder imported at interpreter start-up' };
   if (isNewTop) {
     // A new entry is the install's own only if it names no module another site directory already
     // provides: what an import resolves to, not where the file sits, decides what runs.
     const shadowed = shadowedOwners(ctx, top);
-    return shadowed ? { ...change, why: `a new ${moduleName(top)} in ${ctx.base.replace(/\/$/, '')} that imports would find instead of ${shadowed}'s` } : undefined;
+    return shadowed
+      ? { ...change, why: `a new ${moduleName(top)} in ${ctx.base.replace(/\/$/, '')} that imports would find instead of ${shadowed}'s` }
+      : undefined;
   }
   if (ownedByRepo) return undefined;
   const owner = owners?.join(', ') ?? 'no distribution the install made';

@@ -17,12 +17,19 @@ export class ModelFault extends Error {}
  * submit for the whole test timeout and a minute, reading as a timeout (the model's 0). Nothing
  * inside can pause it, so a pause is the environment's failure, reported as soon as it is seen.
  */
-export async function watchingPause<T>(sandbox: Sandbox, signal: AbortSignal | undefined, step: (signal: AbortSignal) => Promise<T>): Promise<T> {
+export async function watchingPause<T>(
+  sandbox: Sandbox,
+  signal: AbortSignal | undefined,
+  step: (signal: AbortSignal) => Promise<T>,
+): Promise<T> {
   const paused = new AbortController();
   const timer = setInterval(() => {
     sandbox.isPaused().then(
       (yes) => {
-        if (yes) paused.abort(new Error('the grading container was paused from outside (docker pause or a frozen cgroup); nothing inside can pause it'));
+        if (yes)
+          paused.abort(
+            new Error('the grading container was paused from outside (docker pause or a frozen cgroup); nothing inside can pause it'),
+          );
       },
       () => undefined,
     );
@@ -77,7 +84,9 @@ export async function explainStepFailure(sandbox: Sandbox, error: unknown): Prom
     );
   }
   const detail = error instanceof Error ? error.message : String(error);
-  return new Error(`the grading container stopped (killed from outside, an engine restart or the host out of memory); the step under way failed with: ${detail}`);
+  return new Error(
+    `the grading container stopped (killed from outside, an engine restart or the host out of memory); the step under way failed with: ${detail}`,
+  );
 }
 
 export function seconds(fromMs: number): number {

@@ -89,13 +89,19 @@ export async function judgeEnvironmentSkips(report: GradeReport, input: Referenc
     reference = await referenceRun(input, signal);
   } catch (error) {
     if (signal?.aborted) throw error;
-    note(report, `the skipped PASS_TO_PASS tests could not be checked against a run without the patch (${messageOf(error)}): they count as not passed`);
+    note(
+      report,
+      `the skipped PASS_TO_PASS tests could not be checked against a run without the patch (${messageOf(error)}): they count as not passed`,
+    );
     return;
   }
   const reasons = candidates.map((name) => ({ name, reason: environmentSkip(reference, name) }));
   const own = reasons.filter((r) => r.reason === undefined).map((r) => r.name);
   if (own.length > 0) {
-    note(report, `PASS_TO_PASS tests skipped or missing in this run but not skipped for a missing module without the patch: ${own.slice(0, 5).join(', ')}`);
+    note(
+      report,
+      `PASS_TO_PASS tests skipped or missing in this run but not skipped for a missing module without the patch: ${own.slice(0, 5).join(', ')}`,
+    );
     return;
   }
   report.infraError = true;
@@ -114,7 +120,14 @@ async function referenceRun(input: ReferenceRunInput, signal?: AbortSignal): Pro
   const control = await input.openControl();
   try {
     const scratch = baseReport(input.task.id);
-    const steps = await taskSteps(control, input.task, input.plan, scratch, { timeoutS: input.testTimeoutS, installRerun: 'never' }, signal);
+    const steps = await taskSteps(
+      control,
+      input.task,
+      input.plan,
+      scratch,
+      { timeoutS: input.testTimeoutS, installRerun: 'never' },
+      signal,
+    );
     const run = await testRunStage(
       control,
       { ...input, agentFiles: [], plugins: steps.plugins, patchEmpty: true, reference: true },

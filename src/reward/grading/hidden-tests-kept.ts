@@ -34,7 +34,12 @@ export async function readHiddenTests(sandbox: Sandbox, workdir: string, paths: 
 }
 
 /** Throws the model's fault when the steps after the test patch changed hidden tests and the gold patch's run does not change them alike. */
-export async function judgeHiddenTestChanges(sandbox: Sandbox, input: HiddenTestsInput, applied: HiddenTexts, signal?: AbortSignal): Promise<void> {
+export async function judgeHiddenTestChanges(
+  sandbox: Sandbox,
+  input: HiddenTestsInput,
+  applied: HiddenTexts,
+  signal?: AbortSignal,
+): Promise<void> {
   const paths = [...applied.keys()];
   const now = await readHiddenTests(sandbox, input.task.workdir, paths);
   const changed = paths.filter((p) => now.get(p) !== applied.get(p));
@@ -42,11 +47,14 @@ export async function judgeHiddenTestChanges(sandbox: Sandbox, input: HiddenTest
   const gold = await goldAfterSteps(input, changed, signal);
   const differs = changed.filter((p) => gold.get(p) !== now.get(p));
   if (differs.length === 0) return;
-  throw new ModelFault(`the steps after the test patch changed hidden test files the gold patch's run leaves as they are: ${differs.slice(0, 5).join(', ')}`);
+  throw new ModelFault(
+    `the steps after the test patch changed hidden test files the gold patch's run leaves as they are: ${differs.slice(0, 5).join(', ')}`,
+  );
 }
 
 async function goldAfterSteps(input: HiddenTestsInput, paths: readonly string[], signal?: AbortSignal): Promise<HiddenTexts> {
-  if (input.task.goldPatch.trim() === '') throw new Error('the steps after the test patch changed hidden test files, and the task has no gold patch to compare with');
+  if (input.task.goldPatch.trim() === '')
+    throw new Error('the steps after the test patch changed hidden test files, and the task has no gold patch to compare with');
   const control = await input.openControl();
   try {
     const scratch: GradeReport = { ...baseReport(input.task.id), patchEmpty: false };

@@ -17,7 +17,20 @@ import { canaryRunner, type LanguageRunner } from '../../languages/index.js';
 
 export { canaryFile, commandRunsAll, languageRunner, stopsEarly, type LanguageRunner } from './language-runners.js';
 
-const FALLBACK_WORDS = ['value', 'result', 'default', 'empty', 'single', 'order', 'repeat', 'boundary', 'mixed', 'nested', 'basic', 'input'];
+const FALLBACK_WORDS = [
+  'value',
+  'result',
+  'default',
+  'empty',
+  'single',
+  'order',
+  'repeat',
+  'boundary',
+  'mixed',
+  'nested',
+  'basic',
+  'input',
+];
 
 function words(runner: LanguageRunner, content: string): string[] {
   const text = canaryRunner(runner);
@@ -28,7 +41,13 @@ function words(runner: LanguageRunner, content: string): string[] {
   return found.size >= 4 ? [...found] : [...found, ...FALLBACK_WORDS];
 }
 
-function name(runner: LanguageRunner, content: string, vocabulary: readonly string[], taken: Set<string>, random: (n: number) => number): string {
+function name(
+  runner: LanguageRunner,
+  content: string,
+  vocabulary: readonly string[],
+  taken: Set<string>,
+  random: (n: number) => number,
+): string {
   const text = canaryRunner(runner);
   for (let attempt = 0; ; attempt++) {
     const parts = Array.from({ length: 2 + random(2) }, () => vocabulary[random(vocabulary.length)]!);
@@ -92,7 +111,14 @@ export function planLanguageCanaries(input: {
       for (const copy of copies) {
         if (!copy.lines) continue;
         const testName = name(input.runner, target.content, vocabulary, taken, random);
-        canaries.push({ file: target.path, name: text.reported(testName), expect: copy.expect, mirrorOf: original, ...(source.suite ? { className: source.suite } : {}), ...siblingFields });
+        canaries.push({
+          file: target.path,
+          name: text.reported(testName),
+          expect: copy.expect,
+          mirrorOf: original,
+          ...(source.suite ? { className: source.suite } : {}),
+          ...siblingFields,
+        });
         blocks.push({ text: [...mirrorHeader(input.runner, testName, source), ...copy.lines, text.closing].join('\n'), after: original });
       }
     }
@@ -121,7 +147,17 @@ function placeBlocks(runner: LanguageRunner, content: string, blocks: readonly B
   const lines = content.replace(/\s*$/, '').split('\n');
   const placement = canaryRunner(runner).placement;
   const items = typeof placement === 'object' ? placement : undefined;
-  const ends = items ? lines.flatMap((line, i) => (line === '}' && startsItem(items.startsItem, lines.slice(i + 1).find((l) => l.trim() !== '')) ? [i] : [])) : [];
+  const ends = items
+    ? lines.flatMap((line, i) =>
+        line === '}' &&
+        startsItem(
+          items.startsItem,
+          lines.slice(i + 1).find((l) => l.trim() !== ''),
+        )
+          ? [i]
+          : [],
+      )
+    : [];
   const after = new Map<number, string[]>();
   for (const block of blocks) {
     const from = block.after === undefined || !items ? -1 : definitionEnd(items.definitionStart, lines, block.after);
@@ -159,9 +195,16 @@ function startsItem(starts: (next: string) => boolean, next: string | undefined)
 }
 
 /** The file's listed tests to mirror: its FAIL_TO_PASS ones (up to a few) and one PASS_TO_PASS one. */
-function mirrored(runner: LanguageRunner, content: string, failToPass: readonly string[], passToPass: readonly string[], random: (n: number) => number): string[] {
+function mirrored(
+  runner: LanguageRunner,
+  content: string,
+  failToPass: readonly string[],
+  passToPass: readonly string[],
+  random: (n: number) => number,
+): string[] {
   const shape = canaryRunner(runner).listedShape;
-  const usable = (names: readonly string[]): string[] => [...new Set(names)].filter((n) => shape.test(n) && mirrorSource(runner, content, n) !== undefined);
+  const usable = (names: readonly string[]): string[] =>
+    [...new Set(names)].filter((n) => shape.test(n) && mirrorSource(runner, content, n) !== undefined);
   const issue = usable(failToPass);
   shuffle(issue, random);
   const kept = usable(passToPass);

@@ -53,7 +53,11 @@ export function mutatedBody(runner: LanguageRunner, source: MirrorSource, random
   return rewriteFirstCheck(runner, source, (body, i) => canaryRunner(runner).mutateCheck(body, i, source, random));
 }
 
-function rewriteFirstCheck(runner: LanguageRunner, source: MirrorSource, rewrite: (body: string[], i: number) => string | undefined): string[] | undefined {
+function rewriteFirstCheck(
+  runner: LanguageRunner,
+  source: MirrorSource,
+  rewrite: (body: string[], i: number) => string | undefined,
+): string[] | undefined {
   const body = [...source.body];
   for (let i = 0; i < body.length; i++) {
     const rewritten = rewrite(body, i);
@@ -68,6 +72,11 @@ function rewriteFirstCheck(runner: LanguageRunner, source: MirrorSource, rewrite
 }
 
 function leavesEarly(runner: LanguageRunner, line: string, param: string): boolean {
-  if (/\breturn\b|\bgoto\b|\bbreak\b|\bpanic\b|os\.Exit|process::exit|\bthrow\b|GTEST_SKIP|markTest(Skipped|Incomplete)|\b(std::)?(exit|abort|_Exit|longjmp|die)\(/.test(line)) return true;
+  if (
+    /\breturn\b|\bgoto\b|\bbreak\b|\bpanic\b|os\.Exit|process::exit|\bthrow\b|GTEST_SKIP|markTest(Skipped|Incomplete)|\b(std::)?(exit|abort|_Exit|longjmp|die)\(/.test(
+      line,
+    )
+  )
+    return true;
   return canaryRunner(runner).leavesEarly?.(line, param) ?? false;
 }

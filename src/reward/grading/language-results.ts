@@ -35,7 +35,12 @@ export class UnreadableLog extends Error {}
  * surrounding spaces, a carriage return, any prefix it tolerates) counts here as it counts there, so
  * no spelling of a result line is read by the verdict and missed by this check.
  */
-export function contradictedResults(harnessParser: string, log: string, listed: readonly string[], task: Pick<Task, 'id' | 'version'>): string[] {
+export function contradictedResults(
+  harnessParser: string,
+  log: string,
+  listed: readonly string[],
+  task: Pick<Task, 'id' | 'version'>,
+): string[] {
   if (!isLanguageRun(harnessParser)) return [];
   if (!readsLineByLine(harnessParser)) return [];
   const wanted = new Set(listed);

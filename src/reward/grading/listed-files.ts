@@ -17,7 +17,9 @@ export { fileOfTestName };
 export async function repositoryTestFiles(sandbox: Sandbox, task: Task): Promise<ReadonlySet<string>> {
   const root = task.workdir.replace(/\/+$/, '');
   const real = new Set(diffFiles(task.testPatch).map((f) => f.path));
-  const candidates = new Set([...task.failToPass, ...task.passToPass].map(fileOfTestName).filter((f): f is string => f !== undefined && !real.has(f)));
+  const candidates = new Set(
+    [...task.failToPass, ...task.passToPass].map(fileOfTestName).filter((f): f is string => f !== undefined && !real.has(f)),
+  );
   await Promise.all(
     [...candidates].map(async (file) => {
       // Only paths inside the repository: a name cannot point the engine elsewhere.

@@ -50,7 +50,14 @@ export async function excuseMirrorFlags(evidence: Evidence, input: MirrorReferen
   if (onlyMirrorFlagsOfAFailingRun(evidence, input.task)) {
     // A listed test failed: the reward is 0 whatever the copies did, so they are reported, not
     // counted (an empty patch on a task whose tests share state raises them, as any patch does).
-    return { ...evidence, integrityFlags: [], auditFlags: [...evidence.auditFlags, ...evidence.integrityFlags.map((f) => `mirror canaries: not judged, a listed test failed (${f})`)] };
+    return {
+      ...evidence,
+      integrityFlags: [],
+      auditFlags: [
+        ...evidence.auditFlags,
+        ...evidence.integrityFlags.map((f) => `mirror canaries: not judged, a listed test failed (${f})`),
+      ],
+    };
   }
   if (!input.canaryPlan || !onlyMirrorFlags(evidence, input.task) || input.task.goldPatch.trim() === '') return evidence;
   let reference: ReadonlySet<string>;
@@ -58,14 +65,20 @@ export async function excuseMirrorFlags(evidence: Evidence, input: MirrorReferen
     reference = await goldMirrorFlags(input, input.canaryPlan, signal);
   } catch (error) {
     if (signal?.aborted) throw error;
-    return { ...evidence, auditFlags: [...evidence.auditFlags, `mirror canaries: the gold patch's reference run failed (${messageOf(error)}); the flags stand`] };
+    return {
+      ...evidence,
+      auditFlags: [...evidence.auditFlags, `mirror canaries: the gold patch's reference run failed (${messageOf(error)}); the flags stand`],
+    };
   }
   const excused = evidence.integrityFlags.filter((f) => reference.has(mirrorFlagCanary(f)!));
   if (excused.length === 0) return evidence;
   return {
     ...evidence,
     integrityFlags: evidence.integrityFlags.filter((f) => !excused.includes(f)),
-    auditFlags: [...evidence.auditFlags, ...excused.map((f) => `mirror canaries: not counted, the gold patch's run disagrees the same way (${f})`)],
+    auditFlags: [
+      ...evidence.auditFlags,
+      ...excused.map((f) => `mirror canaries: not counted, the gold patch's run disagrees the same way (${f})`),
+    ],
   };
 }
 
@@ -75,10 +88,22 @@ async function goldMirrorFlags(input: MirrorReferenceInput, plan: CanaryPlan, si
   try {
     // A report of its own, for a patch that is not empty (a fresh report reads as the empty one).
     const scratch = { ...baseReport(input.task.id), patchEmpty: false };
-    const steps = await taskSteps(control, input.task, input.plan, scratch, { timeoutS: input.testTimeoutS, installRerun: 'never' }, signal);
+    const steps = await taskSteps(
+      control,
+      input.task,
+      input.plan,
+      scratch,
+      { timeoutS: input.testTimeoutS, installRerun: 'never' },
+      signal,
+    );
     const changed = await applyStage(control, input.task, Buffer.from(input.task.goldPatch), scratch, signal);
     if (changed === undefined) throw new Error(`the gold patch does not apply: ${scratch.error ?? ''}`);
-    const run = await testRunStage(control, { ...input, agentFiles: [], plugins: steps.plugins, patchEmpty: false, canaryPlan: plan, reference: true }, scratch, signal);
+    const run = await testRunStage(
+      control,
+      { ...input, agentFiles: [], plugins: steps.plugins, patchEmpty: false, canaryPlan: plan, reference: true },
+      scratch,
+      signal,
+    );
     if (scratch.testTimedOut) throw new Error('the reference run timed out');
     const results: Map<string, TestStatus> = runResults(input.plan.harnessParser, input.parser, run.log, input.task);
     const flags = checkCanaries(plan.canaries, results, input.family, 'printed log').flags;

@@ -10,7 +10,11 @@ import { baseReport, type GradeReport, type RewardRule } from '../report.js';
  * the patch as it will be applied: files outside the gold patch's and the test command's reach
  * dropped (and listed), warnings of what it holds.
  */
-export function prepareReport(task: Task, rawPatch: Buffer, options: { captureS: number | undefined; rewardRule: RewardRule | undefined }): { report: GradeReport; plan: EvalPlan; patch: Buffer } {
+export function prepareReport(
+  task: Task,
+  rawPatch: Buffer,
+  options: { captureS: number | undefined; rewardRule: RewardRule | undefined },
+): { report: GradeReport; plan: EvalPlan; patch: Buffer } {
   const report = baseReport(task.id);
   report.durations.captureS = options.captureS ?? 0;
   const plan = evalPlan(task);

@@ -23,8 +23,20 @@ export async function prepareTests(sandbox: Sandbox, input: PrepareTestsInput, s
   const testFiles = diffFiles(task.testPatch);
   const files = [
     { path: `${GRADING_DIR}/test.patch`, content: task.testPatch },
-    { path: `${GRADING_DIR}/modified.list`, content: testFiles.filter((f) => !f.isNew).map((f) => `${f.oldPath}\0`).join('') },
-    { path: `${GRADING_DIR}/new.list`, content: testFiles.filter((f) => f.isNew).map((f) => `${f.path}\0`).join('') },
+    {
+      path: `${GRADING_DIR}/modified.list`,
+      content: testFiles
+        .filter((f) => !f.isNew)
+        .map((f) => `${f.oldPath}\0`)
+        .join(''),
+    },
+    {
+      path: `${GRADING_DIR}/new.list`,
+      content: testFiles
+        .filter((f) => f.isNew)
+        .map((f) => `${f.path}\0`)
+        .join(''),
+    },
   ];
   const prepare = async (box: Sandbox, watched?: AbortSignal): ReturnType<Sandbox['exec']> => {
     await box.putFiles(files);
@@ -53,5 +65,7 @@ export async function prepareTests(sandbox: Sandbox, input: PrepareTestsInput, s
   } finally {
     await control.remove().catch(() => undefined);
   }
-  throw new ModelFault(`the task's test patch does not apply on top of the patch's changes (it does on the pristine repository): ${prepared.output.toString('utf8').slice(-1500)}`);
+  throw new ModelFault(
+    `the task's test patch does not apply on top of the patch's changes (it does on the pristine repository): ${prepared.output.toString('utf8').slice(-1500)}`,
+  );
 }

@@ -168,7 +168,12 @@ function insideLongStrings(lines: readonly string[]): boolean[] {
  * `class` line: a decorator may span lines (`@pytest.mark.sphinx(\n    'html', ...)`), and nothing
  * may go between it and what it decorates. `decorated` holds the `def`/`class` lines that have one.
  */
-export function definitionStarts(lines: readonly string[], indent: string, from = 0, to = lines.length): { starts: number[]; decorated: Set<number> } {
+export function definitionStarts(
+  lines: readonly string[],
+  indent: string,
+  from = 0,
+  to = lines.length,
+): { starts: number[]; decorated: Set<number> } {
   const inside = insideLongStrings(lines);
   const decorator = new RegExp(`^${indent}@`);
   const header = new RegExp(`^${indent}(def |async def |class )`);

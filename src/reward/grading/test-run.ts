@@ -71,7 +71,12 @@ const MIRROR_LOG_FACTOR = 4;
 /** A Python run's mirrored tests run twice (themselves and one copy), every other test once. */
 const PYTHON_MIRROR_FACTOR = 2;
 
-export async function testRunStage(sandbox: Sandbox, input: TestRunInput, report: GradeReport, signal?: AbortSignal): Promise<TestRunResult> {
+export async function testRunStage(
+  sandbox: Sandbox,
+  input: TestRunInput,
+  report: GradeReport,
+  signal?: AbortSignal,
+): Promise<TestRunResult> {
   const { task, plan } = input;
   await prepareTests(sandbox, input, signal);
   // A reference run (the gold patch's, from a control) repeats a grading: it judges nothing itself.
@@ -100,16 +105,31 @@ export async function testRunStage(sandbox: Sandbox, input: TestRunInput, report
   const factor = runner !== undefined ? MIRROR_TIME_FACTOR : PYTHON_MIRROR_FACTOR;
   const limitS = mirrored ? input.testTimeoutS * factor : input.testTimeoutS;
   // Their output too: a log cut in its middle for the copies' lines lost listed results (round 6's F2).
-  const logLimitBytes = mirrored ? input.logLimitBytes * (runner !== undefined ? MIRROR_LOG_FACTOR : PYTHON_MIRROR_FACTOR) : input.logLimitBytes;
+  const logLimitBytes = mirrored
+    ? input.logLimitBytes * (runner !== undefined ? MIRROR_LOG_FACTOR : PYTHON_MIRROR_FACTOR)
+    : input.logLimitBytes;
   const pytest = recorderApplies(input.parser, plan.testCommand);
   const channel = newRecorderChannel(GRADING_DIR, pytest);
   const testFiles = diffFiles(task.testPatch)
     .filter((f) => !f.isDeleted && f.path.endsWith('.py'))
     .map((f) => f.path);
-  await sandbox.putFiles(channelFiles(channel, { gradingDir: GRADING_DIR, workdir: task.workdir, agentFiles: input.agentFiles, testFiles, plugins: input.plugins }));
+  await sandbox.putFiles(
+    channelFiles(channel, {
+      gradingDir: GRADING_DIR,
+      workdir: task.workdir,
+      agentFiles: input.agentFiles,
+      testFiles,
+      plugins: input.plugins,
+    }),
+  );
   // The harness's eval scripts trace their commands (`set -x`), and parse_log_maven names each test
   // from that trace (`+ mvn test ... -Dtest=X`): without it every Maven row's test reads MISSING.
-  const script = [...environmentLines([...plan.evalCommands, ...plan.beforeTestPatch, ...plan.afterTestPatch]), `export PYTHONPATH="${channel.bootDir}\${PYTHONPATH:+:$PYTHONPATH}"`, 'set -x', plan.testCommand].join('\n');
+  const script = [
+    ...environmentLines([...plan.evalCommands, ...plan.beforeTestPatch, ...plan.afterTestPatch]),
+    `export PYTHONPATH="${channel.bootDir}\${PYTHONPATH:+:$PYTHONPATH}"`,
+    'set -x',
+    plan.testCommand,
+  ].join('\n');
   const started = Date.now();
   const run = await watchingPause(sandbox, signal, (watched) =>
     sandbox.exec(bashArgv(RUN_TESTS_SCRIPT, 'swe-env-tests', [task.workdir, String(limitS), script]), {
@@ -135,7 +155,15 @@ export async function testRunStage(sandbox: Sandbox, input: TestRunInput, report
   // it is read) is ended first: from here on nothing in the container moves.
   await quiesce(sandbox, 'the test run');
   const text = (await readContainerFile(sandbox, channel.outFile, CHANNEL_LIMIT))?.toString('utf8') ?? '';
-  return { log, exitCode: run.exitCode, family, canaries, ...(canaryPlan ? { canaryPlan } : {}), channel: readRecords(text, channel.key, pytest), pytest };
+  return {
+    log,
+    exitCode: run.exitCode,
+    family,
+    canaries,
+    ...(canaryPlan ? { canaryPlan } : {}),
+    channel: readRecords(text, channel.key, pytest),
+    pytest,
+  };
 }
 
 /** Whether the test command runs a test file (it names it, or names no test file of the task at all). */
@@ -170,7 +198,17 @@ async function writeCanaries(sandbox: Sandbox, input: TestRunInput, family: Runn
     const content = read.get(path)?.work;
     return content === undefined ? [] : [{ path, content }];
   });
-  return writePlanned(sandbox, input.task.workdir, planCanaries({ targets, family, passToPass: input.task.passToPass, failToPass: input.task.failToPass, mustFail: !stopsAtFirstFailure(testCommand) }));
+  return writePlanned(
+    sandbox,
+    input.task.workdir,
+    planCanaries({
+      targets,
+      family,
+      passToPass: input.task.passToPass,
+      failToPass: input.task.failToPass,
+      mustFail: !stopsAtFirstFailure(testCommand),
+    }),
+  );
 }
 
 /** The planned canary files written into the repository. */
@@ -195,8 +233,23 @@ async function writeLanguageCanaries(sandbox: Sandbox, input: TestRunInput, runn
   });
   if (targets.length === 0) return undefined;
   const script = canaryRunner(runner).reservedNamesScript;
-  const reserved = script === undefined ? new Set<string>() : await reservedNames(sandbox, input.task.workdir, targets.map((t) => t.path), script);
-  const plan = planLanguageCanaries({ runner, targets, mustFail: !stopsEarly(runner, testCommand), failToPass: input.task.failToPass, passToPass: input.task.passToPass, reserved });
+  const reserved =
+    script === undefined
+      ? new Set<string>()
+      : await reservedNames(
+          sandbox,
+          input.task.workdir,
+          targets.map((t) => t.path),
+          script,
+        );
+  const plan = planLanguageCanaries({
+    runner,
+    targets,
+    mustFail: !stopsEarly(runner, testCommand),
+    failToPass: input.task.failToPass,
+    passToPass: input.task.passToPass,
+    reserved,
+  });
   await sandbox.putFiles([...plan.files].map(([path, content]) => ({ path: `${root}/${path}`, content })));
   return plan;
 }
@@ -207,6 +260,15 @@ async function reservedNames(sandbox: Sandbox, workdir: string, paths: readonly 
   // Whatever the listing gives: the package's files are partly the agent's, and a listing they make
   // fail or overflow must not turn the grading into an infrastructure error (a collision they cause
   // only fails their own build).
-  const list = await sandbox.exec(bashArgv(script, 'swe-env-go-names', [workdir, ...dirs]), { timeoutMs: 60_000, outputLimitBytes: 4 << 20, separateStderr: true });
-  return new Set(list.output.toString('utf8').split('\n').filter((n) => /^\w+$/.test(n)));
+  const list = await sandbox.exec(bashArgv(script, 'swe-env-go-names', [workdir, ...dirs]), {
+    timeoutMs: 60_000,
+    outputLimitBytes: 4 << 20,
+    separateStderr: true,
+  });
+  return new Set(
+    list.output
+      .toString('utf8')
+      .split('\n')
+      .filter((n) => /^\w+$/.test(n)),
+  );
 }

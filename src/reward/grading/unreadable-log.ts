@@ -19,10 +19,22 @@ export async function judgeUnreadableLog(error: UnreadableLog, input: ReferenceR
   let goldReadable: boolean;
   try {
     const scratch = { ...baseReport(input.task.id), patchEmpty: false };
-    const steps = await taskSteps(control, input.task, input.plan, scratch, { timeoutS: input.testTimeoutS, installRerun: 'never' }, signal);
+    const steps = await taskSteps(
+      control,
+      input.task,
+      input.plan,
+      scratch,
+      { timeoutS: input.testTimeoutS, installRerun: 'never' },
+      signal,
+    );
     const changed = await applyStage(control, input.task, Buffer.from(input.task.goldPatch), scratch, signal);
     if (changed === undefined) throw new Error(`${error.message} (and the gold patch does not apply: ${scratch.error ?? ''})`);
-    const run = await testRunStage(control, { ...input, agentFiles: [], plugins: steps.plugins, patchEmpty: false, reference: true }, scratch, signal);
+    const run = await testRunStage(
+      control,
+      { ...input, agentFiles: [], plugins: steps.plugins, patchEmpty: false, reference: true },
+      scratch,
+      signal,
+    );
     goldReadable = isReadable(() => runResults(input.plan.harnessParser, input.parser, run.log, input.task));
   } finally {
     await control.remove().catch(() => undefined);

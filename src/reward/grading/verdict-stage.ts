@@ -30,7 +30,13 @@ export function decideReport(
 ): void {
   const { task, evidence } = input;
   const harnessMap = harnessParse(input.harnessParser, input.log, input.generation, { instanceId: task.id, version: task.version });
-  const lists = { failToPass: task.failToPass, passToPass: task.passToPass, exitCode: input.exitCode, harnessMap, failureElsewhere: evidence.canaryFailed };
+  const lists = {
+    failToPass: task.failToPass,
+    passToPass: task.passToPass,
+    exitCode: input.exitCode,
+    harnessMap,
+    failureElsewhere: evidence.canaryFailed,
+  };
   const repositoryFiles = input.repositoryFiles ?? new Set<string>();
   const logVerdict = decideVerdict({ results: evidence.logResults, ...lists, repositoryFiles });
   let verdict: Verdict = logVerdict;
@@ -45,7 +51,13 @@ export function decideReport(
   report.integrityFlags = flags;
   report.auditFlags = [...evidence.auditFlags];
   report.harnessRead = [...verdict.harnessRead];
-  report.harness = harnessVerdict({ map: harnessMap, log: input.log, ...lists, timedOut: report.testTimedOut, generation: input.generation });
+  report.harness = harnessVerdict({
+    map: harnessMap,
+    log: input.log,
+    ...lists,
+    timedOut: report.testTimedOut,
+    generation: input.generation,
+  });
   report.failToPass = [...verdict.failToPass];
   report.passToPass = [...verdict.passToPass];
   report.resolution = verdict.resolution;
@@ -72,6 +84,12 @@ export function decideReport(
  */
 function explainRunFailure(report: GradeReport, log: string, channelProblems: readonly string[]): void {
   if (report.resolved) return;
-  const why = runFailure({ log, exitCode: report.testExitCode, timedOut: report.testTimedOut, listed: [...report.failToPass, ...report.passToPass], channelProblems });
+  const why = runFailure({
+    log,
+    exitCode: report.testExitCode,
+    timedOut: report.testTimedOut,
+    listed: [...report.failToPass, ...report.passToPass],
+    channelProblems,
+  });
   if (why) report.error = report.error ? `${why}\n(${report.error})` : why;
 }

@@ -54,7 +54,8 @@ function maintained(name: string, map: StatusMap, g: HarnessGeneration): boolean
 }
 
 /** 5.x's evidence that a runner ran at all, for an empty parse (Python runners print "N passed"...). */
-const SUITE_RAN = /Executed [1-9]\d* of \d+|TOTAL: [1-9]\d* (?:SUCCESS|FAILED)|[1-9]\d* passing|Tests:\s+[1-9]\d*|Test Suites:\s+(?:\d+ \w+, )*[1-9]\d* total|^# tests [1-9]\d*|[1-9]\d* specs?, \d+ failures?|': ok$/m;
+const SUITE_RAN =
+  /Executed [1-9]\d* of \d+|TOTAL: [1-9]\d* (?:SUCCESS|FAILED)|[1-9]\d* passing|Tests:\s+[1-9]\d*|Test Suites:\s+(?:\d+ \w+, )*[1-9]\d* total|^# tests [1-9]\d*|[1-9]\d* specs?, \d+ failures?|': ok$/m;
 
 export function harnessVerdict(input: {
   readonly map: StatusMap;
@@ -97,11 +98,18 @@ export function harnessVerdict(input: {
 }
 
 /** get_logs_eval's reasons to return ({}, False). */
-function invalidity(input: { map: StatusMap; log: string; exitCode: number; timedOut: boolean; generation: HarnessGeneration }): string | undefined {
+function invalidity(input: {
+  map: StatusMap;
+  log: string;
+  exitCode: number;
+  timedOut: boolean;
+  generation: HarnessGeneration;
+}): string | undefined {
   if (input.timedOut) return 'the tests timed out (the harness logs ">>>>> Tests Timed Out")';
   if (input.generation !== '5') return undefined;
   if (input.map.size === 0 && !SUITE_RAN.test(input.log)) return 'no test results and no sign the suite ran';
   const anyFailure = [...input.map.values()].some((s) => s === 'FAILED' || s === 'ERROR');
-  if (input.exitCode !== 0 && input.map.size > 0 && !anyFailure) return `the test command exited ${input.exitCode} but the log reports no failure`;
+  if (input.exitCode !== 0 && input.map.size > 0 && !anyFailure)
+    return `the test command exited ${input.exitCode} but the log reports no failure`;
   return undefined;
 }

@@ -62,7 +62,8 @@ export class EngineDialect {
       const info = (await this.docker.info().catch(() => ({}))) as { Driver?: string; DriverStatus?: Array<[string, string]> };
       const backing = (info.DriverStatus ?? []).find(([key]) => key === 'Backing Filesystem')?.[1] ?? '';
       const driver = info.Driver ?? '';
-      this.storageQuota = ['btrfs', 'zfs', 'devicemapper', 'windowsfilter'].includes(driver) || (driver === 'overlay2' && backing === 'xfs');
+      this.storageQuota =
+        ['btrfs', 'zfs', 'devicemapper', 'windowsfilter'].includes(driver) || (driver === 'overlay2' && backing === 'xfs');
     }
     return this.storageQuota;
   }
@@ -74,7 +75,9 @@ export class EngineDialect {
    */
   async createContainer(requested: Docker.ContainerCreateOptions, diskBytes: number): Promise<Docker.Container> {
     const sized = diskBytes > 0 && (await this.storageQuotaSupported());
-    const withQuota = sized ? { ...requested, HostConfig: { ...requested.HostConfig, StorageOpt: { size: String(diskBytes) } } } : requested;
+    const withQuota = sized
+      ? { ...requested, HostConfig: { ...requested.HostConfig, StorageOpt: { size: String(diskBytes) } } }
+      : requested;
     const { options, cleanup } = await this.adaptCreate(withQuota);
     try {
       return await this.docker.createContainer(options);
@@ -118,14 +121,24 @@ export class EngineDialect {
     // Podman's compatible API ignores HostConfig.MaskedPaths; its own `mask=` option adds paths to
     // its default list (checked: /proc/1/mem then reads as /dev/null).
     const { MaskedPaths: masked, ...hostConfig } = options.HostConfig ?? {};
-    const security = [...((hostConfig.SecurityOpt as string[] | undefined) ?? []), ...(masked && masked.length > 0 ? [`mask=${masked.join(':')}`] : [])];
+    const security = [
+      ...((hostConfig.SecurityOpt as string[] | undefined) ?? []),
+      ...(masked && masked.length > 0 ? [`mask=${masked.join(':')}`] : []),
+    ];
     const inline = security.find((entry) => entry.startsWith('seccomp={'));
-    if (inline === undefined) return { options: { ...options, StopTimeout: 0, HostConfig: { ...hostConfig, SecurityOpt: security } }, cleanup: async () => undefined };
+    if (inline === undefined)
+      return {
+        options: { ...options, StopTimeout: 0, HostConfig: { ...hostConfig, SecurityOpt: security } },
+        cleanup: async () => undefined,
+      };
     const path = join(tmpdir(), `swe-env-seccomp-${randomUUID()}.json`);
     await writeFile(path, inline.slice('seccomp='.length));
     await chmod(path, 0o644); // whatever the umask: a rootless engine reads it as its own user
     const SecurityOpt = security.map((entry) => (entry === inline ? `seccomp=${path}` : entry));
-    return { options: { ...options, StopTimeout: 0, HostConfig: { ...hostConfig, SecurityOpt } }, cleanup: () => rm(path, { force: true }) };
+    return {
+      options: { ...options, StopTimeout: 0, HostConfig: { ...hostConfig, SecurityOpt } },
+      cleanup: () => rm(path, { force: true }),
+    };
   }
 
   /** Why Podman would ignore the sandbox's limits, or undefined when it holds them (its own info, asked once). */
@@ -133,7 +146,9 @@ export class EngineDialect {
     if (this.limitless === null) {
       const info = await new Promise<{ host?: { cgroupVersion?: string; security?: { rootless?: boolean } } }>((resolve, reject) => {
         const modem = this.docker.modem as { dial(options: object, callback: (error: unknown, data: unknown) => void): void };
-        modem.dial({ path: '/v4.0.0/libpod/info', method: 'GET', statusCodes: { 200: true } }, (error, data) => (error ? reject(error instanceof Error ? error : new Error("the engine did not say what it is")) : resolve(data as never)));
+        modem.dial({ path: '/v4.0.0/libpod/info', method: 'GET', statusCodes: { 200: true } }, (error, data) =>
+          error ? reject(error instanceof Error ? error : new Error('the engine did not say what it is')) : resolve(data as never),
+        );
       });
       const rootlessV1 = info.host?.security?.rootless === true && info.host.cgroupVersion === 'v1';
       this.limitless = rootlessV1 ? 'rootless Podman on cgroup v1 ignores memory, CPU and pid limits' : undefined;

@@ -29,7 +29,10 @@ export class DockerPullEngine implements PullEngine {
   }
 
   async pull(reference: string, auth: RegistryAuth | undefined, onEvent: (event: PullEvent) => void, signal: AbortSignal): Promise<void> {
-    const stream = (await this.docker.pull(reference, auth ? { authconfig: auth, abortSignal: signal } : { abortSignal: signal })) as NodeJS.ReadableStream & { destroy?: (e?: Error) => void };
+    const stream = (await this.docker.pull(
+      reference,
+      auth ? { authconfig: auth, abortSignal: signal } : { abortSignal: signal },
+    )) as NodeJS.ReadableStream & { destroy?: (e?: Error) => void };
     await new Promise<void>((resolve, reject) => {
       const onAbort = (): void => {
         // Closing the request is how the engine learns to stop pulling.

@@ -119,7 +119,8 @@ export class ImageCache {
       }
     }
     this.lastBytes = left;
-    if (evicted.length > 0) this.deps.log?.('evicted task images', { evicted, bytesBefore: bytes, bytesAfter: left, highBytes: this.budget.highBytes });
+    if (evicted.length > 0)
+      this.deps.log?.('evicted task images', { evicted, bytesBefore: bytes, bytesAfter: left, highBytes: this.budget.highBytes });
     return { bytes: left, evicted, refusedInUse: this.refusedInUse - refusedBefore };
   }
 
@@ -128,7 +129,9 @@ export class ImageCache {
     const all = images ?? (await this.measure()).images;
     const used = new Set((await this.docker.listContainers({ all: true })).map((c) => c.ImageID));
     const lastUse = (i: CachedImage): number => Math.max(i.created, ...i.names.map((n) => this.deps.lastUsed(canonical(n))));
-    return all.filter((i) => !used.has(i.id) && !i.names.some((n) => this.deps.pinned(canonical(n)))).sort((a, b) => lastUse(a) - lastUse(b));
+    return all
+      .filter((i) => !used.has(i.id) && !i.names.some((n) => this.deps.pinned(canonical(n))))
+      .sort((a, b) => lastUse(a) - lastUse(b));
   }
 
   /** Removes one image by each of its names, never forced; false when the engine kept it. */
@@ -141,7 +144,8 @@ export class ImageCache {
       return true;
     } catch (error) {
       if (statusCodeOf(error) === 409) this.refusedInUse += 1;
-      else if (statusCodeOf(error) !== 404) this.deps.log?.('could not evict a task image', { image: image.names[0], error: String(error) });
+      else if (statusCodeOf(error) !== 404)
+        this.deps.log?.('could not evict a task image', { image: image.names[0], error: String(error) });
       return false;
     }
   }

@@ -94,11 +94,28 @@ export class ImagePulls {
     const flight = this.flights.get(image);
     if (flight) {
       const p = flight.progress;
-      return { image, phase: flight.phase, bytesDone: p.bytesDone, bytesTotal: p.bytesTotal, layersDone: p.layersDone, layersTotal: p.layersTotal, attempt: flight.attempt };
+      return {
+        image,
+        phase: flight.phase,
+        bytesDone: p.bytesDone,
+        bytesTotal: p.bytesTotal,
+        layersDone: p.layersDone,
+        layersTotal: p.layersTotal,
+        attempt: flight.attempt,
+      };
     }
     const failure = this.failures.get(image);
     if (failure && Date.now() - failure.at < FAILURE_MEMORY_MS) {
-      return { image, phase: 'failed', error: failure.error, bytesDone: 0, bytesTotal: 0, layersDone: 0, layersTotal: 0, attempt: failure.attempts };
+      return {
+        image,
+        phase: 'failed',
+        error: failure.error,
+        bytesDone: 0,
+        bytesTotal: 0,
+        layersDone: 0,
+        layersTotal: 0,
+        attempt: failure.attempts,
+      };
     }
     return undefined;
   }
@@ -163,7 +180,12 @@ export class ImagePulls {
       for (let tries = 1; ; tries++) {
         flight.attempt += 1;
         try {
-          await this.engine.pull(source, this.options.credentials.for(registry), (event) => flight.progress.see(event), this.stopping.signal);
+          await this.engine.pull(
+            source,
+            this.options.credentials.for(registry),
+            (event) => flight.progress.see(event),
+            this.stopping.signal,
+          );
           if (source !== flight.image) await this.engine.rename(source, flight.image);
           return;
         } catch (error) {
@@ -182,7 +204,9 @@ export class ImagePulls {
       }
     }
     const registry = parseReference(flight.image).registry;
-    throw new InfraError(`cannot pull ${flight.image} from ${registry}${mirror ? ` or its mirror` : ''} after ${flight.attempt} ${flight.attempt === 1 ? 'try' : 'tries'} (${failures.join('; ')}): ${pullAdvice(lastKind, registry)}`);
+    throw new InfraError(
+      `cannot pull ${flight.image} from ${registry}${mirror ? ` or its mirror` : ''} after ${flight.attempt} ${flight.attempt === 1 ? 'try' : 'tries'} (${failures.join('; ')}): ${pullAdvice(lastKind, registry)}`,
+    );
   }
 
   /**
@@ -206,7 +230,10 @@ export class ImagePulls {
 
   private waitError(flight: Flight, signal: AbortSignal): Error {
     const reason = abortReason(signal);
-    const where = flight.phase === 'queued' ? `queued behind ${this.slots.inUse} running pulls (--max-pulls ${this.options.maxPulls})` : `pulling, ${describeProgress(flight.progress)}, try ${flight.attempt}`;
+    const where =
+      flight.phase === 'queued'
+        ? `queued behind ${this.slots.inUse} running pulls (--max-pulls ${this.options.maxPulls})`
+        : `pulling, ${describeProgress(flight.progress)}, try ${flight.attempt}`;
     const text = `the task's image ${flight.image} is not on this server yet (${where}); the pull goes on: retry later, or Prefetch the tasks of the next batches ahead of their Resets`;
     if (reason instanceof DeadlineExceededError) return new DeadlineExceededError(`the call's deadline passed: ${text}`);
     return reason;

@@ -67,9 +67,17 @@ export interface MirrorRule {
 export function parseMirrorRule(text: string): MirrorRule {
   const eq = text.indexOf('=');
   const from = eq > 0 ? text.slice(0, eq).trim().replace(/\/+$/, '') : '';
-  const to = eq > 0 ? text.slice(eq + 1).trim().replace(/\/+$/, '') : '';
+  const to =
+    eq > 0
+      ? text
+          .slice(eq + 1)
+          .trim()
+          .replace(/\/+$/, '')
+      : '';
   if (!from || !to || /\s/.test(from + to)) {
-    throw new Error(`a registry mirror is FROM=TO (a registry or registry/path prefix on each side, e.g. docker.io=127.0.0.1:5000), got '${text}'`);
+    throw new Error(
+      `a registry mirror is FROM=TO (a registry or registry/path prefix on each side, e.g. docker.io=127.0.0.1:5000), got '${text}'`,
+    );
   }
   return { from: DEFAULT_REGISTRY_ALIASES.includes(from) ? DEFAULT_REGISTRY : from, to };
 }

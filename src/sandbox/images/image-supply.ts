@@ -92,7 +92,11 @@ export class ImageSupply {
       beforePull: () => this.makeRoom(),
       onPulled: (image, outcome, attempts, seconds) => {
         hooks.onPulled?.(image, outcome, attempts, seconds);
-        log?.(outcome === 'pulled' ? 'info' : 'warn', outcome === 'pulled' ? 'pulled a task image' : 'could not pull a task image', { image, attempts, seconds });
+        log?.(outcome === 'pulled' ? 'info' : 'warn', outcome === 'pulled' ? 'pulled a task image' : 'could not pull a task image', {
+          image,
+          attempts,
+          seconds,
+        });
         if (outcome === 'pulled') void this.enforce();
       },
       ...(hooks.onRetry ? { onRetry: hooks.onRetry } : {}),
@@ -188,7 +192,11 @@ export class ImageSupply {
 
   snapshot(): SupplySnapshot {
     const pulls = this.pulls.states();
-    const pinned = new Set([...this.pins.keys(), ...[...this.prefetched.entries()].filter(([, until]) => until > Date.now()).map(([k]) => k), ...this.pulls.inFlight().map(canonical)]);
+    const pinned = new Set([
+      ...this.pins.keys(),
+      ...[...this.prefetched.entries()].filter(([, until]) => until > Date.now()).map(([k]) => k),
+      ...this.pulls.inFlight().map(canonical),
+    ]);
     return {
       pulls,
       running: pulls.filter((p) => p.phase === 'pulling').length,

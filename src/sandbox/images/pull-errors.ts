@@ -5,9 +5,11 @@
  */
 export type PullFailureKind = 'retry' | 'auth' | 'missing' | 'other';
 
-const AUTH = /unauthori[sz]ed|authentication required|no basic auth|access denied|denied: |forbidden|\b401\b|\b403\b|incorrect username or password/i;
+const AUTH =
+  /unauthori[sz]ed|authentication required|no basic auth|access denied|denied: |forbidden|\b401\b|\b403\b|incorrect username or password/i;
 const MISSING = /manifest unknown|not found|does not exist|name unknown|no such image|invalid reference/i;
-const RETRY = /\b429\b|too ?many ?requests|status:? 5\d\d|\b5\d\d [A-Z]|service unavailable|bad gateway|gateway time-?out|internal server error|connection (refused|reset)|i\/o timeout|timed? ?out|\bEOF\b|ECONNRESET|ECONNREFUSED|ETIMEDOUT|EPIPE|socket hang up|temporary failure|TLS handshake|network is unreachable|no route to host/i;
+const RETRY =
+  /\b429\b|too ?many ?requests|status:? 5\d\d|\b5\d\d [A-Z]|service unavailable|bad gateway|gateway time-?out|internal server error|connection (refused|reset)|i\/o timeout|timed? ?out|\bEOF\b|ECONNRESET|ECONNREFUSED|ETIMEDOUT|EPIPE|socket hang up|temporary failure|TLS handshake|network is unreachable|no route to host/i;
 
 export function classifyPullFailure(message: string): PullFailureKind {
   // The engine answers 404 for an unknown repository even where it says "access denied".

@@ -16,7 +16,16 @@ interface Layer {
   total: number;
 }
 
-const LAYER_STARTS = new Set(['Pulling fs layer', 'Waiting', 'Already exists', 'Downloading', 'Verifying Checksum', 'Download complete', 'Extracting', 'Pull complete']);
+const LAYER_STARTS = new Set([
+  'Pulling fs layer',
+  'Waiting',
+  'Already exists',
+  'Downloading',
+  'Verifying Checksum',
+  'Download complete',
+  'Extracting',
+  'Pull complete',
+]);
 
 export class PullProgress {
   private readonly layers = new Map<string, Layer>();

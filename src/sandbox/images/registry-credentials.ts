@@ -23,7 +23,8 @@ const DEFAULT_REGISTRY_KEYS = ['https://index.docker.io/v1/', 'index.docker.io',
 
 /** A config.json key (`https://host:port/v1/`, `host:port`) as the bare registry host. */
 function registryOfKey(key: string): string {
-  if (DEFAULT_REGISTRY_KEYS.includes(key) || DEFAULT_REGISTRY_KEYS.includes(key.replace(/^https?:\/\//, '').replace(/\/.*$/, ''))) return DEFAULT_REGISTRY;
+  if (DEFAULT_REGISTRY_KEYS.includes(key) || DEFAULT_REGISTRY_KEYS.includes(key.replace(/^https?:\/\//, '').replace(/\/.*$/, '')))
+    return DEFAULT_REGISTRY;
   return key.replace(/^https?:\/\//, '').replace(/\/.*$/, '');
 }
 
@@ -67,7 +68,9 @@ export class RegistryCredentials {
       config = JSON.parse(text) as typeof config;
     } catch {
       // The message must not quote the file: it holds secrets.
-      throw new Error(`the registry credentials file ${source} is not valid JSON (Docker's config.json format: {"auths": {"host:port": {"auth": "base64 of user:password"}}})`);
+      throw new Error(
+        `the registry credentials file ${source} is not valid JSON (Docker's config.json format: {"auths": {"host:port": {"auth": "base64 of user:password"}}})`,
+      );
     }
     const byRegistry = new Map<string, RegistryAuth>();
     for (const [key, entry] of Object.entries(config.auths ?? {})) {
@@ -95,6 +98,7 @@ function authOf(entry: ConfigEntry, registry: string): RegistryAuth | undefined 
     const colon = decoded.indexOf(':');
     if (colon > 0) return { username: decoded.slice(0, colon), password: decoded.slice(colon + 1), serveraddress: registry };
   }
-  if (entry.username && entry.password !== undefined) return { username: entry.username, password: entry.password, serveraddress: registry };
+  if (entry.username && entry.password !== undefined)
+    return { username: entry.username, password: entry.password, serveraddress: registry };
   return undefined;
 }

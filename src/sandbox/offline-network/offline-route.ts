@@ -29,7 +29,7 @@ export async function setOfflineRoute(helper: NetworkHelper): Promise<OfflineRou
       return undefined;
     },
   });
-  if (result.timedOut) throw new InfraError('the helper that sets a grading sandbox\'s offline route did not finish within 60 s');
+  if (result.timedOut) throw new InfraError("the helper that sets a grading sandbox's offline route did not finish within 60 s");
   const said = lines.join('\n');
   if (result.exitCode === 0) {
     const via = /route: (ip|python)/.exec(said)?.[1];

@@ -103,6 +103,16 @@ export class EpisodeCore {
   private identity(): EpisodeIdentity {
     const { id, task, options, seed, groupId, pristineHead } = this.spec;
     const lineage = this.lineage ? { lineage: this.lineage } : {};
-    return { id, taskId: task.id, serverId: this.deps.serverId, options, seed, groupId, containerId: this.box.id, pristineHead, ...lineage };
+    return {
+      id,
+      taskId: task.id,
+      serverId: this.deps.serverId,
+      options,
+      seed,
+      groupId,
+      containerId: this.box.id,
+      pristineHead,
+      ...lineage,
+    };
   }
 }

@@ -98,7 +98,16 @@ export function recordOf(identity: EpisodeIdentity, state: EpisodeState, retired
     cwd: state.cwd,
     ...(state.inflight ? { inflight: state.inflight } : {}),
     ...(state.captured ? { captured: state.captured } : {}),
-    ...(end ? { end: { reason: end.reason, reward: end.reward, ...(end.report ? { report: end.report } : {}), endedAt: end.endedAt ?? Date.now() } } : {}),
+    ...(end
+      ? {
+          end: {
+            reason: end.reason,
+            reward: end.reward,
+            ...(end.report ? { report: end.report } : {}),
+            endedAt: end.endedAt ?? Date.now(),
+          },
+        }
+      : {}),
     ...(retired ? { retired } : {}),
   };
 }

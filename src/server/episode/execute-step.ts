@@ -18,7 +18,16 @@ export async function executeStep(core: EpisodeCore, index: number, action: Acti
   let outcome: StepOutcome;
   switch (parsed.kind) {
     case 'invalid':
-      outcome = { ...base, observation: parsed.message, reward: 0, terminated: false, truncated: false, status: 'INVALID_ACTION', exitCode: -1, info: {} };
+      outcome = {
+        ...base,
+        observation: parsed.message,
+        reward: 0,
+        terminated: false,
+        truncated: false,
+        status: 'INVALID_ACTION',
+        exitCode: -1,
+        info: {},
+      };
       break;
     case 'submit':
       return finish(core, base, 'submitted', 'OK', SUBMITTED_OBSERVATION);

@@ -33,7 +33,7 @@ export async function sandboxFailure(core: EpisodeCore, base: StepBase, error: u
     return modelFailure(base, `[swe-env] ${own.message} The episode ends with reward 0.`, own.exitCode, own.reason);
   }
   if (await shellBrokenByEpisode(core.box.sandbox, grader, core.task, core.id, error)) {
-    logger.info({ episode: core.id, err: error }, 'the sandbox\'s own files keep its shell from starting');
+    logger.info({ episode: core.id, err: error }, "the sandbox's own files keep its shell from starting");
     core.end('sandbox_shell_broken', 0, undefined);
     await core.dispose();
     const observation = `[swe-env] A new shell could not be started in this sandbox (${messageOf(error)}), while one starts in a pristine copy of the task: the sandbox's own files keep it from starting (a start-up script that exits, a replaced bash). The episode ends with reward 0.`;

@@ -22,7 +22,13 @@ export function commandTimeoutMs(options: EpisodeDefaults, createdAt: number, st
 export async function truncateAtStepLimit(core: EpisodeCore, base: StepBase, outcome: StepOutcome): Promise<StepOutcome> {
   const { maxSteps } = core.options;
   if (base.stepIndex + 1 >= maxSteps) {
-    return truncate(core, base, 'TRUNCATED_STEPS', `${outcome.observation}\n[swe-env] The episode's limit of ${maxSteps} steps was reached.`, outcome);
+    return truncate(
+      core,
+      base,
+      'TRUNCATED_STEPS',
+      `${outcome.observation}\n[swe-env] The episode's limit of ${maxSteps} steps was reached.`,
+      outcome,
+    );
   }
   return outcome;
 }
@@ -39,7 +45,16 @@ export async function truncate(
   if (core.options.truncation === 'zero') {
     core.end(reason, 0, undefined);
     await core.dispose();
-    return { ...base, observation, reward: 0, terminated: false, truncated: true, status, exitCode: last?.exitCode ?? -1, info: { ...(last?.info ?? {}) } };
+    return {
+      ...base,
+      observation,
+      reward: 0,
+      terminated: false,
+      truncated: true,
+      status,
+      exitCode: last?.exitCode ?? -1,
+      info: { ...(last?.info ?? {}) },
+    };
   }
   return finish(core, base, reason, status, observation, last);
 }

@@ -34,7 +34,13 @@ export async function recoverCommand(core: EpisodeCore, step: InflightStep, acti
   }
   if (core.disposed) return closedDuringStep(core, base);
   if (found.kind === 'unknown') {
-    return infraFailure(core, base, new Error(`the server restarted while step ${step.index} ran, and the container does not say how its command ended (${found.reason})`));
+    return infraFailure(
+      core,
+      base,
+      new Error(
+        `the server restarted while step ${step.index} ran, and the container does not say how its command ended (${found.reason})`,
+      ),
+    );
   }
   if (found.kind === 'ended' && found.cwd) core.state.cwd = found.cwd;
   try {

@@ -15,7 +15,12 @@ import type { Action, StepOutcome } from './types.js';
  * the container's command journal says how it ended (waited for while it still runs), or that it
  * never started (it runs now); when the journal cannot tell, the step answers INFRA_ERROR.
  */
-export function resumedStep(core: EpisodeCore, step: InflightStep, captured: CapturedChange | undefined, containerAlive: boolean): { action: Action; run: () => Promise<StepOutcome> } {
+export function resumedStep(
+  core: EpisodeCore,
+  step: InflightStep,
+  captured: CapturedChange | undefined,
+  containerAlive: boolean,
+): { action: Action; run: () => Promise<StepOutcome> } {
   const action: Action = { name: step.name, argumentsJson: step.argumentsJson, callId: step.callId };
   const submit = parseAction(step.name, step.argumentsJson).kind === 'submit';
   const base = { stepIndex: step.index, callId: step.callId };

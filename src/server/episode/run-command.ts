@@ -36,7 +36,10 @@ function commandOutcome(base: StepBase, result: BashResult, timeoutMs: number): 
   if (result.timedOut) notes.push(`[swe-env] The command timed out after ${Math.round(timeoutMs / 100) / 10}s and was killed.`);
   if (result.interrupted) notes.push('[swe-env] The command was interrupted (Ctrl-C): it and everything it started were stopped.');
   if (result.shellRestarted) notes.push(`[swe-env] Note: ${result.shellRestarted}.`);
-  const observation = notes.length > 0 ? `${result.output}${result.output.endsWith('\n') || result.output === '' ? '' : '\n'}${notes.join('\n')}` : result.output;
+  const observation =
+    notes.length > 0
+      ? `${result.output}${result.output.endsWith('\n') || result.output === '' ? '' : '\n'}${notes.join('\n')}`
+      : result.output;
   return {
     ...base,
     observation,

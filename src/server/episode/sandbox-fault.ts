@@ -40,7 +40,13 @@ export async function ownFault(sandbox: Sandbox): Promise<OwnFault | undefined> 
 }
 
 /** A shell that cannot start in a live sandbox but starts in a pristine copy (the control): the episode's doing. */
-export async function shellBrokenByEpisode(sandbox: Sandbox, grader: Grader, task: Task, episodeId: string, error: unknown): Promise<boolean> {
+export async function shellBrokenByEpisode(
+  sandbox: Sandbox,
+  grader: Grader,
+  task: Task,
+  episodeId: string,
+  error: unknown,
+): Promise<boolean> {
   if (!/the sandbox shell (exited before it was ready|did not start in time)/.test(messageOf(error))) return false;
   if (!(await sandbox.isRunning().catch(() => false))) return false;
   return shellStartsOnPristineCopy(grader, task, episodeId).catch(() => false);

@@ -132,5 +132,10 @@ export interface EpisodeRecord extends EpisodeIdentity {
   readonly captured?: { readonly patchBase64: string; readonly captureS: number };
   readonly end?: { readonly reason: EndReason; readonly reward: number; readonly report?: GradeReport; readonly endedAt: number };
   /** Set once the episode is retired (Close, expiry): the record is then its tombstone. */
-  readonly retired?: { readonly reason: 'closed' | 'expired'; readonly detail: string; readonly at: number; readonly summary: EpisodeSummary };
+  readonly retired?: {
+    readonly reason: 'closed' | 'expired';
+    readonly detail: string;
+    readonly at: number;
+    readonly summary: EpisodeSummary;
+  };
 }

@@ -45,14 +45,21 @@ interface ForkSource {
  * exported variables and directory; its state (step count, budgets, recent outcomes) is the
  * parent's. All or nothing: when a child fails, the ones made are closed and the error returned.
  */
-export async function forkEpisode(registry: EpisodeRegistry, parentId: string, request: ForkRequest, signal?: AbortSignal): Promise<ForkResult> {
+export async function forkEpisode(
+  registry: EpisodeRegistry,
+  parentId: string,
+  request: ForkRequest,
+  signal?: AbortSignal,
+): Promise<ForkResult> {
   const ids = childIds(request);
   const started = Date.now();
   const parent = await registry.get(parentId);
   const source = await parent.hold(async (core): Promise<ForkSource> => {
     const shell = await captureShell(core.box, core.state.cwd);
     const layer = await captureLayer(core.box.sandbox, MAX_FORK_LAYER_BYTES);
-    const options = request.freshBudgets ? Object.freeze({ ...core.options, maxSteps: core.state.stepCount + core.options.maxSteps }) : core.options;
+    const options = request.freshBudgets
+      ? Object.freeze({ ...core.options, maxSteps: core.state.stepCount + core.options.maxSteps })
+      : core.options;
     return { layer, shell, state: forkedState(core.state, core.id, request.freshBudgets), options, pristineHead: core.spec.pristineHead };
   });
   const made = await Promise.allSettled(ids.map((id) => startChild(registry, parent, id, source, signal)));
@@ -75,17 +82,25 @@ export async function forkEpisode(registry: EpisodeRegistry, parentId: string, r
 
 function childIds(request: ForkRequest): string[] {
   if (request.childIds.length > 0) {
-    if (request.count !== 0 && request.count !== request.childIds.length) throw new InvalidArgumentError(`count is ${request.count} but ${request.childIds.length} child episode ids were given`);
+    if (request.count !== 0 && request.count !== request.childIds.length)
+      throw new InvalidArgumentError(`count is ${request.count} but ${request.childIds.length} child episode ids were given`);
     if (new Set(request.childIds).size !== request.childIds.length) throw new InvalidArgumentError('child episode ids must differ');
     if (request.childIds.length > MAX_FORK_COUNT) throw new InvalidArgumentError(`at most ${MAX_FORK_COUNT} children per Fork`);
     return [...request.childIds];
   }
-  if (!Number.isInteger(request.count) || request.count < 1 || request.count > MAX_FORK_COUNT) throw new InvalidArgumentError(`count must be 1 to ${MAX_FORK_COUNT}`);
+  if (!Number.isInteger(request.count) || request.count < 1 || request.count > MAX_FORK_COUNT)
+    throw new InvalidArgumentError(`count must be 1 to ${MAX_FORK_COUNT}`);
   return Array.from({ length: request.count }, () => randomUUID());
 }
 
 /** One child; a retried Fork finds a child it already made (same id, same parent) and keeps it. */
-async function startChild(registry: EpisodeRegistry, parent: Episode, id: string, source: ForkSource, signal: AbortSignal | undefined): Promise<Episode> {
+async function startChild(
+  registry: EpisodeRegistry,
+  parent: Episode,
+  id: string,
+  source: ForkSource,
+  signal: AbortSignal | undefined,
+): Promise<Episode> {
   const { episode, created } = await registry.reset(
     {
       task: parent.task,
@@ -98,12 +113,24 @@ async function startChild(registry: EpisodeRegistry, parent: Episode, id: string
         make: async (ready, deps) => {
           await applyLayer(ready.sandbox, source.layer, (paths) => removeThroughShell(ready.shell, paths));
           await restoreShell(ready.shell, source.shell);
-          return new Episode(id, parent.task, source.options, parent.seed, parent.groupId, ready.sandbox, ready.shell, source.pristineHead, deps, source.state);
+          return new Episode(
+            id,
+            parent.task,
+            source.options,
+            parent.seed,
+            parent.groupId,
+            ready.sandbox,
+            ready.shell,
+            source.pristineHead,
+            deps,
+            source.state,
+          );
         },
       },
     },
     signal,
   );
-  if (!created && episode.lineage?.parentEpisodeId !== parent.id) throw new AlreadyExistsError(`episode ${id} already exists and is no child of ${parent.id}`);
+  if (!created && episode.lineage?.parentEpisodeId !== parent.id)
+    throw new AlreadyExistsError(`episode ${id} already exists and is no child of ${parent.id}`);
   return episode;
 }

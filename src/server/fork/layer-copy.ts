@@ -71,9 +71,14 @@ async function tarInSource(sandbox: Sandbox, paths: readonly string[], maxBytes:
   if (paths.length === 0) return Buffer.alloc(0);
   const argv = ['tar', '-C', '/', '-c', '-f', '-', '--no-recursion', '--ignore-failed-read', '--null', '-T', '-'];
   const stdin = paths.map((p) => p.slice(1)).join('\0');
-  const result = await sandbox.exec(argv, { stdin, separateStderr: true, outputLimitBytes: maxBytes, timeoutMs: 120_000 }).catch(() => undefined);
+  const result = await sandbox
+    .exec(argv, { stdin, separateStderr: true, outputLimitBytes: maxBytes, timeoutMs: 120_000 })
+    .catch(() => undefined);
   if (!result || result.exitCode !== 0 || result.timedOut) return undefined;
-  if (result.omittedBytes > 0) throw new FailedPreconditionError(`the episode's writable layer holds more than ${Math.floor(maxBytes / 2 ** 20)} MiB; it cannot be forked`);
+  if (result.omittedBytes > 0)
+    throw new FailedPreconditionError(
+      `the episode's writable layer holds more than ${Math.floor(maxBytes / 2 ** 20)} MiB; it cannot be forked`,
+    );
   return result.output;
 }
 
@@ -113,7 +118,9 @@ async function readPath(sandbox: Sandbox, path: string, directoryItselfOnly: boo
     for await (const entry of tar) {
       const { header } = entry;
       if (header.size && header.size > budget.left) {
-        throw new FailedPreconditionError(`the episode's writable layer holds more than ${Math.floor(budget.left / 2 ** 20)} MiB more than can be forked (at ${path})`);
+        throw new FailedPreconditionError(
+          `the episode's writable layer holds more than ${Math.floor(budget.left / 2 ** 20)} MiB more than can be forked (at ${path})`,
+        );
       }
       const chunks: Buffer[] = [];
       for await (const chunk of entry as AsyncIterable<Buffer>) chunks.push(chunk);

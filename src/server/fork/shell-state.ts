@@ -20,9 +20,12 @@ export async function captureShell(box: SandboxControl, cwd: string): Promise<Sh
   // A shell replaced before this command (a restart) lists its own exports: those are the state.
   const result = await box.runAside('builtin export -p', { timeoutMs: CAPTURE_TIMEOUT_MS, outputLimitBytes: MAX_EXPORTS_BYTES });
   if (result.timedOut || result.interrupted) {
-    throw new FailedPreconditionError(`the episode's shell did not list its exported variables (${result.interrupted ? 'interrupted' : 'timed out'}); it cannot be forked now`);
+    throw new FailedPreconditionError(
+      `the episode's shell did not list its exported variables (${result.interrupted ? 'interrupted' : 'timed out'}); it cannot be forked now`,
+    );
   }
-  if (result.omittedBytes > 0) throw new FailedPreconditionError(`the episode's exported variables exceed ${MAX_EXPORTS_BYTES} bytes; it cannot be forked`);
+  if (result.omittedBytes > 0)
+    throw new FailedPreconditionError(`the episode's exported variables exceed ${MAX_EXPORTS_BYTES} bytes; it cannot be forked`);
   return { exports: result.output, cwd: result.cwd || cwd };
 }
 
@@ -38,7 +41,8 @@ export async function restoreShell(shell: ShellSession, state: ShellState): Prom
     `builtin cd -- ${quote(state.cwd)}`,
   ].join('\n');
   const result = await shell.run(script, { timeoutMs: CAPTURE_TIMEOUT_MS, outputLimitBytes: 64 * 1024 });
-  if (result.timedOut || result.shellRestarted) throw new InfraError(`the forked shell did not take the parent's state (${result.shellRestarted ?? 'timed out'})`);
+  if (result.timedOut || result.shellRestarted)
+    throw new InfraError(`the forked shell did not take the parent's state (${result.shellRestarted ?? 'timed out'})`);
 }
 
 /**
@@ -47,10 +51,18 @@ export async function restoreShell(shell: ShellSession, state: ShellState): Prom
  */
 export async function removeThroughShell(shell: ShellSession, paths: readonly string[]): Promise<void> {
   const commands: string[] = [];
-  for (let at = 0; at < paths.length; at += 500) commands.push(`rm -rf -- ${paths.slice(at, at + 500).map(quote).join(' ')}`);
+  for (let at = 0; at < paths.length; at += 500)
+    commands.push(
+      `rm -rf -- ${paths
+        .slice(at, at + 500)
+        .map(quote)
+        .join(' ')}`,
+    );
   const result = await shell.run(commands.join(' && '), { timeoutMs: 120_000, outputLimitBytes: 8192 });
   if (result.exitCode !== 0 || result.timedOut || result.shellRestarted) {
-    throw new InfraError(`cannot delete the parent's deleted paths in the forked sandbox (exit ${result.exitCode}): ${result.output.slice(0, 500)}`);
+    throw new InfraError(
+      `cannot delete the parent's deleted paths in the forked sandbox (exit ${result.exitCode}): ${result.output.slice(0, 500)}`,
+    );
   }
 }
 

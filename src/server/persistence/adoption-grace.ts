@@ -51,12 +51,15 @@ export class AdoptionGrace {
   private schedule(deadline: number): void {
     if (this.timer || this.stopped) return;
     // A little past the deadline, so that `due` at the timer's time holds it.
-    this.timer = setTimeout(() => {
-      this.timer = undefined;
-      this.onDue();
-      const next = Math.min(...this.unclaimed.values());
-      if (Number.isFinite(next) && next > Date.now()) this.schedule(next);
-    }, Math.max(0, deadline - Date.now()) + 50);
+    this.timer = setTimeout(
+      () => {
+        this.timer = undefined;
+        this.onDue();
+        const next = Math.min(...this.unclaimed.values());
+        if (Number.isFinite(next) && next > Date.now()) this.schedule(next);
+      },
+      Math.max(0, deadline - Date.now()) + 50,
+    );
     this.timer.unref();
   }
 }

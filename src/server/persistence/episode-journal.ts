@@ -83,7 +83,10 @@ export class EpisodeJournal {
         return true;
       } catch (error) {
         this.dropped += 1;
-        this.logger.error({ err: messageOf(error), episode: record.id }, 'cannot write the episode record; it is dropped and the episode will not survive a restart until it is written again');
+        this.logger.error(
+          { err: messageOf(error), episode: record.id },
+          'cannot write the episode record; it is dropped and the episode will not survive a restart until it is written again',
+        );
         await this.release(record.id);
         await unlink(this.file(record.id)).catch(() => undefined);
         return false;

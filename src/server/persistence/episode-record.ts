@@ -13,6 +13,7 @@ export function parseRecord(text: string): EpisodeRecord {
   for (const key of ['seed', 'createdAt', 'stepCount'] as const) {
     if (typeof value[key] !== 'number') throw new Error(`${key} is missing`);
   }
-  if (!Array.isArray(value.recent) || typeof value.options !== 'object' || value.options === null) throw new Error('recent or options is missing');
+  if (!Array.isArray(value.recent) || typeof value.options !== 'object' || value.options === null)
+    throw new Error('recent or options is missing');
   return value as EpisodeRecord;
 }

@@ -83,7 +83,11 @@ export async function recoverEpisodes(deps: RecoveryDeps): Promise<Recovery> {
     const container = containers.get(record.containerId);
     if (!record.end && isAlive(container)) keep.add(record.containerId);
     const outcome = restore(deps, record, task, container);
-    registry.adoptPending(record.id, task.id, outcome.then((o) => o.episode));
+    registry.adoptPending(
+      record.id,
+      task.id,
+      outcome.then((o) => o.episode),
+    );
     work.push(
       outcome.then((o) => {
         counts[o.kind] += 1;
@@ -94,8 +98,16 @@ export async function recoverEpisodes(deps: RecoveryDeps): Promise<Recovery> {
   const removed = await provider.removeServerContainers(keep);
   const settled = Promise.all(work).then(() => {
     const report: RecoveryReport = { ...counts, removed };
-    if (records.length > 0) logger.warn({ ...report, serverId: config.serverId }, `took over ${records.length} episode record(s) of an earlier run of server id ${config.serverId}`);
-    else if (removed > 0) logger.info({ removed, serverId: config.serverId }, `removed ${removed} container(s) an earlier run of server id ${config.serverId} left (it kept no episode records of them)`);
+    if (records.length > 0)
+      logger.warn(
+        { ...report, serverId: config.serverId },
+        `took over ${records.length} episode record(s) of an earlier run of server id ${config.serverId}`,
+      );
+    else if (removed > 0)
+      logger.info(
+        { removed, serverId: config.serverId },
+        `removed ${removed} container(s) an earlier run of server id ${config.serverId} left (it kept no episode records of them)`,
+      );
     return report;
   });
   return { settled };
@@ -119,9 +131,27 @@ async function restore(deps: RecoveryDeps, record: EpisodeRecord, task: Task, co
     episodeId: record.id,
     limits: config.limits,
   });
-  const state = { createdAt: record.createdAt, ...(record.lineage ? { lineage: record.lineage } : {}), stepCount: record.stepCount, recent: record.recent, cwd: record.cwd, ...(record.end ? { end: record.end } : {}) };
+  const state = {
+    createdAt: record.createdAt,
+    ...(record.lineage ? { lineage: record.lineage } : {}),
+    stepCount: record.stepCount,
+    recent: record.recent,
+    cwd: record.cwd,
+    ...(record.end ? { end: record.end } : {}),
+  };
   const make = (shell: ShellSession | undefined): Episode => {
-    const episode = new Episode(record.id, task, record.options, record.seed, record.groupId, sandbox, shell, record.pristineHead, registry.episodeDeps(), state);
+    const episode = new Episode(
+      record.id,
+      task,
+      record.options,
+      record.seed,
+      record.groupId,
+      sandbox,
+      shell,
+      record.pristineHead,
+      registry.episodeDeps(),
+      state,
+    );
     // The trajectory goes on in the same file (an ended one is complete already).
     if (!record.end) episode.attachTrajectory(registry.trajectories?.resume(record.id, record.createdAt));
     return episode;
@@ -157,7 +187,10 @@ async function restore(deps: RecoveryDeps, record: EpisodeRecord, task: Task, co
       return lose(make(undefined), `${RESTARTED} and the episode's sandbox did not take a new shell (${messageOf(error)})`);
     }
   }
-  return lose(make(undefined), `${RESTARTED} and the episode's container was gone (${container ? 'stopped' : 'removed'} while the server was down)`);
+  return lose(
+    make(undefined),
+    `${RESTARTED} and the episode's container was gone (${container ? 'stopped' : 'removed'} while the server was down)`,
+  );
 }
 
 function lostTombstone(record: EpisodeRecord, detail: string): NonNullable<EpisodeRecord['retired']> {

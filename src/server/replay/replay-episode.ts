@@ -66,7 +66,13 @@ export async function replayEpisode(deps: ReplayDeps, input: ReplayInput, signal
     ran += 1;
     if (outcome.terminated || outcome.truncated || episode.ended) break;
   }
-  return { episodeId: episode.id, steps: ran, divergences, firstDivergence: divergences[0]?.stepIndex ?? -1, durationS: (Date.now() - started) / 1000 };
+  return {
+    episodeId: episode.id,
+    steps: ran,
+    divergences,
+    firstDivergence: divergences[0]?.stepIndex ?? -1,
+    durationS: (Date.now() - started) / 1000,
+  };
 }
 
 async function loadRecording(trajectories: TrajectoryRecorder | undefined, input: ReplayInput): Promise<Trajectory> {
@@ -89,14 +95,16 @@ function replayable(steps: readonly TrajectoryStep[], count: number): Trajectory
   const out: TrajectoryStep[] = [];
   for (const [at, step] of steps.entries()) {
     if (count > 0 && out.length === count) break;
-    if (step.index !== at) throw new InvalidArgumentError(`the recording has no step ${at} (steps were dropped): it cannot be replayed past step ${at}`);
+    if (step.index !== at)
+      throw new InvalidArgumentError(`the recording has no step ${at} (steps were dropped): it cannot be replayed past step ${at}`);
     if (step.tool !== 'bash') {
       if (count === 0) break;
       throw new InvalidArgumentError(`recorded step ${at} is a ${step.tool} call; only bash steps replay (ask for at most ${at} steps)`);
     }
     out.push(step);
   }
-  if (count > out.length) throw new InvalidArgumentError(`the recording has ${out.length} replayable steps, fewer than the ${count} asked for`);
+  if (count > out.length)
+    throw new InvalidArgumentError(`the recording has ${out.length} replayable steps, fewer than the ${count} asked for`);
   return out;
 }
 
@@ -108,7 +116,9 @@ function rerun(episode: Episode, index: number, step: TrajectoryStep): Promise<S
 function compare(step: TrajectoryStep, outcome: StepOutcome, index: number): Divergence[] {
   const found: Divergence[] = [];
   if (step.status !== outcome.status) found.push({ stepIndex: index, field: 'status', recorded: step.status, replayed: outcome.status });
-  if (step.exit_code !== outcome.exitCode) found.push({ stepIndex: index, field: 'exit_code', recorded: String(step.exit_code), replayed: String(outcome.exitCode) });
-  if (step.observation !== outcome.observation) found.push({ stepIndex: index, field: 'observation', recorded: step.observation, replayed: outcome.observation });
+  if (step.exit_code !== outcome.exitCode)
+    found.push({ stepIndex: index, field: 'exit_code', recorded: String(step.exit_code), replayed: String(outcome.exitCode) });
+  if (step.observation !== outcome.observation)
+    found.push({ stepIndex: index, field: 'observation', recorded: step.observation, replayed: outcome.observation });
   return found;
 }

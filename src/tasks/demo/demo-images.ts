@@ -3,7 +3,15 @@ import type { DockerSandboxProvider } from '../../sandbox/docker-sandbox.js';
 import { IMAGE_BUILDER_VERSION, buildImageFromFiles, imageLabels, tagImage } from '../../sandbox/image-builder.js';
 import { DEFAULT_IMAGE_TEMPLATE, imageName } from '../image-name.js';
 import type { Task } from '../task.js';
-import { BASE_COMMIT_MESSAGE, DEMO_ORG, DEMO_VERSION, DETERMINISTIC_GIT_ENV, hashFiles, type DemoRepoSource, type DemoTaskSource } from './demo-sources.js';
+import {
+  BASE_COMMIT_MESSAGE,
+  DEMO_ORG,
+  DEMO_VERSION,
+  DETERMINISTIC_GIT_ENV,
+  hashFiles,
+  type DemoRepoSource,
+  type DemoTaskSource,
+} from './demo-sources.js';
 
 /** A demo task as the loader would make it from its row, in `dataset` (its lists empty until derived by grading). */
 export function demoTask(repo: DemoRepoSource, source: DemoTaskSource, dataset: string): Task {
@@ -34,7 +42,9 @@ export const LABEL_BASE_COMMIT = 'swe-env.base-commit';
 const COMMIT_SCRIPT = `
 set -euo pipefail
 cd /testbed
-${Object.entries(DETERMINISTIC_GIT_ENV).map(([k, v]) => `export ${k}='${v}'`).join('\n')}
+${Object.entries(DETERMINISTIC_GIT_ENV)
+  .map(([k, v]) => `export ${k}='${v}'`)
+  .join('\n')}
 git -c init.defaultBranch=main init -q
 git add -A
 git commit -q -m '${BASE_COMMIT_MESSAGE}'

@@ -30,7 +30,10 @@ export interface LanguageDemo {
 }
 
 export async function readLanguageDemo(dir: string): Promise<LanguageDemo> {
-  const raw = JSON.parse(await readFile(join(dir, 'languages.json'), 'utf8')) as Record<string, { family?: string; log_parser?: string; test_command?: string | string[] }>;
+  const raw = JSON.parse(await readFile(join(dir, 'languages.json'), 'utf8')) as Record<
+    string,
+    { family?: string; log_parser?: string; test_command?: string | string[] }
+  >;
   const languages = new Map<string, LanguageRepo>();
   for (const [repo, entry] of Object.entries(raw)) {
     const testCommand = testCommandLines(entry.test_command);
@@ -77,7 +80,11 @@ export function languageEvalScript(baseCommit: string, testPatch: string, testCo
 }
 
 /** Each family's base variant (one layer of Debian packages on the base image), built once. */
-async function familyBases(provider: DockerSandboxProvider, baseImage: string, families: readonly LanguageFamily[]): Promise<Map<LanguageFamily, string>> {
+async function familyBases(
+  provider: DockerSandboxProvider,
+  baseImage: string,
+  families: readonly LanguageFamily[],
+): Promise<Map<LanguageFamily, string>> {
   const bases = new Map<LanguageFamily, string>();
   for (const family of [...new Set(families)].sort()) {
     bases.set(family, (await buildBaseVariant({ provider, baseImage, packages: familyPackages([family]) })).image);
@@ -86,8 +93,17 @@ async function familyBases(provider: DockerSandboxProvider, baseImage: string, f
 }
 
 /** Builds the language demo's images (their family bases first); up-to-date ones are kept. */
-export async function buildLanguageDemoImages(provider: DockerSandboxProvider, demo: LanguageDemo, baseImage: string, logger: Logger): Promise<string[]> {
-  const bases = await familyBases(provider, baseImage, [...demo.languages.values()].map((l) => l.family));
+export async function buildLanguageDemoImages(
+  provider: DockerSandboxProvider,
+  demo: LanguageDemo,
+  baseImage: string,
+  logger: Logger,
+): Promise<string[]> {
+  const bases = await familyBases(
+    provider,
+    baseImage,
+    [...demo.languages.values()].map((l) => l.family),
+  );
   const built: string[] = [];
   for (const repo of demo.repos) {
     const base = bases.get(demo.languages.get(repo.name)!.family)!;
@@ -110,7 +126,13 @@ export function languageDemoTask(repo: DemoRepoSource, source: DemoTaskSource, l
  * task's tests before and after its gold patch through the grading path, named as the row's parser
  * names them. A developer tool: its output is committed.
  */
-export async function makeLanguageDemoDataset(input: { dir: string; baseImage: string; provider: DockerSandboxProvider; grader: Grader; logger: Logger }): Promise<number> {
+export async function makeLanguageDemoDataset(input: {
+  dir: string;
+  baseImage: string;
+  provider: DockerSandboxProvider;
+  grader: Grader;
+  logger: Logger;
+}): Promise<number> {
   const demo = await readLanguageDemo(input.dir);
   await buildLanguageDemoImages(input.provider, demo, input.baseImage, input.logger);
   const lines: string[] = [];

@@ -72,7 +72,10 @@ export class ChatEndpoint {
     }
     const text = await response.text();
     if (!response.ok) {
-      throw new ChatEndpointError(`the model endpoint answered ${response.status}: ${text.slice(0, 500)}`, response.status === 429 || response.status >= 500);
+      throw new ChatEndpointError(
+        `the model endpoint answered ${response.status}: ${text.slice(0, 500)}`,
+        response.status === 429 || response.status >= 500,
+      );
     }
     let parsed: { choices?: Array<{ message?: Record<string, unknown>; finish_reason?: string }> };
     try {

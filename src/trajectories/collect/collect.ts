@@ -184,17 +184,25 @@ function render(template: string, reset: ResetResponse__Output): string {
 }
 
 /** Asks the model, retrying what is worth retrying (429, 5xx, timeouts) a few times. */
-async function ask(ctx: SampleContext, messages: readonly ChatMessageIn[], tools: readonly unknown[], seed: number): Promise<AssistantReply> {
+async function ask(
+  ctx: SampleContext,
+  messages: readonly ChatMessageIn[],
+  tools: readonly unknown[],
+  seed: number,
+): Promise<AssistantReply> {
   for (let attempt = 0; ; attempt++) {
     try {
-      return await ctx.endpoint.complete({
-        model: ctx.options.model,
-        messages,
-        ...(ctx.options.toolFormat === 'openai' ? { tools } : {}),
-        temperature: ctx.options.temperature,
-        ...(ctx.options.maxTokens ? { maxTokens: ctx.options.maxTokens } : {}),
-        seed,
-      }, ctx.options.signal);
+      return await ctx.endpoint.complete(
+        {
+          model: ctx.options.model,
+          messages,
+          ...(ctx.options.toolFormat === 'openai' ? { tools } : {}),
+          temperature: ctx.options.temperature,
+          ...(ctx.options.maxTokens ? { maxTokens: ctx.options.maxTokens } : {}),
+          seed,
+        },
+        ctx.options.signal,
+      );
     } catch (error) {
       if (!(error instanceof ChatEndpointError) || !error.transient || attempt >= 4 || ctx.options.signal?.aborted) throw error;
       await new Promise((r) => setTimeout(r, 500 * 2 ** attempt));
@@ -207,7 +215,16 @@ async function runSample(ctx: SampleContext, job: Job, attempt: number): Promise
   const id = episodeId(options.run, job.taskId, job.sample, attempt);
   let reset: ResetResponse__Output;
   try {
-    reset = await client.reset({ taskId: job.taskId, episodeId: id, seed: job.sample, groupId: `${options.run}:${job.taskId}`, options: { maxSteps: options.maxTurns } }, { timeoutS: 900, ...signalOf(options) });
+    reset = await client.reset(
+      {
+        taskId: job.taskId,
+        episodeId: id,
+        seed: job.sample,
+        groupId: `${options.run}:${job.taskId}`,
+        options: { maxSteps: options.maxTurns },
+      },
+      { timeoutS: 900, ...signalOf(options) },
+    );
   } catch (error) {
     if (options.signal?.aborted) return 'interrupted';
     // No episode, nothing recorded: the environment's failure (a retry gets a new attempt).
@@ -235,11 +252,22 @@ async function runSample(ctx: SampleContext, job: Job, attempt: number): Promise
       prompt,
       tools,
       ...(systemPrompt ? { system_prompt: systemPrompt } : {}),
-      collect: { run: options.run, model: options.model, sample: job.sample, attempt, temperature: options.temperature, tool_format: options.toolFormat, max_turns: options.maxTurns },
+      collect: {
+        run: options.run,
+        model: options.model,
+        sample: job.sample,
+        attempt,
+        temperature: options.temperature,
+        tool_format: options.toolFormat,
+        max_turns: options.maxTurns,
+      },
     },
     Date.now(),
   );
-  const messages: ChatMessageIn[] = [...(systemPrompt ? [{ role: 'system' as const, content: systemPrompt }] : []), { role: 'user', content: prompt }];
+  const messages: ChatMessageIn[] = [
+    ...(systemPrompt ? [{ role: 'system' as const, content: systemPrompt }] : []),
+    { role: 'user', content: prompt },
+  ];
   let index = 0;
   let last: StepResponse__Output | undefined;
   let ended = false;
@@ -251,7 +279,19 @@ async function runSample(ctx: SampleContext, job: Job, attempt: number): Promise
       const calls = toolCallsOf(reply, options.toolFormat, turn);
       const assistant = { content: reply.content, reasoning: reply.reasoning, model: options.model };
       if (options.toolFormat === 'openai') {
-        messages.push({ role: 'assistant', content: reply.content || null, ...(calls.length > 0 ? { tool_calls: calls.map((c) => ({ id: c.id, type: 'function' as const, function: { name: c.name, arguments: c.argumentsJson } })) } : {}) });
+        messages.push({
+          role: 'assistant',
+          content: reply.content || null,
+          ...(calls.length > 0
+            ? {
+                tool_calls: calls.map((c) => ({
+                  id: c.id,
+                  type: 'function' as const,
+                  function: { name: c.name, arguments: c.argumentsJson },
+                })),
+              }
+            : {}),
+        });
       } else {
         messages.push({ role: 'assistant', content: reply.content });
       }
@@ -259,9 +299,18 @@ async function runSample(ctx: SampleContext, job: Job, attempt: number): Promise
       const steps = calls.length > 0 ? calls : [{ id: `call_${turn}`, name: '', argumentsJson: '{}' }];
       for (const [i, call] of steps.entries()) {
         const stepStarted = Date.now();
-        last = await client.step(id, index, { name: call.name, argumentsJson: call.argumentsJson, callId: call.id }, { timeoutS: 7200, ...signalOf(options) }, i === 0 ? assistant : undefined);
+        last = await client.step(
+          id,
+          index,
+          { name: call.name, argumentsJson: call.argumentsJson, callId: call.id },
+          { timeoutS: 7200, ...signalOf(options) },
+          i === 0 ? assistant : undefined,
+        );
         recordStep(trajectory, last, call, i === 0 ? assistant : undefined, stepStarted, turn);
-        const answer = options.toolFormat === 'openai' && calls.length > 0 ? { role: 'tool' as const, tool_call_id: call.id, content: last.observation } : { role: 'user' as const, content: last.observation };
+        const answer =
+          options.toolFormat === 'openai' && calls.length > 0
+            ? { role: 'tool' as const, tool_call_id: call.id, content: last.observation }
+            : { role: 'user' as const, content: last.observation };
         messages.push(answer);
         index += 1;
         if (last.status === 'STEP_STATUS_INFRA_ERROR') outcome = 'infra';
@@ -285,7 +334,12 @@ async function runSample(ctx: SampleContext, job: Job, attempt: number): Promise
   const summary = (await client.close(id).catch(() => undefined))?.summary;
   const report = summary?.report ? reportFromProto(summary.report as unknown as Record<string, unknown>) : undefined;
   const stepInfo = last ? SweEnvClient.structToObject(last.info) : {};
-  const endReason = outcome === 'model_error' || outcome === 'interrupted' ? outcome : outcome === 'infra' ? 'infra_error' : summary?.endReason || (ended ? 'ended' : 'max_turns');
+  const endReason =
+    outcome === 'model_error' || outcome === 'interrupted'
+      ? outcome
+      : outcome === 'infra'
+        ? 'infra_error'
+        : summary?.endReason || (ended ? 'ended' : 'max_turns');
   const resolved = outcome === undefined && Boolean(report?.resolved);
   trajectory.end({
     type: 'end',
@@ -342,6 +396,11 @@ function recordStep(
 /** The report as the server records it (test statuses without the proto enum's prefix). */
 function reportFromProto(report: Record<string, unknown>): GradeReport {
   const tests = (list: unknown): unknown =>
-    Array.isArray(list) ? list.map((t: { name?: string; status?: string }) => ({ name: t.name ?? '', status: String(t.status ?? '').replace(/^TEST_STATUS_/, '') })) : [];
+    Array.isArray(list)
+      ? list.map((t: { name?: string; status?: string }) => ({
+          name: t.name ?? '',
+          status: String(t.status ?? '').replace(/^TEST_STATUS_/, ''),
+        }))
+      : [];
   return { ...report, failToPass: tests(report['failToPass']), passToPass: tests(report['passToPass']) } as unknown as GradeReport;
 }

@@ -33,24 +33,48 @@ export async function startScriptedModel(
       const text = request.messages.map((m) => m.content ?? '').join('\n');
       const task = tasks.find((t) => text.includes(t.problemStatement.trim().slice(0, 200)));
       const turn = request.messages.filter((m) => m.role === 'assistant').length;
-      const call = (name: string, args: Record<string, unknown>) => ({ id: `call_${turn}_${name}`, type: 'function', function: { name, arguments: JSON.stringify(args) } });
+      const call = (name: string, args: Record<string, unknown>) => ({
+        id: `call_${turn}_${name}`,
+        type: 'function',
+        function: { name, arguments: JSON.stringify(args) },
+      });
       let message: Record<string, unknown>;
       if (!task) {
         message = { role: 'assistant', content: 'I cannot tell which task this is.', tool_calls: [call('submit_solution', {})] };
       } else if (turn === 0 && solve.has(task.id)) {
-        message = { role: 'assistant', content: 'The bug is clear; applying the fix.', reasoning_content: `The issue in ${task.repo} needs a code change.`, tool_calls: [call('bash', { command: applyPatchCommand(task.goldPatch) })] };
+        message = {
+          role: 'assistant',
+          content: 'The bug is clear; applying the fix.',
+          reasoning_content: `The issue in ${task.repo} needs a code change.`,
+          tool_calls: [call('bash', { command: applyPatchCommand(task.goldPatch) })],
+        };
       } else if (turn === 0) {
         message = { role: 'assistant', content: 'Let me look around.', tool_calls: [call('bash', { command: 'ls' })] };
       } else {
-        message = { role: 'assistant', content: solve.has(task.id) ? 'Done, submitting.' : 'I give up.', tool_calls: [call('submit_solution', {})] };
+        message = {
+          role: 'assistant',
+          content: solve.has(task.id) ? 'Done, submitting.' : 'I give up.',
+          tool_calls: [call('submit_solution', {})],
+        };
       }
       res.writeHead(200, { 'content-type': 'application/json' });
-      res.end(JSON.stringify({ id: `chatcmpl-${requests.length}`, object: 'chat.completion', model: 'scripted', choices: [{ index: 0, message, finish_reason: 'tool_calls' }] }));
+      res.end(
+        JSON.stringify({
+          id: `chatcmpl-${requests.length}`,
+          object: 'chat.completion',
+          model: 'scripted',
+          choices: [{ index: 0, message, finish_reason: 'tool_calls' }],
+        }),
+      );
     });
   });
   const bound = await new Promise<number>((resolve, reject) => {
     server.once('error', (error: NodeJS.ErrnoException) =>
-      reject(error.code === 'EADDRINUSE' ? new InvalidArgumentError(`${host}:${port} is in use: choose another port with --port (0 for any free one)`) : error),
+      reject(
+        error.code === 'EADDRINUSE'
+          ? new InvalidArgumentError(`${host}:${port} is in use: choose another port with --port (0 for any free one)`)
+          : error,
+      ),
     );
     server.listen(port, host, () => resolve((server.address() as { port: number }).port));
   });

@@ -43,7 +43,11 @@ function row(t: Trajectory): EpisodeRow {
  * A local page over trajectory directories: /api/episodes lists them (read again on each call, so
  * new ones show up), /api/episodes/ID gives one. Loopback by default; nothing is written.
  */
-export async function serveViewer(dirs: readonly string[], host: string, port: number): Promise<{ port: number; server: Server; close(): Promise<void> }> {
+export async function serveViewer(
+  dirs: readonly string[],
+  host: string,
+  port: number,
+): Promise<{ port: number; server: Server; close(): Promise<void> }> {
   const server = createServer((req, res) => {
     void (async () => {
       const url = new URL(req.url ?? '/', 'http://viewer');
@@ -58,7 +62,9 @@ export async function serveViewer(dirs: readonly string[], host: string, port: n
         if (match) {
           const id = decodeURIComponent(match[1]!);
           const found = (await loadTrajectories(dirs)).find((t) => t.header.episode_id === id);
-          return found ? send(200, 'application/json', JSON.stringify(found)) : send(404, 'application/json', JSON.stringify({ error: `no episode ${id}` }));
+          return found
+            ? send(200, 'application/json', JSON.stringify(found))
+            : send(404, 'application/json', JSON.stringify({ error: `no episode ${id}` }));
         }
         return send(404, 'text/plain', 'not found');
       } catch (error) {
@@ -77,6 +83,9 @@ export async function serveViewer(dirs: readonly string[], host: string, port: n
 export async function writeStaticReport(dirs: readonly string[], file: string): Promise<number> {
   const trajectories = await loadTrajectories(dirs);
   await mkdir(dirname(file), { recursive: true });
-  await writeFile(file, viewerPage({ rows: trajectories.map(row), episodes: Object.fromEntries(trajectories.map((t) => [t.header.episode_id, t])) }));
+  await writeFile(
+    file,
+    viewerPage({ rows: trajectories.map(row), episodes: Object.fromEntries(trajectories.map((t) => [t.header.episode_id, t])) }),
+  );
   return trajectories.length;
 }
