@@ -165,20 +165,20 @@ def test_simple_agent_and_collector_gold_nofix_infra_refused(gym_stack: Dict[str
 
 
 def test_verify_after_the_idle_reaper_is_masked_and_nothing_leaks(gym_stack: Dict[str, Any], server: Any) -> None:
-    """A session nobody verifies is reaped (its sandbox closed); a /verify that comes after is a
-    masked session_lost, never a 0. Driven over HTTP with NeMo Gym's session cookie."""
+    """A session nobody verifies (an agent that died after /seed_session) is reaped: its sandbox
+    closed; a /verify that comes after is a masked session_lost, never a 0. Over HTTP with NeMo
+    Gym's session cookie; no call between the seed and the reaper, so no timing race."""
     http = requests.Session()
     url = gym_stack["resources_url"]
     seeded = http.post(f"{url}/seed_session", json={"task_id": NOFIX, "responses_create_params": {"input": "x"}}, timeout=300)
-    assert seeded.status_code == 200, seeded.text
-    said = http.post(f"{url}/bash", json={"command": "echo cookie-bound"}, timeout=300)
-    assert said.status_code == 200 and "cookie-bound" in said.text, said.text
-    left = server.leftovers(wait_s=120)  # the reaper (idle_timeout_s=3) closes the episode
-    assert left == []
+    assert seeded.status_code == 200, seeded.text  # the Reset succeeded: the episode has its sandbox
+    assert server.leftovers(wait_s=120) == []  # the reaper (idle_timeout_s=3) closed it
     verified = http.post(f"{url}/verify", json={"responses_create_params": {"input": "x"}, "response": _empty_response()}, timeout=300)
     assert verified.status_code == 200, verified.text
     result = verified.json()
     assert (result["mask_sample"], result["failure_kind"]) == (True, "session_lost"), result
+    said = http.post(f"{url}/bash", json={"command": "true"}, timeout=300)
+    assert said.status_code == 200 and "No swe-env episode" in said.text, said.text
 
 
 test_verify_after_the_idle_reaper_is_masked_and_nothing_leaks.idle_timeout_s = 3  # type: ignore[attr-defined]
