@@ -186,3 +186,34 @@ test_verify_after_the_idle_reaper_is_masked_and_nothing_leaks.idle_timeout_s = 3
 
 def _empty_response() -> Dict[str, Any]:
     return {"id": f"resp_{uuid.uuid4().hex[:8]}", "created_at": 0.0, "model": "scripted", "object": "response", "output": [], "parallel_tool_calls": False, "tool_choice": "auto", "tools": []}
+
+
+def test_environment_server_session_contract(server: Any) -> None:
+    """The typed seed/close an Environment Server sends, checked by NeMo Gym's own conformance
+    checker (``nemo_gym.testing.session_conformance``) through the app's routes: seed, repeated
+    seed (the same episode, no second Reset), close, repeated close, close of a never-seeded
+    session, and seeds after close refused. Then no sandbox is left."""
+    from omegaconf import OmegaConf
+
+    from nemo_gym.base_resources_server import ResourcesSeedSessionRequest
+    from nemo_gym.config_types import BaseServerConfig
+    from nemo_gym.episode_types import EpisodeId, TaskId
+    from nemo_gym.server_utils import ServerClient
+    from nemo_gym.testing.session_conformance import check_resources_session_contract
+    from swe_env.nemo_gym.resources import SweEnvSimpleResourcesServer, SweEnvSimpleResourcesServerConfig
+
+    config = SweEnvSimpleResourcesServerConfig(host="127.0.0.1", port=st.free_port(), entrypoint="app.py", name="swe_env_simple_resources", domain="coding", env_addr=server.address)
+    client = ServerClient(head_server_config=BaseServerConfig(host="127.0.0.1", port=st.free_port()), global_config_dict=OmegaConf.create({}))
+    resources = SweEnvSimpleResourcesServer(config=config, server_client=client)
+    seed = ResourcesSeedSessionRequest(
+        resources_session_id=f"contract-{uuid.uuid4().hex[:8]}",
+        episode_id=EpisodeId(rollout_id=f"r{uuid.uuid4().hex[:8]}"),
+        task_id=TaskId(taskset="swe_env", task_id=NOFIX),
+        task_data={"task_id": NOFIX},
+    )
+    try:
+        check_resources_session_contract(resources.setup_webserver(), seed, keeps_state=True)
+        assert resources.sessions.sessions == {}
+    finally:
+        leftovers = server.leftovers()
+    assert leftovers == []

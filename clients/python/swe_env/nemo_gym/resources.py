@@ -13,7 +13,9 @@
   rollout that never submitted is graded as its working tree stands (``grade_unsubmitted``). An
   environment failure (an INFRA_ERROR step, a Step the server could not answer, a session lost to
   the idle reaper) is ``mask_sample=True`` with ``failure_kind``, never a plain 0.
-- ``/close_session``: releases the session's episode (NeMo Gym's Environment Server calls it).
+- ``/close_session``: releases the session's episode (NeMo Gym's Environment Server calls it); its
+  typed seed (``ResourcesSeedSessionRequest``) is served too, by NeMo Gym's session contract
+  (``nemo_gym.testing.session_conformance``); its typed ``/verify`` body is not.
 
 The episode is closed on the swe-env server when it ends and the session forgotten at ``/verify``;
 sessions idle longer than ``idle_timeout_s`` are reaped (``swe_env.nemo_gym.sessions``).
@@ -22,7 +24,7 @@ from __future__ import annotations
 
 import uuid
 from contextlib import asynccontextmanager
-from typing import Any, AsyncIterator, Awaitable, Callable, Dict, List
+from typing import Any, AsyncIterator, Awaitable, Callable, Dict, List, Union
 
 from fastapi import Body, FastAPI, HTTPException, Request
 from fastapi.responses import PlainTextResponse
@@ -36,6 +38,8 @@ from nemo_gym.base_resources_server import (
     BaseVerifyResponse,
     ResourcesCloseSessionRequest,
     ResourcesCloseSessionResponse,
+    ResourcesSeedSessionRequest,
+    ResourcesSeedSessionResponse,
     SimpleResourcesServer,
 )
 from nemo_gym.server_utils import SESSION_ID_KEY
@@ -107,20 +111,38 @@ class SweEnvSimpleResourcesServer(SimpleResourcesServer):
 
     # --- /seed_session ----------------------------------------------------------------------------
 
-    async def seed_session(self, request: Request, body: SweEnvSeedSessionRequest) -> BaseSeedSessionResponse:  # type: ignore[override]
-        session_id = str(request.session[SESSION_ID_KEY])
+    async def seed_session(  # type: ignore[override]
+        self, request: Request, body: Union[ResourcesSeedSessionRequest, SweEnvSeedSessionRequest]
+    ) -> Union[ResourcesSeedSessionResponse, BaseSeedSessionResponse]:
+        """An agent's seed (the dataset row; the session is the cookie's) or an Environment
+        Server's typed seed (its ``resources_session_id`` becomes the cookie's session, the swe-env
+        task is ``task_data.task_id``, else ``task_id.task_id``): idempotent for the same episode,
+        refused (409) for a session already closed."""
+        if isinstance(body, ResourcesSeedSessionRequest):
+            session_id = body.resources_session_id
+            if self._sessions.was_closed(session_id):
+                raise HTTPException(status_code=409, detail=f"resources session {session_id} was closed")
+            request.session[SESSION_ID_KEY] = session_id
+            existing = self._sessions.get(session_id)
+            if existing is None or existing.seed_key != body.episode_id.model_dump_json():
+                task = str(body.task_data.get("task_id") or body.task_id.task_id)
+                await self._start(session_id, task, str(body.task_data.get("group_id") or ""), body.episode_id.model_dump_json())
+            return ResourcesSeedSessionResponse(resources_session_id=session_id)
+        await self._start(str(request.session[SESSION_ID_KEY]), body.task_id, body.group_id, "")
+        return BaseSeedSessionResponse()
+
+    async def _start(self, session_id: str, task_id: str, group_id: str, seed_key: str) -> None:
         await self._sessions.drop(session_id)  # a seed on a live session starts over
-        session = Session(session_id=session_id, episode_id=f"gym-{uuid.uuid4().hex}", task_id=body.task_id)
+        session = Session(session_id=session_id, episode_id=f"gym-{uuid.uuid4().hex}", task_id=task_id, seed_key=seed_key)
         # Registered before Reset: a close racing the Reset still finds (and closes) the episode.
         self._sessions.add(session)
         async with session.lock:
             try:
-                await self._client.reset(body.task_id, episode_id=session.episode_id, group_id=body.group_id, options=self.config.episode_options or None)
+                await self._client.reset(task_id, episode_id=session.episode_id, group_id=group_id, options=self.config.episode_options or None)
             except Exception as error:
                 # Whatever the server started (a Reset that timed out here may have) is closed now.
                 await self._sessions.drop(session_id)
-                raise HTTPException(status_code=503, detail=f"swe-env Reset of {body.task_id} failed: {type(error).__name__}: {error}") from error
-        return BaseSeedSessionResponse()
+                raise HTTPException(status_code=503, detail=f"swe-env Reset of {task_id} failed: {type(error).__name__}: {error}") from error
 
     # --- the tools --------------------------------------------------------------------------------
 
@@ -172,7 +194,7 @@ class SweEnvSimpleResourcesServer(SimpleResourcesServer):
 
     async def close_resources_session(self, request: Request, body: ResourcesCloseSessionRequest) -> ResourcesCloseSessionResponse:  # type: ignore[override]
         await self._sessions.drop(str(request.session.get(SESSION_ID_KEY, "")))
-        await self._sessions.drop(body.resources_session_id)
+        await self._sessions.drop(body.resources_session_id, closed=True)
         return ResourcesCloseSessionResponse(resources_session_id=body.resources_session_id)
 
 

@@ -19,6 +19,7 @@ from ..results import StepResult
 logger = logging.getLogger(__name__)
 
 CloseEpisode = Callable[[str], Awaitable[object]]
+_MAX_CLOSED = 100_000
 
 
 @dataclass
@@ -26,6 +27,8 @@ class Session:
     session_id: str
     episode_id: str
     task_id: str
+    #: What seeded it (an Environment Server's episode id): the same seed again is the same session.
+    seed_key: str = ""
     step_index: int = 0
     #: The step that ended the episode (a graded submit, a truncation or INFRA_ERROR).
     result: Optional[StepResult] = None
@@ -50,6 +53,9 @@ class SessionRegistry:
         self._close_episode = close_episode
         self.idle_timeout_s = idle_timeout_s
         self.sessions: Dict[str, Session] = {}
+        #: Sessions an Environment Server closed: a seed arriving after its close must not recreate
+        #: one (NeMo Gym's contract). Insertion-ordered, the oldest forgotten past the cap.
+        self._closed: Dict[str, None] = {}
         self._reaper: Optional["asyncio.Task[None]"] = None
 
     def get(self, session_id: str) -> Optional[Session]:
@@ -69,8 +75,15 @@ class SessionRegistry:
         except Exception as error:  # never started, or already gone: the server's idle timeout covers the rest
             logger.warning("swe_env: closing episode %s failed: %s", session.episode_id, error)
 
-    async def drop(self, session_id: Optional[str]) -> None:
-        """Releases the session's episode and forgets the session."""
+    def was_closed(self, session_id: str) -> bool:
+        return session_id in self._closed
+
+    async def drop(self, session_id: Optional[str], *, closed: bool = False) -> None:
+        """Releases the session's episode and forgets the session; ``closed``: for good."""
+        if closed and session_id:
+            self._closed[session_id] = None
+            while len(self._closed) > _MAX_CLOSED:
+                del self._closed[next(iter(self._closed))]
         session = self.sessions.pop(session_id, None) if session_id else None
         if session is not None:
             await self.release(session)
