@@ -18,6 +18,7 @@ from typing import Any, Dict, Iterator, List
 
 import pytest
 import requests
+from fastapi import HTTPException
 from omegaconf import DictConfig, OmegaConf
 
 import nemo_gym_stack as st
@@ -28,6 +29,7 @@ from swe_env.nemo_gym.dataset import build_rows
 # NeMo Gym's collector imports anthropic & co., kept out of the shared venv (scripts/setup-python.sh).
 COLLECTOR_DEPS = Path(sys.prefix) / "nemo-gym-collector"
 GOLD, NOFIX, INFRA = "swe-env-demo__textkit-2", "swe-env-demo__minicalc-2", "swe-env-demo__intervals-2"
+MODEL_FAILS = "swe-env-demo__intervals-3"
 MISSING = "swe-env-demo__no-such-task"
 AGENT = "swe_env_simple_agent"
 SERVERS = {  # top-level name -> (server type, server name)
@@ -84,7 +86,11 @@ def gym_stack(request: pytest.FixtureRequest, server: Any, demo_tasks: Dict[str,
         st.remove_sandbox_by_hostname(server.server_id, st.last_tool_output(items))
         return ("bash", {"command": "echo after"})
 
+    def model_error(items: List[Dict[str, Any]]) -> tuple:
+        raise HTTPException(status_code=500, detail="the model server failed")
+
     scripts = {
+        MODEL_FAILS: [("bash", {"command": "git status --short"}), model_error],
         GOLD: [("bash", {"command": vs.gold_bash(demo_tasks[GOLD]["patch"])}), ("submit_solution", {}), None],
         NOFIX: [("bash", {"command": "git status --short"}), ("submit_solution", {}), None],
         INFRA: [("bash", {"command": "hostname"}), infra_turn, ("submit_solution", {}), None],
@@ -127,7 +133,8 @@ def _collect(rows: List[Dict[str, Any]], tmp: Path) -> Dict[str, Any]:
     asyncio.run(run())
     failures = output.with_name("rollouts_failures.jsonl")
     read = lambda p: [json.loads(line) for line in p.read_text().splitlines() if line.strip()] if p.exists() else []  # noqa: E731
-    metrics = json.loads(output.with_name("rollouts_aggregate_metrics.json").read_text())
+    aggregate = output.with_name("rollouts_aggregate_metrics.json")
+    metrics = json.loads(aggregate.read_text()) if aggregate.exists() else None
     return {"rollouts": read(output), "failures": read(failures), "metrics": metrics}
 
 
@@ -186,6 +193,29 @@ test_verify_after_the_idle_reaper_is_masked_and_nothing_leaks.idle_timeout_s = 3
 
 def _empty_response() -> Dict[str, Any]:
     return {"id": f"resp_{uuid.uuid4().hex[:8]}", "created_at": 0.0, "model": "scripted", "object": "response", "output": [], "parallel_tool_calls": False, "tool_choice": "auto", "tools": []}
+
+
+def test_a_model_error_is_a_sidecar_row_and_its_sandbox_is_reaped(gym_stack: Dict[str, Any], server: Any) -> None:
+    """The model server failing mid-rollout: NeMo Gym's simple agent raises, so its /run fails and
+    the collector writes a failures-sidecar row (no reward, not in the rollouts). The agent never
+    calls /verify after that: the episode's sandbox goes with the idle reaper."""
+    with SweEnvClient(server.address) as client:
+        rows = {r["task_id"]: r for r in build_rows(client, agent=AGENT)}
+    try:
+        # NOFIX rides along: NeMo Gym's collector fails a run in which no rollout produced a row.
+        out = _collect([rows[MODEL_FAILS], rows[NOFIX]], gym_stack["tmp"])
+        leftovers = server.leftovers(wait_s=120)  # the reaper (idle_timeout_s=3)
+    finally:
+        server.leftovers(wait_s=0)
+    assert [r["task_id"] for r in out["rollouts"]] == [NOFIX] and out["rollouts"][0]["reward"] == 0.0, out["rollouts"]
+    (failure,) = out["failures"]
+    assert failure["_ng_task_index"] == 0, failure
+    assert failure["_ng_failure_class"] == "agent_run_error" and "reward" not in failure, failure
+    assert "model server failed" in failure["_ng_failure_response_body"], failure
+    assert leftovers == []
+
+
+test_a_model_error_is_a_sidecar_row_and_its_sandbox_is_reaped.idle_timeout_s = 3  # type: ignore[attr-defined]
 
 
 def test_environment_server_session_contract(server: Any) -> None:
