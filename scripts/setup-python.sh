@@ -65,6 +65,14 @@ if [ ! -f "$msa/.complete" ] || [ clients/python/tests/requirements-mini-swe-age
   PYTHONPATH="$msa" MSWEA_SILENT_STARTUP=1 MSWEA_GLOBAL_CONFIG_DIR="$msa/.config" "$venv/bin/python" -c 'import minisweagent.run.benchmarks.swebench, minisweagent.models.test_models' >&2
   touch "$msa/.complete"
 fi
+# What NeMo Gym's rollout collector imports beyond the venv (clients/python/tests/requirements-nemo-gym-collector.txt).
+collector="$venv/nemo-gym-collector"
+if [ ! -f "$collector/.complete" ] || [ clients/python/tests/requirements-nemo-gym-collector.txt -nt "$collector/.complete" ]; then
+  rm -rf "$collector"
+  "$venv/bin/python" -m pip --disable-pip-version-check -q install --no-deps --target "$collector" -r clients/python/tests/requirements-nemo-gym-collector.txt 2>&1 | grep -v 'is ignored' >&2 || true
+  PYTHONPATH="$collector" "$venv/bin/python" -c 'import nemo_gym.rollout_collection' >&2
+  touch "$collector/.complete"
+fi
 # The Kubernetes schema validator for the manifest test (deploy/kubernetes/validate-requirements.txt).
 validator="$venv/kubernetes-validate"
 if [ ! -f "$validator/.complete" ] || [ deploy/kubernetes/validate-requirements.txt -nt "$validator/.complete" ]; then

@@ -14,14 +14,14 @@ from typing import Any, Dict, List, Optional
 from ..sync_client import SweEnvClient
 
 
-def gym_row(task: Dict[str, Any], tools: List[Dict[str, Any]]) -> Dict[str, Any]:
+def gym_row(task: Dict[str, Any], tools: List[Dict[str, Any]], agent: str = "swe_env_gymnasium_agent") -> Dict[str, Any]:
     return {
         "responses_create_params": {
             "input": [{"role": "user", "content": task["prompt"]}],
             "tools": [_responses_tool(t) for t in tools],
         },
         "task_id": task["task_id"],
-        "agent_ref": {"type": "responses_api_agents", "name": "swe_env_gymnasium_agent"},
+        "agent_ref": {"type": "responses_api_agents", "name": agent},
     }
 
 
@@ -31,11 +31,11 @@ def _responses_tool(tool: Dict[str, Any]) -> Dict[str, Any]:
     return {"type": "function", "name": function["name"], "description": function.get("description", ""), "parameters": function.get("parameters", {}), "strict": False}
 
 
-def build_rows(client: SweEnvClient, dataset: str = "") -> List[Dict[str, Any]]:
+def build_rows(client: SweEnvClient, dataset: str = "", agent: str = "swe_env_gymnasium_agent") -> List[Dict[str, Any]]:
     rows = []
     for summary in client.list_tasks(dataset=dataset):
         task = client.get_task(summary["task_id"])
-        rows.append(gym_row(task, task.get("tools") or []))
+        rows.append(gym_row(task, task.get("tools") or [], agent))
     return rows
 
 
@@ -44,9 +44,10 @@ def main(argv: Optional[List[str]] = None) -> None:
     parser.add_argument("--server", default="127.0.0.1:50051")
     parser.add_argument("--dataset", default="")
     parser.add_argument("--out", required=True)
+    parser.add_argument("--agent", default="swe_env_gymnasium_agent", help="the agent_ref of each row (swe_env_simple_agent for the base resources server)")
     args = parser.parse_args(argv)
     with SweEnvClient(args.server) as client:
-        rows = build_rows(client, args.dataset)
+        rows = build_rows(client, args.dataset, args.agent)
     with open(args.out, "w", encoding="utf-8") as f:
         for row in rows:
             f.write(json.dumps(row) + "\n")

@@ -8,6 +8,7 @@ its assertion). This writes such a root::
 
     ROOT/resources_servers/swe_env/{app.py, requirements.txt, configs/swe_env.yaml}
     ROOT/responses_api_agents/swe_env_agent/{app.py, requirements.txt}
+    ROOT/resources_servers/swe_env_simple/{app.py, requirements.txt, configs/swe_env_simple.yaml}
 
 Usage: ``python -m swe_env.nemo_gym.layout ROOT [--requirement SPEC]``, then
 ``NEMO_GYM_EXTRA_ROOTS=ROOT ng_run "+config_paths=[resources_servers/swe_env/configs/swe_env.yaml,...]"``.
@@ -24,11 +25,18 @@ from pathlib import Path
 from typing import Optional
 
 DISTRIBUTION = "swe-env-client"
-CONFIG = Path(__file__).resolve().parent / "configs" / "swe_env.yaml"
+CONFIG_DIR = Path(__file__).resolve().parent / "configs"
+CONFIG = CONFIG_DIR / "swe_env.yaml"
 
 SERVERS = {
     "resources_servers/swe_env": ("swe_env.nemo_gym.app", "SweEnvResourcesServer"),
     "responses_api_agents/swe_env_agent": ("swe_env.nemo_gym.agent", "SweEnvAgent"),
+    "resources_servers/swe_env_simple": ("swe_env.nemo_gym.resources", "SweEnvSimpleResourcesServer"),
+}
+#: Each config file, and the server directory it goes into.
+CONFIGS = {
+    "swe_env.yaml": "resources_servers/swe_env/configs",
+    "swe_env_simple.yaml": "resources_servers/swe_env_simple/configs",
 }
 
 
@@ -61,9 +69,10 @@ def write_root(root: str, requirement: Optional[str] = None) -> Path:
             f"from {module} import {cls}\n\nif __name__ == \"__main__\":\n    {cls}.run_webserver()\n"
         )
         (directory / "requirements.txt").write_text(requirement + "\n")
-    configs = base / "resources_servers" / "swe_env" / "configs"
-    configs.mkdir(parents=True, exist_ok=True)
-    shutil.copyfile(CONFIG, configs / CONFIG.name)
+    for name, relative in CONFIGS.items():
+        configs = base / relative
+        configs.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(CONFIG_DIR / name, configs / name)
     return base
 
 
