@@ -9,7 +9,7 @@
  * with Harbor's missing-reward error, never a reward of its own. solution/ holds the gold patch for
  * Harbor's oracle agent.
  */
-import { promptLanguage } from './prompt.js';
+import { issueLines } from './prompt.js';
 import type { Task } from './task.js';
 
 /** The import path Harbor's `--env` takes for swe-env's environment class. */
@@ -27,13 +27,7 @@ function tomlString(value: string): string {
 /** The issue as a Harbor agent gets it: no submit tool there, the trial's end is the submission. */
 export function harborInstruction(task: Task): string {
   return [
-    `You are working in the ${promptLanguage(task)} repository ${task.repo}, checked out at ${task.workdir} (commit ${task.baseCommit.slice(0, 12)}).`,
-    '',
-    'Resolve the following issue by editing the source code:',
-    '',
-    '<issue>',
-    task.problemStatement.trim(),
-    '</issue>',
+    ...issueLines(task),
     '',
     'There is no network. Make the smallest change that fixes the issue; do not modify the existing tests.',
     'When you finish, your changes to the repository are graded with hidden tests.',

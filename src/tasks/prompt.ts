@@ -5,13 +5,7 @@ import type { Task } from './task.js';
 /** The first observation of an episode: the issue and how to work on it. */
 export function renderPrompt(task: Task): string {
   return [
-    `You are working in the ${promptLanguage(task)} repository ${task.repo}, checked out at ${task.workdir} (commit ${task.baseCommit.slice(0, 12)}).`,
-    '',
-    'Resolve the following issue by editing the source code:',
-    '',
-    '<issue>',
-    task.problemStatement.trim(),
-    '</issue>',
+    ...issueLines(task),
     '',
     'You have two tools:',
     '- bash: runs a shell command in the repository; the working directory and exported variables persist between calls, there is no network and commands cannot read input.',
@@ -19,6 +13,19 @@ export function renderPrompt(task: Task): string {
     '',
     'Make the smallest change that fixes the issue; do not modify the existing tests. Call submit_solution when you are done.',
   ].join('\n');
+}
+
+/** Where the model works and the issue it resolves: how every prompt of a task begins. */
+export function issueLines(task: Task): string[] {
+  return [
+    `You are working in the ${promptLanguage(task)} repository ${task.repo}, checked out at ${task.workdir} (commit ${task.baseCommit.slice(0, 12)}).`,
+    '',
+    'Resolve the following issue by editing the source code:',
+    '',
+    '<issue>',
+    task.problemStatement.trim(),
+    '</issue>',
+  ];
 }
 
 /** The task's language, as the prompt and the tool schemas tell the model. */

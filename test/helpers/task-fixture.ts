@@ -33,6 +33,12 @@ export async function cli(...args: string[]): Promise<CliResult> {
   }
 }
 
+/** The CLI's stdout and stderr as one text, with its exit code. */
+export async function cliOutput(...args: string[]): Promise<{ out: string; code: number }> {
+  const result = await cli(...args);
+  return { out: result.stdout + result.stderr, code: result.code };
+}
+
 export interface TaskFixture {
   readonly tasksFile: string;
   readonly tasks: Task[];

@@ -10,23 +10,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { packageRoot } from '../../src/common/paths.js';
+import { cliOutput as cli } from '../helpers/task-fixture.js';
 import { commitAll, git, newRepo, writeFiles } from '../helpers/git-repo.js';
 
 const run = promisify(execFile);
-const CLI = join(packageRoot(), 'dist', 'src', 'cli', 'main.js');
 const scratch: string[] = [];
 const images: string[] = [];
-
-async function cli(...args: string[]): Promise<{ out: string; code: number }> {
-  try {
-    const { stdout, stderr } = await run('node', [CLI, ...args], { maxBuffer: 16 * 1024 * 1024 });
-    return { out: stdout + stderr, code: 0 };
-  } catch (error) {
-    const e = error as { stdout: string; stderr: string; code: number };
-    return { out: e.stdout + e.stderr, code: e.code };
-  }
-}
 
 let folder: string;
 let tasksFile: string;

@@ -11,13 +11,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { packageRoot } from '../../src/common/paths.js';
+import { cliOutput as cli } from '../helpers/task-fixture.js';
 import { submoduleOwnerName } from '../../src/tasks/repo-submodules.js';
 import { BASE_IMAGE } from '../helpers/docker.js';
 import { commitAll, git, writeFiles } from '../helpers/git-repo.js';
 
 const run = promisify(execFile);
-const CLI = join(packageRoot(), 'dist', 'src', 'cli', 'main.js');
 const IMAGE = `swe-env-test/sweb.eval.x86_64.example__super-${process.pid}:latest`;
 let folder = '';
 let tasksFile = '';
@@ -42,16 +41,6 @@ async function pinSubmodule(dir: string, name: string, path: string, url: string
 async function commitStaged(dir: string, message: string): Promise<string> {
   await git(dir, 'commit', '-q', '-m', message);
   return (await git(dir, 'rev-parse', 'HEAD')).trim();
-}
-
-async function cli(...args: string[]): Promise<{ out: string; code: number }> {
-  try {
-    const { stdout, stderr } = await run('node', [CLI, ...args], { maxBuffer: 16 * 1024 * 1024 });
-    return { out: stdout + stderr, code: 0 };
-  } catch (error) {
-    const e = error as { stdout: string; stderr: string; code: number };
-    return { out: e.stdout + e.stderr, code: e.code };
-  }
 }
 
 async function inImage(script: string): Promise<string> {
