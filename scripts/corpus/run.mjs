@@ -51,7 +51,7 @@ const wanted = many('--instance');
 if (wanted.length) tasks = tasks.filter((t) => wanted.some((w) => (w.endsWith('*') ? t.id.startsWith(w.slice(0, -1)) : t.id === w)));
 mkdirSync(join(out, 'logs'), { recursive: true });
 
-const languageOf = (parser) => ({ parse_log_redis: 'C', parse_log_ruby_unit: 'Ruby', parse_log_rspec_transformed_json: 'Ruby', parse_log_jest: 'JavaScript', parse_log_tap: 'JavaScript', parse_log_karma: 'JavaScript', parse_log_vitest: 'JavaScript', parse_log_jekyll: 'Ruby', parse_log_cargo: 'Rust', parse_log_gotest: 'Go', parse_log_phpunit: 'PHP', parse_log_maven: 'Java' })[parser] ?? 'Python';
+const languageOf = (parser) => ({ parse_log_redis: 'C', parse_log_ruby_unit: 'Ruby', parse_log_rspec_transformed_json: 'Ruby', parse_log_jest: 'JavaScript', parse_log_tap: 'JavaScript', parse_log_karma: 'JavaScript', parse_log_vitest: 'JavaScript', parse_log_marked: 'JavaScript', parse_log_chart_js: 'JavaScript', parse_log_p5js: 'JavaScript', parse_log_react_pdf: 'JavaScript', parse_log_jekyll: 'Ruby', parse_log_cargo: 'Rust', parse_log_gotest: 'Go', parse_log_phpunit: 'PHP', parse_log_maven: 'Java' })[parser] ?? 'Python';
 
 function sh(cmd, args) {
   return new Promise((ok) => {
@@ -157,7 +157,10 @@ for (const task of tasks) {
       const base = await baseFor(task.repo);
       const started = Date.now();
       const args = [cli, 'images', 'build', '--tasks', tasksFile, '--repo', repos, '--base', base, '--instance', task.id, '--concurrency', '1'];
-      if (raw.install && selection.repos[task.repo]?.networkInstall !== false) args.push('--network-install');
+      // A row with no install step of its own gets the harness's set-up only from --network-install;
+      // the selection asks for it with networkInstall: true.
+      const net = selection.repos[task.repo]?.networkInstall;
+      if (net === true || (raw.install && net !== false)) args.push('--network-install');
       const r = await sh('node', args);
       row.build_s = Math.round((Date.now() - started) / 100) / 10;
       writeFileSync(join(dir, 'build.log'), r.text);
