@@ -119,6 +119,17 @@ function parseEntries(text: string, file: string): { records: Array<{ where: str
 type Normalised = { task: Task } | { problem: { field: string; message: string } };
 type Problem = { problem: { field: string; message: string } };
 
+/**
+ * Why a `fail_only` row is left out. Its parser reports failures only (jasmine's and karma's
+ * numbered failures for SWE-bench Multimodal's marked, Chart.js, p5.js), so the harness counts a
+ * listed test absent from the log as passed once the suite seems to have run (check_fail_only).
+ * Absence is what an agent produces by skipping a test or ending the run early, so swe-env takes a
+ * listed test as passed only on a line saying it passed: every patch of such a row would score 0,
+ * a correct fix included. Served, it would train zeros silently; left out, it is said.
+ */
+export const FAIL_ONLY_REFUSED =
+  'fail_only: its log parser reports failures only, and swe-env counts a listed test as passed only on a line saying it passed, so every patch would score 0 (the harness counts a test absent from the log as passed, which an agent gets by skipping it); the row is left out';
+
 function missingString(r: Record<string, unknown>, fields: readonly string[]): Problem | undefined {
   const field = fields.find((f) => typeof r[f] !== 'string' || r[f].trim() === '');
   return field === undefined ? undefined : { problem: { field, message: 'missing or not a non-empty string' } };
@@ -147,6 +158,7 @@ function commonFields(
   const testCmd = nonEmpty(r, 'test_cmd');
   const install = nonEmpty(r, 'install');
   const evalScript = nonEmpty(r, 'eval_script');
+  if (r['eval_type'] === 'fail_only') return { problem: { field: 'eval_type', message: FAIL_ONLY_REFUSED } };
   const logParser = nonEmpty(r, 'log_parser');
   if (logParser !== undefined && !isHarnessParser(logParser)) {
     return {

@@ -19,6 +19,28 @@ const record = (over: Record<string, unknown> = {}) => ({
 });
 
 describe('loadTaskFile', () => {
+  it('leaves out a fail_only row (its parser reports failures only: no patch could score 1) and says why; pass_and_fail rows load', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'swe-env-test-'));
+    onTestFinished(() => rm(dir, { recursive: true, force: true }));
+    const jsonl = join(dir, 'tasks.jsonl');
+    const rows = [
+      record({
+        instance_id: 'markedjs__marked-2811',
+        repo: 'markedjs/marked',
+        version: '2811',
+        eval_type: 'fail_only',
+        log_parser: 'parse_log_marked',
+      }),
+      record({ instance_id: 'django__django-2', eval_type: 'pass_and_fail' }),
+    ];
+    await writeFile(jsonl, rows.map((r) => JSON.stringify(r)).join('\n'));
+    const result = await loadTaskFile(jsonl);
+    expect(result.tasks.map((t) => t.id)).toEqual(['django__django-2']);
+    expect(result.problems).toHaveLength(1);
+    expect(result.problems[0]).toMatchObject({ where: 'line 1', field: 'eval_type' });
+    expect(result.problems[0]?.message).toMatch(/fail_only: .*every patch would score 0.*left out/);
+  });
+
   it('loads JSONL and JSON arrays, decodes JSON-encoded test lists, reports bad records by line and field', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'swe-env-test-'));
     onTestFinished(() => rm(dir, { recursive: true, force: true }));
