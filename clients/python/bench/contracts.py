@@ -194,15 +194,17 @@ def openenv_python() -> Path:
     return Path(sys.prefix) / "openenv" / "bin" / "python"
 
 
-def start_openenv(address: str, concurrency: int) -> Tuple[subprocess.Popen, str]:
-    proc = subprocess.Popen(
-        [str(openenv_python()), "-m", "swe_env.openenv", "--swe-env", address, "--port", "0", "--max-sessions", str(concurrency)],
-        stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, env=_env(),
-    )
+def start_openenv(address: str, concurrency: int, scratch: Path) -> Tuple[subprocess.Popen, str]:
+    log = scratch / "openenv.log"  # its stderr, shown if it does not start
+    with log.open("wb") as err:
+        proc = subprocess.Popen(
+            [str(openenv_python()), "-m", "swe_env.openenv", "--swe-env", address, "--port", "0", "--max-sessions", str(concurrency)],
+            stdout=subprocess.PIPE, stderr=err, text=True, env=_env(),
+        )
     line = proc.stdout.readline() if proc.stdout else ""
     if "openenv listening on" not in line:
         stop_process(proc)
-        raise RuntimeError(f"the OpenEnv server did not start: {line!r}")
+        raise RuntimeError(f"the OpenEnv server did not start: {line!r}: {log.read_text()[-2000:]}")
     return proc, line.split("openenv listening on", 1)[1].split()[0]
 
 
@@ -315,7 +317,7 @@ def main(argv: List[str]) -> None:
         # One warm-up rollout: the task's image and first container are not any contract's cost.
         asyncio.run(native_batch(server.address, patch, 1, 1))
         results["native"] = dict(asyncio.run(native_batch(server.address, patch, n, c)), concurrency=c)
-        openenv_proc, url = start_openenv(server.address, c)
+        openenv_proc, url = start_openenv(server.address, c, Path(scratch.name))
         procs.append(openenv_proc)
         results["openenv"] = dict(run_openenv_worker(url, n, c, procs), concurrency=c)
         gym, gym_url = start_nemo_gym(server.address)
