@@ -1,4 +1,5 @@
 import { execFile } from 'node:child_process';
+import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { messageOf } from '../common/errors.js';
@@ -66,6 +67,13 @@ async function submodulesOf(dir: string): Promise<Array<{ name: string; path: st
   return found;
 }
 
+/** Undoes a submodule that could not be filled: no partial clone and no host path stay behind. */
+async function forget(dir: string, name: string, path: string): Promise<void> {
+  await git(dir, ['submodule', 'deinit', '-f', '--', path]).catch(() => undefined);
+  const gitDir = (await git(dir, ['rev-parse', '--absolute-git-dir'])).trim();
+  await rm(join(gitDir, 'modules', name), { recursive: true, force: true });
+}
+
 /**
  * Fills the snapshot's submodules (recursively) at the commits its tree pins, each from a local
  * repository the locator finds for its URL, as `git submodule update --init` would from the
@@ -93,6 +101,7 @@ export async function initSubmodules(dir: string, superRepo: string, locate: Sub
       await git(dir, ['config', `submodule.${sub.name}.url`, source]);
       await git(dir, ['submodule', 'update', '--', sub.path]);
     } catch (error) {
+      await forget(dir, sub.name, sub.path);
       missing.push({
         path: sub.path,
         url: sub.url,
@@ -104,6 +113,8 @@ export async function initSubmodules(dir: string, superRepo: string, locate: Sub
     }
     const inner = join(dir, sub.path);
     await git(inner, ['remote', 'set-url', 'origin', sub.url]).catch(() => undefined);
+    // Its reflog says where it was cloned from (a host path), as the snapshot's own would.
+    await git(inner, ['reflog', 'expire', '--expire=now', '--all']).catch(() => undefined);
     const nested = await initSubmodules(inner, ownerName, locate);
     missing.push(...nested.map((m) => ({ ...m, path: `${sub.path}/${m.path}` })));
   }

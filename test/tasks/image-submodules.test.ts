@@ -67,6 +67,8 @@ beforeAll(async () => {
   await git(sup, 'add', 'README.md');
   await pinSubmodule(sup, 'lib', 'third_party/lib', 'https://github.com/example/lib.git', libV1);
   await pinSubmodule(sup, 'gone', 'vendor/gone', 'git@github.com:other/gone.git', deepV1);
+  // A repository that is there but lacks the pinned commit (lib's, not deep's).
+  await pinSubmodule(sup, 'stale', 'vendor/stale', 'https://github.com/example/deep', libV1);
   const base = await commitStaged(sup, 'base');
   tasksFile = join(folder, 'tasks.jsonl');
   await writeFile(
@@ -104,15 +106,18 @@ describe('submodule URLs as owner/name', () => {
 });
 
 describe('images build with submodules', () => {
-  it('fills them from the folder at the pinned commits, nested too, and names the one it cannot', async () => {
+  it('fills them from the folder at the pinned commits, nested too, and names the ones it cannot', async () => {
     const built = await cli('images', 'build', '--tasks', tasksFile, '--repo', folder, '--base', BASE_IMAGE, '--force');
     expect(built.code, built.out).toBe(0);
     expect(built.out).toMatch(/submodule vendor\/gone left empty \(git@github\.com:other\/gone\.git\): no git repository for other\/gone/);
+    expect(built.out).toMatch(
+      /submodule vendor\/stale left empty \(https:\/\/github\.com\/example\/deep\): commit [0-9a-f]{12} not taken from /,
+    );
     expect(built.out).not.toMatch(/submodule third_party\/lib/);
     expect(await inImage('cat /testbed/third_party/lib/lib.txt /testbed/third_party/lib/deep/deep.txt')).toBe('lib v1\ndeep v1');
     expect(await inImage('cd /testbed && git status --porcelain | wc -l')).toBe('0');
-    // Two checked out at the pinned commits (no `+`), the missing one not initialised (`-`).
-    expect(await inImage('cd /testbed && git submodule status --recursive | cut -c1 | tr " " "="')).toBe('=\n=\n-');
+    // Two checked out at the pinned commits (no `+`), the two it could not fill not initialised (`-`).
+    expect(await inImage('cd /testbed && git submodule status --recursive | cut -c1 | tr " " "="')).toBe('=\n=\n-\n-');
   });
 
   it('keeps the URLs .gitmodules names and no path of the host', async () => {
@@ -121,5 +126,7 @@ describe('images build with submodules', () => {
       'cat /testbed/.git/config /testbed/.git/modules/lib/config /testbed/.git/modules/lib/modules/deep/config',
     );
     expect(configs).not.toContain(folder);
+    // The one whose commit was missing left no partial clone (and no host path) behind.
+    expect(await inImage('ls /testbed/.git/modules; grep -rl swe-env-submodules /testbed/.git || true')).toBe('lib');
   });
 });
