@@ -15,6 +15,7 @@ export type {
   MirrorText,
   ParseContext,
   ParseFunction,
+  ResultReporter,
   RunnerRules,
 } from './language.js';
 export {
@@ -30,6 +31,7 @@ export {
   languageParserNames,
   languageRunner,
   readsLineByLine,
+  resultReporterFor,
   type ParserLanguage,
 } from './registry.js';
 export { isLanguageControlPath } from './runner-control.js';

@@ -49,6 +49,29 @@ export interface Language {
   readonly runnerControl?: RunnerControl;
   /** The runners beyond Python that take canaries, by the parser names whose logs they print. */
   readonly canaryRunners?: readonly CanaryRunner[];
+  /** Reporters swe-env attaches to runners whose own log names failures only (a row's `eval_type: fail_only`). */
+  readonly resultReporters?: readonly ResultReporter[];
+}
+
+/**
+ * A reporter of swe-env's own for a runner that prints failures only: attached to the test command,
+ * it prints every finished test's status on lines carrying a per-grading token, so a listed test
+ * passes on a line saying so, never by its absence (what skipping it or ending the run early gives).
+ */
+export interface ResultReporter {
+  readonly runner: string;
+  /** The failures-only parsers whose runs it completes. */
+  readonly parsers: readonly string[];
+  /** Whether the test command runs the runner where the reporter can be attached. */
+  attachesTo(testCommand: string): boolean;
+  /** The test command with the reporter's module (at modulePath) attached. */
+  attach(testCommand: string, modulePath: string): string;
+  /** The module's file name. */
+  readonly moduleFile: string;
+  /** The module's text: it reads its token from tokenFile and removes the file before any repository code runs. */
+  moduleText(tokenFile: string): string;
+  /** The statuses of the lines carrying the token. */
+  parse(log: string, token: string): StatusMap;
 }
 
 export interface RunnerControl {

@@ -3,7 +3,7 @@ import { CSHARP } from './csharp/index.js';
 import { GO } from './go/index.js';
 import { JAVA } from './java/index.js';
 import { JAVASCRIPT } from './javascript/index.js';
-import type { CanaryRunner, HarnessGeneration, Language, LanguageName, LanguageRunner, ParseFunction } from './language.js';
+import type { CanaryRunner, HarnessGeneration, Language, LanguageName, LanguageRunner, ParseFunction, ResultReporter } from './language.js';
 import { PHP } from './php/index.js';
 import { PYTHON } from './python/index.js';
 import { RUBY } from './ruby/index.js';
@@ -111,4 +111,14 @@ export function canaryRunner(name: LanguageRunner): CanaryRunner {
 /** Whether a runner family's name is one of the runners beyond Python that take canaries. */
 export function isLanguageRunner(name: string): name is LanguageRunner {
   return RUNNERS.has(name as LanguageRunner);
+}
+
+/**
+ * The reporter swe-env attaches to a failures-only run (`eval_type: fail_only`) of the parser, when
+ * the test command runs a runner it has one for; undefined when none can make it report every test.
+ */
+export function resultReporterFor(harnessParser: string, testCommand: string): ResultReporter | undefined {
+  return languageOfParser(harnessParser)?.resultReporters?.find(
+    (reporter) => reporter.parsers.includes(harnessParser) && reporter.attachesTo(testCommand),
+  );
 }

@@ -260,7 +260,7 @@ export class Grader {
     const reference = { task, plan, parser, testTimeoutS: this.config.testTimeoutS, logLimitBytes: this.config.logLimitBytes, openControl };
     let logResults: Map<string, TestStatus>;
     try {
-      logResults = runResults(plan.harnessParser, parser, run.log, task);
+      logResults = runResults(plan.harnessParser, parser, run.log, task, run.reported);
     } catch (error) {
       if (!(error instanceof UnreadableLog)) throw error;
       return judgeUnreadableLog(error, reference, signal);

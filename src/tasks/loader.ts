@@ -1,7 +1,7 @@
 import { access, readFile } from 'node:fs/promises';
 import { InvalidArgumentError } from '../common/errors.js';
 import { asyncBufferFromFile, parquetReadObjects } from 'hyparquet';
-import { isHarnessParser } from '../languages/index.js';
+import { isHarnessParser, resultReporterFor } from '../languages/index.js';
 import { reverseDiff } from './reverse-diff.js';
 import { basename } from 'node:path';
 import { DEFAULT_IMAGE_TEMPLATE, imageName } from './image-name.js';
@@ -124,11 +124,21 @@ type Problem = { problem: { field: string; message: string } };
  * numbered failures for SWE-bench Multimodal's marked, Chart.js, p5.js), so the harness counts a
  * listed test absent from the log as passed once the suite seems to have run (check_fail_only).
  * Absence is what an agent produces by skipping a test or ending the run early, so swe-env takes a
- * listed test as passed only on a line saying it passed: every patch of such a row would score 0,
- * a correct fix included. Served, it would train zeros silently; left out, it is said.
+ * listed test as passed only on a line saying it passed. Where it can attach a reporter of its own
+ * to the row's runner (jasmine: Language.resultReporters) the row is graded that way; elsewhere
+ * every patch would score 0, a correct fix included: served, it would train zeros silently; left
+ * out, it is said.
  */
 export const FAIL_ONLY_REFUSED =
-  'fail_only: its log parser reports failures only, and swe-env counts a listed test as passed only on a line saying it passed, so every patch would score 0 (the harness counts a test absent from the log as passed, which an agent gets by skipping it); the row is left out';
+  'fail_only: its log parser reports failures only, and swe-env counts a listed test as passed only on a line saying it passed; it has a reporter of its own for jasmine runs only, and this row runs another, so every patch would score 0 (the harness counts a test absent from the log as passed, which an agent gets by skipping it); the row is left out';
+
+const TEST_OUTPUT = /: '>>>>> Start Test Output'\n([\s\S]*?)\n: '>>>>> End Test Output'/;
+
+/** Whether swe-env can grade a fail-only row: a reporter of its own attaches to the row's test command. */
+function failOnlyGradable(logParser: string | undefined, testCmd: string | undefined, evalScript: string | undefined): boolean {
+  const command = testCmd ?? TEST_OUTPUT.exec(evalScript ?? '')?.[1];
+  return logParser !== undefined && command !== undefined && resultReporterFor(logParser, command) !== undefined;
+}
 
 function missingString(r: Record<string, unknown>, fields: readonly string[]): Problem | undefined {
   const field = fields.find((f) => typeof r[f] !== 'string' || r[f].trim() === '');
@@ -158,8 +168,9 @@ function commonFields(
   const testCmd = nonEmpty(r, 'test_cmd');
   const install = nonEmpty(r, 'install');
   const evalScript = nonEmpty(r, 'eval_script');
-  if (r['eval_type'] === 'fail_only') return { problem: { field: 'eval_type', message: FAIL_ONLY_REFUSED } };
   const logParser = nonEmpty(r, 'log_parser');
+  const failOnly = r['eval_type'] === 'fail_only';
+  if (failOnly && !failOnlyGradable(logParser, testCmd, evalScript)) return { problem: { field: 'eval_type', message: FAIL_ONLY_REFUSED } };
   if (logParser !== undefined && !isHarnessParser(logParser)) {
     return {
       problem: {
@@ -184,6 +195,7 @@ function commonFields(
     ...(install !== undefined ? { install } : {}),
     ...(evalScript !== undefined ? { evalScript } : {}),
     ...(logParser !== undefined ? { logParser } : {}),
+    ...(failOnly ? { failOnly: true as const } : {}),
   };
 }
 

@@ -26,6 +26,12 @@ export interface Task {
   /** SWE-bench 5.x: the harness parser the row names (parse_log_pytest, parse_log_django...). */
   readonly logParser?: string;
   /**
+   * SWE-bench Multimodal's `eval_type: fail_only`: the row's parser reports failures only, and the
+   * grader attaches a reporter of its own to the runner so that each listed test passes on a line
+   * saying so (the loader takes such a row only where it has one).
+   */
+  readonly failOnly?: true;
+  /**
    * SWE-smith: the patch that introduces the bug. `images build` applies and commits it on top of
    * base_commit; the gold patch is its reverse and there is no test patch.
    */

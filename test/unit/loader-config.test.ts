@@ -19,26 +19,50 @@ const record = (over: Record<string, unknown> = {}) => ({
 });
 
 describe('loadTaskFile', () => {
-  it('leaves out a fail_only row (its parser reports failures only: no patch could score 1) and says why; pass_and_fail rows load', async () => {
+  it("takes a fail_only row whose runner swe-env's reporter attaches to (jasmine), leaves out any other and says why", async () => {
     const dir = await mkdtemp(join(tmpdir(), 'swe-env-test-'));
     onTestFinished(() => rm(dir, { recursive: true, force: true }));
     const jsonl = join(dir, 'tasks.jsonl');
+    const evalScript = (command: string) =>
+      ['#!/bin/bash', 'git checkout abc test/a.js', ": '>>>>> Start Test Output'", command, ": '>>>>> End Test Output'"].join('\n');
     const rows = [
+      record({
+        instance_id: 'chartjs__Chart.js-1',
+        repo: 'chartjs/Chart.js',
+        version: '4.0',
+        eval_type: 'fail_only',
+        log_parser: 'parse_log_chart_js',
+        eval_script: evalScript('npx karma start --single-run'),
+      }),
+      record({ instance_id: 'django__django-2', eval_type: 'pass_and_fail' }),
       record({
         instance_id: 'markedjs__marked-2811',
         repo: 'markedjs/marked',
-        version: '2811',
+        version: '5.0',
         eval_type: 'fail_only',
         log_parser: 'parse_log_marked',
+        eval_script: evalScript('./node_modules/.bin/jasmine --no-color --config=jasmine.json'),
       }),
-      record({ instance_id: 'django__django-2', eval_type: 'pass_and_fail' }),
+      record({
+        instance_id: 'markedjs__marked-3',
+        repo: 'markedjs/marked',
+        version: '5.0',
+        eval_type: 'fail_only',
+        log_parser: 'parse_log_marked',
+        eval_script: evalScript('npm test'),
+      }),
     ];
     await writeFile(jsonl, rows.map((r) => JSON.stringify(r)).join('\n'));
     const result = await loadTaskFile(jsonl);
-    expect(result.tasks.map((t) => t.id)).toEqual(['django__django-2']);
-    expect(result.problems).toHaveLength(1);
-    expect(result.problems[0]).toMatchObject({ where: 'line 1', field: 'eval_type' });
-    expect(result.problems[0]?.message).toMatch(/fail_only: .*every patch would score 0.*left out/);
+    expect(result.tasks.map((t) => [t.id, t.failOnly])).toEqual([
+      ['django__django-2', undefined],
+      ['markedjs__marked-2811', true],
+    ]);
+    expect(result.problems.map((p) => [p.where, p.field])).toEqual([
+      ['line 1', 'eval_type'],
+      ['line 4', 'eval_type'],
+    ]);
+    expect(result.problems[0]?.message).toMatch(/fail_only: .*jasmine runs only.*every patch would score 0.*left out/);
   });
 
   it('loads JSONL and JSON arrays, decodes JSON-encoded test lists, reports bad records by line and field', async () => {

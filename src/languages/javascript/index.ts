@@ -27,6 +27,7 @@ import {
   parseLogQuartoCli,
   parsePlotlyJs,
 } from './harness-repos.js';
+import { JASMINE_REPORTER } from './jasmine-reporter.js';
 import { TAP_RUNNER } from './runner.js';
 import {
   parseSmithJasmine,
@@ -95,6 +96,7 @@ export const JAVASCRIPT: Language = {
   },
   smithProfiles: { javascript: SMITH_JAVASCRIPT_PROFILES, typescript: SMITH_TYPESCRIPT_PROFILES },
   canaryRunners: [TAP_RUNNER],
+  resultReporters: [JASMINE_REPORTER],
 };
 
 /**

@@ -1,19 +1,28 @@
 import type { Task } from '../../tasks/task.js';
 import { harnessParse, isLanguageRun, readsLineByLine, parseTestLog, type LogParserName, type TestStatus } from '../../languages/index.js';
 import { messageOf } from '../../common/errors.js';
+import { reportedResults, type ReporterRun } from './result-reporter.js';
 
 export { isLanguageRun } from '../../languages/index.js';
 
 /**
  * The run's results as swe-env reads them. A Python runner's log is read swe-env's stricter way
  * (whole ids, summary sections); another runner's by the ported parser the row names, the only
- * reading its log format has: what keeps it honest is the evidence around it (canaries, the exit
+ * reading its log format has (a fail-only row's: the lines of swe-env's own reporter, the failures
+ * its parser reads overruling them): what keeps it honest is the evidence around it (canaries, the exit
  * code, the runner's own accounting, see docs/grading-languages.md), not a second reading.
  */
-export function runResults(harnessParser: string, parser: LogParserName, log: string, task: Task): Map<string, TestStatus> {
+export function runResults(
+  harnessParser: string,
+  parser: LogParserName,
+  log: string,
+  task: Task,
+  reported?: ReporterRun,
+): Map<string, TestStatus> {
   try {
     if (!isLanguageRun(harnessParser)) return parseTestLog(parser, log);
-    return new Map(harnessParse(harnessParser, log, '5', { instanceId: task.id, version: task.version }));
+    const own = harnessParse(harnessParser, log, '5', { instanceId: task.id, version: task.version });
+    return reported ? reportedResults(reported, log, own) : new Map(own);
   } catch (error) {
     throw new UnreadableLog(`the test log cannot be read by ${isLanguageRun(harnessParser) ? harnessParser : parser}: ${messageOf(error)}`);
   }

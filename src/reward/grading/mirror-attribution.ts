@@ -105,7 +105,7 @@ async function goldMirrorFlags(input: MirrorReferenceInput, plan: CanaryPlan, si
       signal,
     );
     if (scratch.testTimedOut) throw new Error('the reference run timed out');
-    const results: Map<string, TestStatus> = runResults(input.plan.harnessParser, input.parser, run.log, input.task);
+    const results: Map<string, TestStatus> = runResults(input.plan.harnessParser, input.parser, run.log, input.task, run.reported);
     const flags = checkCanaries(plan.canaries, results, input.family, 'printed log').flags;
     return new Set(flags.flatMap((f) => mirrorFlagCanary(f) ?? []));
   } finally {

@@ -16,6 +16,7 @@ import { canaryFile, commandRunsAll, languageRunner, planLanguageCanaries, stops
 import { readContainerFile } from './container-file.js';
 import { isLanguageRun } from './language-results.js';
 import { assertAlive, seconds, watchingPause } from './container-watch.js';
+import { attachReporter, type ReporterRun } from './result-reporter.js';
 
 /**
  * The test stage, once no agent-driven step is left: the test files restored from base_commit and
@@ -51,6 +52,8 @@ export interface TestRunResult {
   /** The grading channel (monitor events always; recorder records for pytest runs). */
   readonly channel: RecorderResult;
   readonly pytest: boolean;
+  /** A fail-only row's reporter, attached to the run: its lines give the results (see result-reporter.ts). */
+  readonly reported?: ReporterRun;
 }
 
 export function runnerFamily(parser: LogParserName): RunnerFamily {
@@ -122,13 +125,14 @@ export async function testRunStage(
       plugins: input.plugins,
     }),
   );
+  const { testCommand, reported } = await attachReporter(sandbox, task, plan.harnessParser, plan.testCommand);
   // The harness's eval scripts trace their commands (`set -x`), and parse_log_maven names each test
   // from that trace (`+ mvn test ... -Dtest=X`): without it every Maven row's test reads MISSING.
   const script = [
     ...environmentLines([...plan.evalCommands, ...plan.beforeTestPatch, ...plan.afterTestPatch]),
     `export PYTHONPATH="${channel.bootDir}\${PYTHONPATH:+:$PYTHONPATH}"`,
     'set -x',
-    plan.testCommand,
+    testCommand,
   ].join('\n');
   const started = Date.now();
   const run = await watchingPause(sandbox, signal, (watched) =>
@@ -163,6 +167,7 @@ export async function testRunStage(
     ...(canaryPlan ? { canaryPlan } : {}),
     channel: readRecords(text, channel.key, pytest),
     pytest,
+    ...(reported ? { reported } : {}),
   };
 }
 

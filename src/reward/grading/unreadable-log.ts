@@ -35,7 +35,7 @@ export async function judgeUnreadableLog(error: UnreadableLog, input: ReferenceR
       scratch,
       signal,
     );
-    goldReadable = isReadable(() => runResults(input.plan.harnessParser, input.parser, run.log, input.task));
+    goldReadable = isReadable(() => runResults(input.plan.harnessParser, input.parser, run.log, input.task, run.reported));
   } finally {
     await control.remove().catch(() => undefined);
   }
