@@ -23,7 +23,8 @@ import type { TrajectoryRecorder } from '../trajectories/trajectory-recorder.js'
 import { trajectoryHeader } from './trajectory-header.js';
 import { AdoptionGrace } from './persistence/adoption-grace.js';
 import { acquireOrExhausted, assertDiskRoom, effectiveOptions } from './admission.js';
-import { assertEpisodeId, type ResetInput, type Tombstone } from './reset-input.js';
+import { assertEpisodeId, type ResetInput } from './reset-input.js';
+import { RetiredEpisodes } from './retired-episodes.js';
 
 export type { ResetInput } from './reset-input.js';
 
@@ -33,9 +34,7 @@ export type { ResetInput } from './reset-input.js';
  */
 export class EpisodeRegistry {
   private readonly live = new Map<string, { taskId: string; ready: Promise<Episode>; adopting?: boolean }>();
-  private readonly tombstones = new Map<string, Tombstone>();
-  /** Retired episodes whose container the engine has not removed yet, retried every sweep. */
-  private readonly pendingRemovals = new Map<string, Episode>();
+  private readonly retired: RetiredEpisodes;
   private readonly startedAt = new Date();
   private readonly slots: Semaphore;
   private sweeper: NodeJS.Timeout | undefined;
@@ -53,6 +52,7 @@ export class EpisodeRegistry {
     readonly trajectories?: TrajectoryRecorder,
   ) {
     this.slots = new Semaphore(config.maxEpisodes);
+    this.retired = new RetiredEpisodes(logger);
     this.grace = new AdoptionGrace(config.adoptionGraceS, () => {
       this.abandonUnclaimed().catch((error: unknown) => this.logger.error({ err: error }, 'ending abandoned episodes failed'));
     });
@@ -119,7 +119,7 @@ export class EpisodeRegistry {
       this.grace.claim(id);
       return { episode: await existing.ready, created: false };
     }
-    const tomb = this.tombstones.get(id);
+    const tomb = this.retired.get(id);
     if (tomb) throw new FailedPreconditionError(`episode ${id} already ran and was ${tomb.reason}; use a new episode_id`);
 
     const options = input.derive?.options ?? effectiveOptions(this.config, input.options);
@@ -229,7 +229,7 @@ export class EpisodeRegistry {
   /** A retired episode's tombstone read back from its record (Close stays idempotent across a restart). */
   adoptTombstone(record: EpisodeRecord & { retired: NonNullable<EpisodeRecord['retired']> }): void {
     const { reason, detail, at, summary } = record.retired;
-    this.tombstones.set(record.id, { reason, detail, at, taskId: record.taskId, summary });
+    this.retired.bury(record.id, { reason, detail, at, taskId: record.taskId, summary });
   }
 
   /** An id this run never saw: it may belong to a run of this server id before a restart. */
@@ -246,7 +246,7 @@ export class EpisodeRegistry {
       episode.touch();
       return episode;
     }
-    const tomb = this.tombstones.get(id);
+    const tomb = this.retired.get(id);
     if (tomb) throw new NotFoundError(`episode ${id} ${tomb.detail}`);
     throw new NotFoundError(this.unknownEpisode(id));
   }
@@ -256,7 +256,7 @@ export class EpisodeRegistry {
     const entry = this.live.get(id);
     this.grace.claim(id);
     if (!entry) {
-      const tomb = this.tombstones.get(id);
+      const tomb = this.retired.get(id);
       if (tomb) return tomb.summary;
       throw new NotFoundError(this.unknownEpisode(id));
     }
@@ -274,14 +274,14 @@ export class EpisodeRegistry {
   ): Promise<EpisodeSummary> {
     if (this.live.get(id) !== entry) {
       // Retired meanwhile by a concurrent Close or the sweeper.
-      const tomb = this.tombstones.get(id);
+      const tomb = this.retired.get(id);
       if (tomb) return tomb.summary;
     }
     this.live.delete(id);
     episode.markEnded(reason);
     const summary = episode.summary();
     const at = Date.now();
-    this.tombstones.set(id, { reason, detail, at, taskId: episode.task.id, summary });
+    this.retired.bury(id, { reason, detail, at, taskId: episode.task.id, summary });
     await episode.persist({ reason, detail, at, summary });
     this.logger.info(
       { episode: id, task: summary.taskId, end: summary.endReason, reward: summary.reward, steps: summary.steps, s: summary.durationS },
@@ -295,22 +295,7 @@ export class EpisodeRegistry {
     }
     if (!episode.removalPending) return summary;
     // The engine did not answer: say so, and keep trying from the sweeper.
-    this.pendingRemovals.set(id, episode);
-    const pending = episode.summary();
-    const tomb = this.tombstones.get(id);
-    if (tomb) tomb.summary = pending;
-    return pending;
-  }
-
-  /** Retries the removals the engine refused or did not answer. */
-  private async retryRemovals(): Promise<void> {
-    for (const [id, episode] of [...this.pendingRemovals]) {
-      if (!(await episode.retryRemoval())) continue;
-      this.pendingRemovals.delete(id);
-      const tomb = this.tombstones.get(id);
-      if (tomb) tomb.summary = episode.summary();
-      this.logger.info({ episode: id }, 'episode container removed after an earlier failure');
-    }
+    return this.retired.removalFailed(id, episode);
   }
 
   /**
@@ -349,12 +334,12 @@ export class EpisodeRegistry {
 
   /** Episodes whose container is not removed yet. */
   get removalsPending(): number {
-    return this.pendingRemovals.size;
+    return this.retired.removalsPending;
   }
 
   /** Expires idle episodes, forgets old tombstones, and removes containers past their expiry label. */
   async sweep(now = Date.now()): Promise<void> {
-    await this.retryRemovals();
+    await this.retired.retryRemovals();
     await this.warm.sweep(now);
     await this.abandonUnclaimed(now);
     for (const [id, entry] of [...this.live]) {
@@ -367,11 +352,7 @@ export class EpisodeRegistry {
         await this.retire(id, entry, episode, 'expired');
       }
     }
-    for (const [id, tomb] of [...this.tombstones]) {
-      if (now - tomb.at < this.config.tombstoneTtlS * 1000) continue;
-      this.tombstones.delete(id);
-      await this.journal?.remove(id);
-    }
+    await this.retired.forgetOlderThan(this.config.tombstoneTtlS * 1000, now, this.journal);
     await this.provider
       .removeExpired(new Date(now))
       .catch((error: unknown) => this.logger.warn({ err: messageOf(error) }, 'reaping expired containers failed'));
