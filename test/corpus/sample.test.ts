@@ -6,8 +6,9 @@
  * 1 and the empty patch 0, neither with an integrity flag or an infrastructure error. The rows are ones
  * whose gold verdict held under CPU load (`scripts/corpus/run.mjs --load-runs`: a row whose own tests
  * race a timer, like fluent__fluentd-3328, fails now and then on a loaded machine whatever the grader
- * does, and is kept out). Every image and
- * container it creates is removed, whatever the outcome.
+ * does, and is kept out). A fail-only row (marked's jasmine) also takes a change that fakes a
+ * finished suite: 0 here, 1 under the harness's rule. Every image and container it creates is removed,
+ * whatever the outcome.
  */
 import { execFile } from 'node:child_process';
 import { appendFile, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
@@ -24,6 +25,7 @@ import type { GradeReport } from '../../src/reward/report.js';
 import { DockerSandboxProvider } from '../../src/sandbox/docker-sandbox.js';
 import { compileConfig } from '../../src/server/config.js';
 import { loadTaskFiles } from '../../src/tasks/loader.js';
+import { harnessParse } from '../../src/languages/index.js';
 import type { Task } from '../../src/tasks/task.js';
 
 const run = promisify(execFile);
@@ -110,7 +112,8 @@ beforeAll(async () => {
     }
     if (!created.includes(task.image)) created.push(task.image);
     const args = ['images', 'build', '--tasks', tasksFile, '--repo', repos, '--base', base, '--instance', task.id, '--concurrency', '1'];
-    if (task.install && entry.networkInstall !== false) args.push('--network-install');
+    // A row's own install, or the harness's for its repository where the selection asks for the registry (marked: npm).
+    if ((task.install && entry.networkInstall !== false) || entry.networkInstall === true) args.push('--network-install');
     built.set(task.id, await cli(...args));
   }
   const config = compileConfig({ testTimeoutS: 600 });
@@ -155,7 +158,7 @@ function summary(report: GradeReport): string {
 
 describe('the corpus sample: gold 1, empty 0, no integrity flag', () => {
   it('builds and grades every sampled row', async () => {
-    expect(tasks.length).toBeGreaterThanOrEqual(3);
+    expect(tasks.length).toBeGreaterThanOrEqual(4);
     for (const task of tasks) {
       expect(await imageExists(task.image), built.get(task.id)).toBe(true);
       const gold = await grader.grade(task, Buffer.from(task.goldPatch, 'utf8'));
@@ -168,4 +171,24 @@ describe('the corpus sample: gold 1, empty 0, no integrity flag', () => {
       expect(empty.reward, `${task.id} empty ${summary(empty)}`).toBe(0);
     }
   }, 900_000);
+});
+
+describe("a fail-only row (jasmine): a listed spec passes on swe-env's reporter's line, never by its absence", () => {
+  it("a change that prints a finished suite's summary and exits 0 before any spec runs scores 0, as the harness would score it 1", async () => {
+    const task = tasks.find((t) => t.id === 'markedjs__marked-2811');
+    expect(task?.failOnly).toBe(true);
+    const patch = await readFile(join(ROOT, 'test', 'fixtures', 'corpus', 'marked-2811-summary-exit.diff'));
+    let log = '';
+    const report = await grader.grade(task!, patch, { onTestLog: (text) => (log = text) });
+    // The trick works in the container: the runner exits 0 with a summary saying the suite ran and
+    // failed nothing, and the row's parser finds no failure, which the harness's fail-only rule
+    // (check_fail_only with SUITE_RAN) reads as every listed spec passing.
+    expect(report.testExitCode, summary(report)).toBe(0);
+    expect(log).toMatch(/[1-9]\d* specs?, 0 failures?/);
+    expect(harnessParse('parse_log_marked', log, '5', { instanceId: task!.id, version: task!.version }).size).toBe(0);
+    // Graded: no reporter line says the listed spec passed.
+    expect(report.infraError, summary(report)).toBe(false);
+    expect(report.reward, summary(report)).toBe(0);
+    expect(report.failToPass.map((t) => t.status)).toEqual(['MISSING']);
+  }, 600_000);
 });

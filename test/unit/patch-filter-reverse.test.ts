@@ -71,6 +71,8 @@ describe('filterAgentPatch', () => {
       'vitest.config.mts',
       '.mocharc.yml',
       'karma.conf.js',
+      'jasmine.json',
+      'spec/support/jasmine.json',
       '.rspec',
       'spec/spec_helper.rb',
       'lib/a_spec.rb',

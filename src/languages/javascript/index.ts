@@ -86,10 +86,10 @@ export const JAVASCRIPT: Language = {
   }),
   wholeLogParsers: ['parse_log_jest_json'],
   toolchain: { family: 'node', packages: ['nodejs', 'npm'] },
-  // The runners' configuration (reporters, setup files) and package.json's scripts.
+  // The runners' configuration (reporters, setup files, jasmine's spec and helper globs) and package.json's scripts.
   runnerControl: {
     isControlPath: (parts) =>
-      /^(jest|vitest|karma|playwright)\.config\.[cm]?[jt]s$|^karma\.conf\.[cm]?js$|^\.mocharc(\.[\w]+)?$|^\.babelrc$|^babel\.config\.[cm]?js$/.test(
+      /^(jest|vitest|karma|playwright)\.config\.[cm]?[jt]s$|^karma\.conf\.[cm]?js$|^\.mocharc(\.[\w]+)?$|^\.babelrc$|^babel\.config\.[cm]?js$|^jasmine\.json$/.test(
         parts.at(-1) ?? '',
       ),
     buildDefinitions: [[/(^|[\s;&|(])(npm|npx|yarn|pnpm)(\s|$)/, /^package\.json$/]],
