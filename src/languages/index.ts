@@ -15,9 +15,11 @@ export type {
   MirrorText,
   ParseContext,
   ParseFunction,
+  ReporterCanary,
   ResultReporter,
   RunnerRules,
 } from './language.js';
+export { REPORTER_CANARY_PREFIX, reporterCanaryKey } from './language.js';
 export {
   LANGUAGES,
   canaryRunner,

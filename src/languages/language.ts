@@ -64,15 +64,36 @@ export interface ResultReporter {
   readonly parsers: readonly string[];
   /** Whether the test command runs the runner where the reporter can be attached. */
   attachesTo(testCommand: string): boolean;
+  /** Whether every test the module declares runs under the command (no name filter leaves them out). */
+  runsDeclared(testCommand: string): boolean;
   /** The test command with the reporter's module (at modulePath) attached. */
   attach(testCommand: string, modulePath: string): string;
   /** The module's file name. */
   readonly moduleFile: string;
-  /** The module's text: it reads its token from tokenFile and removes the file before any repository code runs. */
-  moduleText(tokenFile: string): string;
+  /**
+   * The module's text: it reads its plan (the token and the canaries, see planText) from planFile and
+   * removes the file before any repository code runs, declares the canaries, and prints every
+   * finished test's status on a line carrying the token (a canary's under its key, `#canary:<i>`).
+   */
+  moduleText(planFile: string): string;
+  /** The plan file's text. */
+  planText(token: string, canaries: readonly ReporterCanary[]): string;
   /** The statuses of the lines carrying the token. */
   parse(log: string, token: string): StatusMap;
 }
+
+/** A test the reporter's module declares itself: the sum of `values` checked against `expected`. */
+export interface ReporterCanary {
+  /** The group it is declared in and its own name (words of the row's listed tests). */
+  readonly suite: string;
+  readonly name: string;
+  readonly values: readonly number[];
+  readonly expected: number;
+}
+
+/** The result keys of the reporter's canaries: the prefix and the canary's number (no test's full name starts so). */
+export const REPORTER_CANARY_PREFIX = '#canary:';
+export const reporterCanaryKey = (i: number): string => `${REPORTER_CANARY_PREFIX}${i}`;
 
 export interface RunnerControl {
   /** Whether the path (split at `/`; its last component may be a symlink standing for a folder) is one the runners read or run. */

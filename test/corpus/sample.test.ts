@@ -191,4 +191,20 @@ describe("a fail-only row (jasmine): a listed spec passes on swe-env's reporter'
     expect(report.reward, summary(report)).toBe(0);
     expect(report.failToPass.map((t) => t.status)).toEqual(['MISSING']);
   }, 600_000);
+
+  it("a change that makes every expectation hold scores 0: the reporter's must-fail canary passes too", async () => {
+    const task = tasks.find((t) => t.id === 'markedjs__marked-2811')!;
+    const patch = await readFile(join(ROOT, 'test', 'fixtures', 'corpus', 'marked-2811-expect-holds.diff'));
+    const report = await grader.grade(task, patch);
+    // The trick works in the container: the listed spec is reported passing without a fix.
+    expect(
+      report.failToPass.map((t) => t.status),
+      summary(report),
+    ).toEqual(['PASSED']);
+    expect(report.infraError, summary(report)).toBe(false);
+    expect(report.integrityFlags.join('\n'), summary(report)).toMatch(
+      /canary <swe-env reporter>::#canary:\d \(a synthetic test, must be FAILED\) was reported PASSED/,
+    );
+    expect(report.reward, summary(report)).toBe(0);
+  }, 600_000);
 });

@@ -6,7 +6,8 @@ import { promisify } from 'node:util';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { JASMINE_REPORTER } from '../../src/languages/javascript/jasmine-reporter.js';
 import { harnessParse, resultReporterFor } from '../../src/languages/index.js';
-import { reportedResults } from '../../src/reward/grading/result-reporter.js';
+import { planReporterCanaries, reportedResults } from '../../src/reward/grading/result-reporter.js';
+import { REPORTER_CANARY_FILE, checkCanaries, type Canary } from '../../src/reward/grading/canaries.js';
 
 const run = promisify(execFile);
 const TOKEN = 'a1b2c3d4e5f6a7b8c9d0e1f2a3b4c5d6';
@@ -25,10 +26,10 @@ async function project(specs: string): Promise<{ dir: string; module: string }> 
   await writeFile(join(dir, 'spec', 'a-spec.js'), specs);
   const grading = join(dir, 'grading');
   await mkdir(grading);
-  const tokenFile = join(grading, 'token');
-  await writeFile(tokenFile, TOKEN);
+  const planFile = join(grading, 'plan');
+  await writeFile(planFile, JASMINE_REPORTER.planText(TOKEN, CANARIES));
   const module = join(grading, JASMINE_REPORTER.moduleFile);
-  await writeFile(module, JASMINE_REPORTER.moduleText(tokenFile));
+  await writeFile(module, JASMINE_REPORTER.moduleText(planFile));
   return { dir, module };
 }
 
@@ -39,6 +40,8 @@ async function jasmine(version: 'jasmine3' | 'jasmine4', dir: string, module: st
   const result = await run(process.execPath, [bin, ...args], { cwd: dir }).catch((error: { stdout: string }) => error);
   return result.stdout;
 }
+
+const CANARIES = planReporterCanaries(['New passes should pass', 'New fails should pass']);
 
 const SPECS = `
 describe('New', () => {
@@ -61,13 +64,15 @@ describe("swe-env's jasmine reporter (fail-only rows)", () => {
     it(`names every spec with its own status under ${version}, and removes its token file before the specs load`, async () => {
       const { dir, module } = await project(SPECS);
       const log = await jasmine(version, dir, module);
-      expect(log).toMatch(/4 specs, 2 failures, 1 pending spec/);
+      expect(log).toMatch(/6 specs, 3 failures, 1 pending spec/);
       const results = JASMINE_REPORTER.parse(log, TOKEN);
       expect(Object.fromEntries(results)).toEqual({
         'New passes should pass': 'PASSED',
         'New fails should pass': 'FAILED',
         'New goes pending should pass': 'SKIPPED',
         'New forges should pass': 'FAILED',
+        '#canary:0': 'PASSED',
+        '#canary:1': 'FAILED',
       });
       expect(await readdir(join(dir, 'grading'))).toEqual([JASMINE_REPORTER.moduleFile]);
       // The harness's parser reads the default reporter's failures beside the reporter's lines.
@@ -76,6 +81,56 @@ describe("swe-env's jasmine reporter (fail-only rows)", () => {
       expect(reportedResults({ reporter: JASMINE_REPORTER, token: TOKEN }, log, own).get('New passes should pass')).toBe('PASSED');
     }, 60_000);
   }
+
+  for (const version of ['jasmine3', 'jasmine4'] as const) {
+    it(`under ${version}, a stubbed expect that makes every expectation hold turns the must-fail canary round`, async () => {
+      const { dir, module } = await project(`
+        // Code under test, loaded by a spec: every expectation holds from here on.
+        globalThis.expect = () => new Proxy({}, { get: () => () => undefined });
+        describe('New', () => { it('fails should pass', () => expect(1 + 1).toBe(3)); });
+      `);
+      const results = JASMINE_REPORTER.parse(await jasmine(version, dir, module), TOKEN);
+      expect(results.get('New fails should pass')).toBe('PASSED');
+      expect(results.get('#canary:1')).toBe('PASSED');
+    }, 60_000);
+  }
+
+  it('names its canaries like the listed specs, never as one of them, one must-pass and one must-fail', () => {
+    const listed = ['New unicode_punctuation should pass', 'Marked Table cells should pass example 9'];
+    for (let i = 0; i < 50; i++) {
+      const [pass, fail] = planReporterCanaries(listed);
+      for (const canary of [pass!, fail!]) {
+        expect(listed).not.toContain(`${canary.suite} ${canary.name}`);
+        expect(['New', 'Marked']).toContain(canary.suite);
+      }
+      expect(pass!.values.reduce((a, b) => a + b)).toBe(pass!.expected);
+      expect(fail!.values.reduce((a, b) => a + b)).not.toBe(fail!.expected);
+    }
+  });
+
+  it("flags a reporter canary reported against its outcome, or missing while the specs reported, whatever the run's family", () => {
+    const canaries: Canary[] = [
+      { file: REPORTER_CANARY_FILE, name: '#canary:0', expect: 'PASSED' },
+      { file: REPORTER_CANARY_FILE, name: '#canary:1', expect: 'FAILED' },
+    ];
+    const honest = new Map([
+      ['New a should pass', 'PASSED'],
+      ['#canary:0', 'PASSED'],
+      ['#canary:1', 'FAILED'],
+    ] as const);
+    for (const family of ['pytest', 'unittest', 'tap'] as const) {
+      const ok = checkCanaries(canaries, honest, family, 'printed log');
+      expect(ok.flags).toEqual([]);
+      expect([...ok.results.keys()]).toEqual(['New a should pass']);
+      const flipped = new Map([...honest, ['#canary:1', 'PASSED'] as const]);
+      expect(checkCanaries(canaries, flipped, family, 'printed log').flags.join('\n')).toMatch(
+        /#canary:1 .*must be FAILED.* reported PASSED/,
+      );
+      const dropped = new Map([['New a should pass', 'PASSED'] as const]);
+      expect(checkCanaries(canaries, dropped, family, 'printed log').flags).toHaveLength(2);
+      expect(checkCanaries(canaries, new Map(), family, 'printed log').flags).toEqual([]);
+    }
+  });
 
   it('reads nothing from lines without the token, and a failure the runner printed overrules a passing line', () => {
     const log = [

@@ -1,4 +1,4 @@
-import type { ResultReporter } from '../language.js';
+import { REPORTER_CANARY_PREFIX, type ReporterCanary, type ResultReporter } from '../language.js';
 import type { StatusMap } from '../shared/py-re.js';
 import type { TestStatus } from '../shared/test-status.js';
 
@@ -9,6 +9,10 @@ import type { TestStatus } from '../shared/test-status.js';
  * own with `--require=` (loaded before the configuration's helpers and the specs, so before any
  * repository code), which prints one line per finished spec. The default reporter still prints
  * what the harness reads.
+ *
+ * It also declares the grading's canaries (a must-pass and a must-fail spec named from the listed
+ * specs' words): a change that makes every expectation hold (a stubbed `expect`, a patched matcher)
+ * or every spec pass turns the must-fail one round.
  *
  * The lines carry a per-grading token the reporter reads from a file it removes at once, so text
  * the code under test prints cannot pass for them unless it reads the token out of the reporter's
@@ -27,18 +31,18 @@ const STATUS: Readonly<Record<string, TestStatus>> = {
 /** The `jasmine` command itself (a path ending in it, or the bare name), not a word containing it. */
 const JASMINE_COMMAND = /(^|[\s;&|(])((?:[\w./-]*\/)?jasmine)(?=\s|$)/m;
 
-function moduleText(tokenFile: string): string {
+function moduleText(planFile: string): string {
   return [
     "'use strict';",
     "const fs = require('fs');",
     'const writeSync = fs.writeSync;',
-    `const tokenFile = ${JSON.stringify(tokenFile)};`,
-    "let token = '';",
+    `const planFile = ${JSON.stringify(planFile)};`,
+    "let plan = { token: '', canaries: [] };",
     'try {',
-    "  token = fs.readFileSync(tokenFile, 'utf8').trim();",
-    '  fs.unlinkSync(tokenFile);',
+    "  plan = JSON.parse(fs.readFileSync(planFile, 'utf8'));",
+    '  fs.unlinkSync(planFile);',
     '} catch (error) {',
-    '  // Without its token the reporter prints nothing the grader reads: every listed spec reads as missing.',
+    '  // Without its plan the reporter prints nothing the grader reads: every listed spec reads as missing.',
     '}',
     'function emit(text) {',
     '  let buffer = Buffer.from(text);',
@@ -50,15 +54,27 @@ function moduleText(tokenFile: string): string {
     '    }',
     '  }',
     '}',
+    'const canaries = new Map();',
+    'plan.canaries.forEach((canary, i) => {',
+    '  describe(canary.suite, () => {',
+    '    const spec = it(canary.name, () => {',
+    '      expect(canary.values.reduce((sum, value) => sum + value, 0)).toBe(canary.expected);',
+    '    });',
+    `    canaries.set(spec.id, ${JSON.stringify(REPORTER_CANARY_PREFIX)} + i);`,
+    '  });',
+    '});',
     'jasmine.getEnv().addReporter({',
     '  specDone(result) {',
+    '    const name = canaries.get(result.id) ?? result.fullName;',
     // The leading newline: the default reporter prints a dot per spec with none.
-    "    emit('\\nswe-env-jasmine ' + token + ' ' + result.status + ' ' + JSON.stringify(result.fullName) + '\\n');",
+    "    emit('\\nswe-env-jasmine ' + plan.token + ' ' + result.status + ' ' + JSON.stringify(name) + '\\n');",
     '  },',
     '});',
     '',
   ].join('\n');
 }
+
+const planText = (token: string, canaries: readonly ReporterCanary[]): string => JSON.stringify({ token, canaries });
 
 function parse(log: string, token: string): StatusMap {
   const results: StatusMap = new Map();
@@ -84,9 +100,11 @@ export const JASMINE_REPORTER: ResultReporter = {
   runner: 'jasmine',
   parsers: ['parse_log_marked'],
   attachesTo: (testCommand) => JASMINE_COMMAND.test(testCommand),
+  runsDeclared: (testCommand) => !/--filter\b/.test(testCommand),
   attach: (testCommand, modulePath) =>
     testCommand.replace(JASMINE_COMMAND, (_, before: string, command: string) => `${before}${command} --require=${modulePath}`),
   moduleFile: 'swe-env-reporter.js',
   moduleText,
+  planText,
   parse,
 };

@@ -1,5 +1,5 @@
 import { randomInt } from 'node:crypto';
-import { canaryRunner, isLanguageRunner, type LanguageRunner, type TestStatus } from '../../languages/index.js';
+import { REPORTER_CANARY_PREFIX, canaryRunner, isLanguageRunner, type LanguageRunner, type TestStatus } from '../../languages/index.js';
 import { djangoModule } from '../eval-plan/plan.js';
 import { definitionStarts, mutatedBody, placeAfterOriginals, plainMethod, type PlacedBlock } from './python-mirrors.js';
 
@@ -32,6 +32,14 @@ export interface Canary {
   readonly expect: 'PASSED' | 'FAILED';
   /** The PASS_TO_PASS test it mirrors: checked only when that test passed in the same run. */
   readonly mirrorOf?: string;
+}
+
+/** Where a fail-only run's reporter declares its canaries, as a canary's file (its module, outside the repository). */
+export const REPORTER_CANARY_FILE = '<swe-env reporter>';
+
+/** Whether a canary is one a reporter's module declared (its result key is its name, see result-reporter.ts). */
+export function isReporterCanary(canary: Canary): boolean {
+  return canary.file === REPORTER_CANARY_FILE && canary.name.startsWith(REPORTER_CANARY_PREFIX);
 }
 
 export interface CanaryPlan {
@@ -279,6 +287,7 @@ export function planCanaries(input: CanaryInput): CanaryPlan {
 
 /** The result keys a runner's log (or the recorder) gives a canary. */
 export function canaryKeyMatches(canary: Canary, key: string, family: RunnerFamily): boolean {
+  if (isReporterCanary(canary)) return key === canary.name;
   if (family === 'pytest') return key === `${canary.file}::${canary.name}` || key.endsWith(`/${canary.file}::${canary.name}`);
   if (family === 'sympy') return key === canary.name || key.endsWith(`.py:${canary.name}`);
   if (isLanguageRunner(family)) return canaryRunner(family).keyMatches(canary, key);
@@ -292,6 +301,8 @@ function fileRan(
   family: RunnerFamily,
   isCanary: (key: string) => boolean,
 ): boolean {
+  // The reporter declares its canaries beside the specs: any other result means the specs ran.
+  if (isReporterCanary(canary)) return [...results.keys()].some((key) => !isCanary(key));
   // Which sources a googletest binary holds is the build's (node:test runs a process per file, PHPUnit a class): the file ran when one of its listed tests reported.
   if (isLanguageRunner(family) && canaryRunner(family).fileSiblings) return (canary.siblings ?? []).some((name) => results.has(name));
   const module = canary.file

@@ -1,8 +1,16 @@
-import { randomBytes } from 'node:crypto';
+import { randomBytes, randomInt } from 'node:crypto';
 import type { Sandbox } from '../../sandbox/sandbox.js';
 import type { Task } from '../../tasks/task.js';
-import { resultReporterFor, type ResultReporter, type StatusMap, type TestStatus } from '../../languages/index.js';
+import {
+  reporterCanaryKey,
+  resultReporterFor,
+  type ReporterCanary,
+  type ResultReporter,
+  type StatusMap,
+  type TestStatus,
+} from '../../languages/index.js';
 import { GRADING_DIR } from './apply-stage.js';
+import { REPORTER_CANARY_FILE, type Canary } from './canaries.js';
 
 /** A reporter attached to one test run, with the token its lines carry. */
 export interface ReporterRun {
@@ -11,30 +19,36 @@ export interface ReporterRun {
 }
 
 /**
- * A fail-only row's reporter (Language.resultReporters) put outside the repository with its token
- * file, and the test command that loads it; the command as it is for any other row. The loader
- * takes a fail-only row only when a reporter attaches to its command, so one that does not here is
- * swe-env's fault, not the submission's.
+ * A fail-only row's reporter (Language.resultReporters) put outside the repository with its plan
+ * file (token, canaries), and the test command that loads it; the command as it is for any other
+ * row. The loader takes a fail-only row only when a reporter attaches to its command, so one that
+ * does not here is swe-env's fault, not the submission's.
  */
 export async function attachReporter(
   sandbox: Sandbox,
   task: Task,
   harnessParser: string,
   testCommand: string,
-): Promise<{ testCommand: string; reported?: ReporterRun }> {
-  if (!task.failOnly) return { testCommand };
+): Promise<{ testCommand: string; reported?: ReporterRun; canaries: Canary[] }> {
+  if (!task.failOnly) return { testCommand, canaries: [] };
   const reporter = resultReporterFor(harnessParser, testCommand);
   if (!reporter)
     throw new Error(`no reporter of swe-env's attaches to this fail-only row's test command (${harnessParser}): ${testCommand}`);
   const dir = `${GRADING_DIR}/reporter-${randomBytes(6).toString('hex')}`;
   const token = randomBytes(16).toString('hex');
   const modulePath = `${dir}/${reporter.moduleFile}`;
-  const tokenFile = `${dir}/token-${randomBytes(6).toString('hex')}`;
+  const planFile = `${dir}/plan-${randomBytes(6).toString('hex')}`;
+  const declared = reporter.runsDeclared(testCommand) ? planReporterCanaries([...task.failToPass, ...task.passToPass]) : [];
   await sandbox.putFiles([
-    { path: modulePath, content: reporter.moduleText(tokenFile) },
-    { path: tokenFile, content: token },
+    { path: modulePath, content: reporter.moduleText(planFile) },
+    { path: planFile, content: reporter.planText(token, declared) },
   ]);
-  return { testCommand: reporter.attach(testCommand, modulePath), reported: { reporter, token } };
+  const canaries = declared.map((canary, i): Canary => ({
+    file: REPORTER_CANARY_FILE,
+    name: reporterCanaryKey(i),
+    expect: sum(canary.values) === canary.expected ? 'PASSED' : 'FAILED',
+  }));
+  return { testCommand: reporter.attach(testCommand, modulePath), reported: { reporter, token }, canaries };
 }
 
 /**
@@ -47,4 +61,43 @@ export function reportedResults(reported: ReporterRun, log: string, ownFailures:
     if (status !== 'PASSED' && status !== 'XFAIL') results.set(name, 'FAILED');
   }
   return results;
+}
+
+const sum = (values: readonly number[]): number => values.reduce((total, value) => total + value, 0);
+
+/**
+ * A must-pass and a must-fail test named like the listed ones: the first word of a listed name as
+ * the group, the rest with one word (or number) changed to another of the listed names' words.
+ */
+export function planReporterCanaries(listed: readonly string[], random: (n: number) => number = randomInt): ReporterCanary[] {
+  const names = listed.length > 0 ? listed : ['spec should pass'];
+  const pool = [...new Set(names.flatMap((n) => n.split(/[\s_]+/)).filter((w) => /^[A-Za-z]{3,}$/.test(w)))];
+  const taken = new Set(names);
+  return [0, 1].map((i) => {
+    const { suite, name } = canaryName(names, pool, taken, random);
+    taken.add(`${suite} ${name}`);
+    const values = [1 + random(98), 1 + random(98), 1 + random(98)];
+    return { suite, name, values, expected: i === 0 ? sum(values) : sum(values) + 1 + random(9) };
+  });
+}
+
+function canaryName(
+  names: readonly string[],
+  pool: readonly string[],
+  taken: ReadonlySet<string>,
+  random: (n: number) => number,
+): { suite: string; name: string } {
+  for (let attempt = 0; ; attempt++) {
+    const words = names[random(names.length)]!.split(' ');
+    const suite = words.length > 1 ? words[0]! : 'suite';
+    const rest = words.length > 1 ? words.slice(1) : [...words];
+    const changeable = rest.map((w, i) => (/^\d+$|^[A-Za-z_]{3,}$/.test(w) ? i : -1)).filter((i) => i >= 0);
+    const at = changeable.length > 0 ? changeable[random(changeable.length)]! : rest.length - 1;
+    const word = (): string => (pool.length > 0 ? pool[random(pool.length)]! : 'case');
+    rest[at] = /^\d+$/.test(rest[at] ?? '') ? String(1 + random(999)) : `${word()}_${word()}`;
+    // From attempt 50 on a number makes it new (every combination of few words may be taken).
+    if (attempt >= 50) rest.push(String(random(1_000_000)));
+    const name = rest.join(' ');
+    if (!taken.has(`${suite} ${name}`)) return { suite, name };
+  }
 }

@@ -125,14 +125,14 @@ export async function testRunStage(
       plugins: input.plugins,
     }),
   );
-  const { testCommand, reported } = await attachReporter(sandbox, task, plan.harnessParser, plan.testCommand);
+  const attached = await attachReporter(sandbox, task, plan.harnessParser, plan.testCommand);
   // The harness's eval scripts trace their commands (`set -x`), and parse_log_maven names each test
   // from that trace (`+ mvn test ... -Dtest=X`): without it every Maven row's test reads MISSING.
   const script = [
     ...environmentLines([...plan.evalCommands, ...plan.beforeTestPatch, ...plan.afterTestPatch]),
     `export PYTHONPATH="${channel.bootDir}\${PYTHONPATH:+:$PYTHONPATH}"`,
     'set -x',
-    testCommand,
+    attached.testCommand,
   ].join('\n');
   const started = Date.now();
   const run = await watchingPause(sandbox, signal, (watched) =>
@@ -163,11 +163,11 @@ export async function testRunStage(
     log,
     exitCode: run.exitCode,
     family,
-    canaries,
+    canaries: [...canaries, ...attached.canaries],
     ...(canaryPlan ? { canaryPlan } : {}),
     channel: readRecords(text, channel.key, pytest),
     pytest,
-    ...(reported ? { reported } : {}),
+    ...(attached.reported ? { reported: attached.reported } : {}),
   };
 }
 
