@@ -157,5 +157,8 @@ describe("swe-env's jasmine reporter (fail-only rows)", () => {
     expect(resultReporterFor('parse_log_marked', 'npm test')).toBeUndefined();
     expect(resultReporterFor('parse_log_marked', 'node jasmine-runner.js')).toBeUndefined();
     expect(resultReporterFor('parse_log_karma', COMMAND)).toBeUndefined();
+    expect(JASMINE_REPORTER.runsDeclared(COMMAND)).toBe(true);
+    for (const option of ['--filter=New', '--fail-fast=true', '--stop-on-failure=true'])
+      expect(JASMINE_REPORTER.runsDeclared(`${COMMAND} ${option}`), option).toBe(false);
   });
 });

@@ -100,7 +100,10 @@ export const JASMINE_REPORTER: ResultReporter = {
   runner: 'jasmine',
   parsers: ['parse_log_marked'],
   attachesTo: (testCommand) => JASMINE_COMMAND.test(testCommand),
-  runsDeclared: (testCommand) => !/--filter\b/.test(testCommand),
+  // A name filter would leave the canaries out, and a run stopping at its first failing spec would
+  // stop at the must-fail one. (The configuration file's stopOnSpecFailure is the repository's:
+  // jasmine.json is a control path no change may touch, and marked's rows leave it unset.)
+  runsDeclared: (testCommand) => !/--filter\b|--fail-fast=true\b|--stop-on-failure=true\b/.test(testCommand),
   attach: (testCommand, modulePath) =>
     testCommand.replace(JASMINE_COMMAND, (_, before: string, command: string) => `${before}${command} --require=${modulePath}`),
   moduleFile: 'swe-env-reporter.js',
