@@ -2,6 +2,7 @@ import { randomInt } from 'node:crypto';
 import { REPORTER_CANARY_PREFIX, canaryRunner, isLanguageRunner, type LanguageRunner, type TestStatus } from '../../languages/index.js';
 import { djangoModule } from '../eval-plan/plan.js';
 import { definitionStarts, mutatedBody, placeAfterOriginals, plainMethod, type PlacedBlock } from './python-mirrors.js';
+import { canaryWords } from './canary-words.js';
 
 /**
  * Canary tests: tests with a known outcome put among the hidden tests at grading time, in the same
@@ -61,31 +62,13 @@ export interface CanaryInput {
   readonly random?: (n: number) => number;
 }
 
-const FALLBACK_WORDS = [
-  'value',
-  'result',
-  'default',
-  'empty',
-  'single',
-  'order',
-  'repeat',
-  'boundary',
-  'mixed',
-  'nested',
-  'basic',
-  'invalid',
-  'case',
-  'input',
-  'output',
-];
-
 /** Words of the file's own test names: canary names are made of them. */
 function nameWords(content: string): string[] {
   const words = new Set<string>();
   for (const m of content.matchAll(/def test_?(\w+)\s*\(/g)) {
     for (const w of m[1]!.split('_')) if (/^[a-z][a-z0-9]{2,}$/.test(w)) words.add(w);
   }
-  return words.size >= 4 ? [...words] : [...words, ...FALLBACK_WORDS];
+  return canaryWords(words);
 }
 
 function pick<T>(items: readonly T[], random: (n: number) => number): T {

@@ -2,6 +2,7 @@ import { randomInt } from 'node:crypto';
 import type { Canary, CanaryPlan } from './canaries.js';
 import { invertedBody, mirrorHeader, mirrorSource, mutatedBody } from './language-mirrors.js';
 import { canaryRunner, type LanguageRunner } from '../../languages/index.js';
+import { canaryWords } from './canary-words.js';
 
 /**
  * Canaries for the runners beyond Python whose test files swe-env can add a test to safely: `go
@@ -17,28 +18,13 @@ import { canaryRunner, type LanguageRunner } from '../../languages/index.js';
 
 export { canaryFile, commandRunsAll, languageRunner, stopsEarly, type LanguageRunner } from './language-runners.js';
 
-const FALLBACK_WORDS = [
-  'value',
-  'result',
-  'default',
-  'empty',
-  'single',
-  'order',
-  'repeat',
-  'boundary',
-  'mixed',
-  'nested',
-  'basic',
-  'input',
-];
-
 function words(runner: LanguageRunner, content: string): string[] {
   const text = canaryRunner(runner);
   const found = new Set<string>();
   for (const m of content.matchAll(text.testNamePattern)) {
     for (const w of text.nameWords(m[1]!)) if (text.wordShape.test(w)) found.add(w.toLowerCase());
   }
-  return found.size >= 4 ? [...found] : [...found, ...FALLBACK_WORDS];
+  return canaryWords(found);
 }
 
 function name(

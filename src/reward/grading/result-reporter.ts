@@ -10,6 +10,7 @@ import {
   type TestStatus,
 } from '../../languages/index.js';
 import { GRADING_DIR } from './apply-stage.js';
+import { canaryWords } from './canary-words.js';
 import { REPORTER_CANARY_FILE, type Canary } from './canaries.js';
 
 /** A reporter attached to one test run, with the token its lines carry. */
@@ -71,7 +72,7 @@ const sum = (values: readonly number[]): number => values.reduce((total, value) 
  */
 export function planReporterCanaries(listed: readonly string[], random: (n: number) => number = randomInt): ReporterCanary[] {
   const names = listed.length > 0 ? listed : ['spec should pass'];
-  const pool = [...new Set(names.flatMap((n) => n.split(/[\s_]+/)).filter((w) => /^[A-Za-z]{3,}$/.test(w)))];
+  const pool = canaryWords(new Set(names.flatMap((n) => n.split(/[\s_]+/)).filter((w) => /^[A-Za-z]{3,}$/.test(w))));
   const taken = new Set(names);
   return [0, 1].map((i) => {
     const { suite, name } = canaryName(names, pool, taken, random);
@@ -91,9 +92,12 @@ function canaryName(
     const words = names[random(names.length)]!.split(' ');
     const suite = words.length > 1 ? words[0]! : 'suite';
     const rest = words.length > 1 ? words.slice(1) : [...words];
-    const changeable = rest.map((w, i) => (/^\d+$|^[A-Za-z_]{3,}$/.test(w) ? i : -1)).filter((i) => i >= 0);
+    // The words that name the case (an identifier, an example's number) before plain words.
+    const where = (shape: RegExp): number[] => rest.flatMap((w, i) => (shape.test(w) ? [i] : []));
+    const named = where(/^\w+_\w+$|^\d+$/);
+    const changeable = named.length > 0 ? named : where(/^[A-Za-z_]{3,}$/);
     const at = changeable.length > 0 ? changeable[random(changeable.length)]! : rest.length - 1;
-    const word = (): string => (pool.length > 0 ? pool[random(pool.length)]! : 'case');
+    const word = (): string => pool[random(pool.length)]!;
     rest[at] = /^\d+$/.test(rest[at] ?? '') ? String(1 + random(999)) : `${word()}_${word()}`;
     // From attempt 50 on a number makes it new (every combination of few words may be taken).
     if (attempt >= 50) rest.push(String(random(1_000_000)));
