@@ -10,11 +10,14 @@ import { planReporterCanaries, reportedResults } from '../../src/reward/grading/
 import { REPORTER_CANARY_FILE, checkCanaries, type Canary } from '../../src/reward/grading/canaries.js';
 
 const run = promisify(execFile);
+/** jasmine-npm as marked's rows lock it: 3.1 (no --require), 3.x and 4.x. */
+const VERSIONS = ['jasmine31', 'jasmine3', 'jasmine4'] as const;
+type Version = (typeof VERSIONS)[number];
 const TOKEN = 'a1b2c3d4e5f6a7b8c9d0e1f2a3b4c5d6';
 const COMMAND = './node_modules/.bin/jasmine --no-color --config=jasmine.json';
 
 /**
- * The reporter's module run by jasmine-npm 3.x and 4.x from npm (the versions marked's rows
+ * The reporter's module run by jasmine-npm 3.1, 3.x and 4.x from npm (the versions marked's rows
  * install), on a project whose specs pass, fail, go pending and print forged lines: swe-env's
  * module, attached the way a grading attaches it, must name every spec with its real status.
  */
@@ -33,7 +36,7 @@ async function project(specs: string): Promise<{ dir: string; module: string }> 
   return { dir, module };
 }
 
-async function jasmine(version: 'jasmine3' | 'jasmine4', dir: string, module: string): Promise<string> {
+async function jasmine(version: Version, dir: string, module: string): Promise<string> {
   const bin = join(process.cwd(), 'node_modules', version, 'bin', 'jasmine.js');
   const command = JASMINE_REPORTER.attach(COMMAND, module);
   const args = command.split(' ').slice(1);
@@ -60,7 +63,7 @@ describe('New', () => {
 `;
 
 describe("swe-env's jasmine reporter (fail-only rows)", () => {
-  for (const version of ['jasmine3', 'jasmine4'] as const) {
+  for (const version of VERSIONS) {
     it(`names every spec with its own status under ${version}, and removes its token file before the specs load`, async () => {
       const { dir, module } = await project(SPECS);
       const log = await jasmine(version, dir, module);
@@ -82,7 +85,7 @@ describe("swe-env's jasmine reporter (fail-only rows)", () => {
     }, 60_000);
   }
 
-  for (const version of ['jasmine3', 'jasmine4'] as const) {
+  for (const version of VERSIONS) {
     it(`under ${version}, a stubbed expect that makes every expectation hold turns the must-fail canary round`, async () => {
       const { dir, module } = await project(`
         // Code under test, loaded by a spec: every expectation holds from here on.
@@ -150,9 +153,9 @@ describe("swe-env's jasmine reporter (fail-only rows)", () => {
 
   it('attaches to the jasmine command only, right after it', () => {
     expect(JASMINE_REPORTER.attach(COMMAND, '/g/r.js')).toBe(
-      './node_modules/.bin/jasmine --require=/g/r.js --no-color --config=jasmine.json',
+      './node_modules/.bin/jasmine --require=/g/r.js --helper=/g/r.js --no-color --config=jasmine.json',
     );
-    expect(JASMINE_REPORTER.attach('npx jasmine', '/g/r.js')).toBe('npx jasmine --require=/g/r.js');
+    expect(JASMINE_REPORTER.attach('npx jasmine', '/g/r.js')).toBe('npx jasmine --require=/g/r.js --helper=/g/r.js');
     expect(resultReporterFor('parse_log_marked', COMMAND)).toBe(JASMINE_REPORTER);
     expect(resultReporterFor('parse_log_marked', 'npm test')).toBeUndefined();
     expect(resultReporterFor('parse_log_marked', 'node jasmine-runner.js')).toBeUndefined();

@@ -104,8 +104,14 @@ export const JASMINE_REPORTER: ResultReporter = {
   // stop at the must-fail one. (The configuration file's stopOnSpecFailure is the repository's:
   // jasmine.json is a control path no change may touch, and marked's rows leave it unset.)
   runsDeclared: (testCommand) => !/--filter\b|--fail-fast=true\b|--stop-on-failure=true\b/.test(testCommand),
+  // jasmine-npm before 3.2 has no --require (it reads `--require=...` as an environment variable
+  // and goes on): there the module loads as the last helper, after the configuration's. Where both
+  // load it, the module cache runs it once.
   attach: (testCommand, modulePath) =>
-    testCommand.replace(JASMINE_COMMAND, (_, before: string, command: string) => `${before}${command} --require=${modulePath}`),
+    testCommand.replace(
+      JASMINE_COMMAND,
+      (_, before: string, command: string) => `${before}${command} --require=${modulePath} --helper=${modulePath}`,
+    ),
   moduleFile: 'swe-env-reporter.js',
   moduleText,
   planText,
