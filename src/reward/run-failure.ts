@@ -19,7 +19,7 @@ export interface RunFailureInput {
   readonly exitCode: number;
   readonly timedOut: boolean;
   readonly listed: readonly ListedResult[];
-  /** The grading channel's problems (the recorder never started, the session never finished). */
+  /** The grading channel's problems (the recorder never started, the session never finished, the monitor never started). */
   readonly channelProblems: readonly string[];
 }
 
@@ -27,7 +27,9 @@ export interface RunFailureInput {
 export function runFailure(input: RunFailureInput): string | undefined {
   if (input.exitCode === 0 || input.timedOut) return undefined;
   const noneRan = input.listed.length > 0 && input.listed.every((t) => t.status === 'MISSING');
-  const endedEarly = input.channelProblems.some((p) => /never started|never finished/.test(p));
+  // Only pytest's channel knows whether the run got to its end: a runner of another language never
+  // loads the recorder, and its monitor's absence says nothing about whether the tests ran.
+  const endedEarly = input.channelProblems.some((p) => /recorder never started|session never finished/.test(p));
   if (!noneRan && !endedEarly) return undefined;
   const excerpt = errorExcerpt(input.log);
   // Quoted as the run's own output: the code under test can print anything, an "engine error" too.

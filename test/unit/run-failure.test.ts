@@ -22,6 +22,15 @@ describe('runFailure', () => {
         channelProblems: ['the session never finished: the process ended before pytest did'],
       }),
     ).toMatch(/before pytest finished/);
+    expect(
+      runFailure({
+        log,
+        exitCode: 1,
+        timedOut: false,
+        listed: [{ name: 'tests/font.test.js', status: 'FAILED' as const }],
+        channelProblems: ['the monitor never started in the test run'],
+      }),
+    ).toBeUndefined();
   });
 });
 
