@@ -35,8 +35,8 @@ from typing import Any, Dict, List, Optional
 
 from pydantic import BaseModel
 
-from .client import StepResult
-from .sync_client import SweEnvClient
+from .core.results import StepResult
+from .client.sync_client import SweEnvClient
 
 SUBMIT_MARKER = "COMPLETE_TASK_AND_SUBMIT_FINAL_OUTPUT"
 

@@ -38,10 +38,11 @@ import uuid
 from collections import OrderedDict
 from typing import Any, Dict, List, NamedTuple, Optional, Sequence, Tuple
 
-from .client import AsyncSweEnvClient, StepResult
-from .env import to_tool_call
-from .errors import SweEnvError
-from .text import cut_middle
+from .client.async_client import AsyncSweEnvClient
+from .client.env import to_tool_call
+from .core.errors import SweEnvError
+from .core.results import StepResult
+from .core.text import cut_middle
 
 logger = logging.getLogger(__name__)
 
@@ -345,7 +346,7 @@ def prefetching(dataloader: Any, cfg: Optional[Dict[str, Any]] = None, lookahead
     images of batches k+1 .. k+lookahead are pulled while batch k runs (``swe_env.BatchPrefetcher``;
     the task ids from each sample's ``extra_env_info``). ``cfg``: this environment's config
     (``addresses``)."""
-    from .batch_prefetch import BatchPrefetcher
+    from .client.batch_prefetch import BatchPrefetcher
 
     addresses = (cfg or {}).get("addresses", "127.0.0.1:50051")
     return BatchPrefetcher([a.strip() for a in addresses.split(",")] if isinstance(addresses, str) else list(addresses), dataloader, lookahead=lookahead)

@@ -1,67 +1,17 @@
-"""Where a fleet's servers are now, for clients whose servers can come back at another address.
+"""Re-export: this module moved to swe_env.fleet.relocation (the package's layers: see swe_env/__init__.py).
+Kept at its old path for the imports users and docs have; nothing inside swe_env imports it."""
+from .fleet.relocation import (
+    Resolver,
+    ServerDirectory,
+    fleet_resolver,
+    names_fleet,
+    register_scheme,
+)
 
-A server restarted with the same server id and state directory goes on with its episodes (see the
-server's restart survival), but not always at the same address: on Ray, the actor Ray restarts
-starts it on another port when the old one is taken. An address entry that names a fleet
-(``ray:NAME``), or a ``resolver`` given to the client, says which server id is at which address
-now; a client whose server stopped answering asks it, and moves that server's episodes to the
-server id's new address.
-"""
-from __future__ import annotations
-
-import asyncio
-import functools
-import time
-from typing import Callable, Dict, List, Mapping, Optional, Tuple
-
-#: ``{server_id: address}`` of a fleet's servers now.
-Resolver = Callable[[], Mapping[str, str]]
-
-
-def fleet_resolver(entry: str) -> Optional[Resolver]:
-    """The resolver an address entry stands for (``ray:NAME``), or None for a plain address."""
-    if entry.startswith("ray:"):
-        from .ray import fleet_servers  # needs ray: only for such entries
-
-        return functools.partial(fleet_servers, entry[4:], 10.0)
-    return None
-
-
-class ServerDirectory:
-    """Which server id each address is, and where that server id is now."""
-
-    def __init__(self, resolvers: List[Resolver], ttl_s: float = 1.0) -> None:
-        self.resolvers = list(resolvers)
-        self.ttl_s = ttl_s
-        self._server_of: Dict[str, str] = {}
-        self._resolved: Tuple[float, Dict[str, str]] = (0.0, {})
-
-    def __bool__(self) -> bool:
-        return bool(self.resolvers)
-
-    def resolve(self) -> Dict[str, str]:
-        """Asks every resolver (blocking); learns which address is which server id."""
-        current: Dict[str, str] = {}
-        for resolver in self.resolvers:
-            current.update(resolver())
-        self._resolved = (time.monotonic(), current)
-        for server_id, address in current.items():
-            self._server_of[address] = server_id
-        return current
-
-    def addresses(self) -> List[str]:
-        return list(self.resolve().values())
-
-    async def where_now(self, address: str, timeout_s: float) -> Optional[str]:
-        """The address the server last seen at ``address`` answers at now, when it moved."""
-        server_id = self._server_of.get(address)
-        if not self.resolvers or server_id is None:
-            return None
-        at, current = self._resolved
-        if time.monotonic() - at > self.ttl_s:
-            try:
-                current = await asyncio.wait_for(asyncio.to_thread(self.resolve), timeout=max(0.5, timeout_s))
-            except Exception:  # the resolver cannot tell now (the actor is still restarting): ask again later
-                return None
-        moved = current.get(server_id)
-        return moved if moved and moved != address else None
+__all__ = [
+    "Resolver",
+    "ServerDirectory",
+    "fleet_resolver",
+    "names_fleet",
+    "register_scheme",
+]

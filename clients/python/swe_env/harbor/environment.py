@@ -31,7 +31,7 @@ from typing import Any, Dict, Optional
 from harbor.environments.base import BaseEnvironment, ExecResult
 from harbor.models.trial.paths import EnvironmentPaths
 
-from ..client import AsyncSweEnvClient
+from ..client.async_client import AsyncSweEnvClient
 from .commands import TIMEOUT_EXIT_CODE, exec_command
 from .episode import Episode, Grade
 from .reward import write_reward

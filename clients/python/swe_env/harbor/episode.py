@@ -12,8 +12,8 @@ import asyncio
 from dataclasses import dataclass
 from typing import Any, Dict, Optional
 
-from ..client import AsyncSweEnvClient
-from ..results import StepResult
+from ..client.async_client import AsyncSweEnvClient
+from ..core.results import StepResult
 
 #: The widest episode the server allows (docs/protocol.md#options): Harbor's agents and Harbor
 #: itself (uploads, log downloads) run many more, longer commands than a model's own episode.

@@ -25,11 +25,12 @@ from nemo_gym.openai_utils import NeMoGymResponse
 from nemo_gym.server_utils import SESSION_ID_KEY
 from resources_servers.gymnasium import GymnasiumServer, extract_text
 
-from ..client import AsyncSweEnvClient, StepResult
-from ..env import to_tool_call
-from ..errors import SweEnvError
-from ..parsing import ToolCall
-from ..text import cut_middle
+from ..client.async_client import AsyncSweEnvClient
+from ..client.env import to_tool_call
+from ..core.errors import SweEnvError
+from ..core.parsing import ToolCall
+from ..core.results import StepResult
+from ..core.text import cut_middle
 
 
 class SweEnvResourcesServerConfig(BaseResourcesServerConfig):

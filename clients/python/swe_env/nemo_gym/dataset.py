@@ -11,7 +11,7 @@ import argparse
 import json
 from typing import Any, Dict, List, Optional
 
-from ..sync_client import SweEnvClient
+from ..client.sync_client import SweEnvClient
 
 
 def gym_row(task: Dict[str, Any], tools: List[Dict[str, Any]], agent: str = "swe_env_gymnasium_agent") -> Dict[str, Any]:

@@ -44,8 +44,8 @@ from nemo_gym.base_resources_server import (
 )
 from nemo_gym.server_utils import SESSION_ID_KEY
 
-from ..client import AsyncSweEnvClient
-from ..text import cut_middle
+from ..client.async_client import AsyncSweEnvClient
+from ..core.text import cut_middle
 from .sessions import Session, SessionRegistry
 
 #: ``failure_kind`` of a masked sample: NeMo Gym's vocabulary names no "environment sandbox failed"

@@ -14,7 +14,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Awaitable, Callable, Dict, List, Optional
 
-from ..results import StepResult
+from ..core.results import StepResult
 
 logger = logging.getLogger(__name__)
 

@@ -8,7 +8,7 @@ from typing import Any, Callable, Dict, List, Optional, Sequence, Union
 
 from openenv.core.env_server.mcp_types import Tool
 
-from ..sync_client import SweEnvClient
+from ..client.sync_client import SweEnvClient
 from .tools import mcp_tools
 
 

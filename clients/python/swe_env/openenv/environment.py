@@ -20,7 +20,7 @@ from openenv.core.env_server.interfaces import Environment
 from openenv.core.env_server.mcp_types import CallToolAction, ListToolsAction, ListToolsObservation
 from openenv.core.env_server.types import Action, EnvironmentMetadata, Observation, State
 
-from ..errors import InvalidArgumentError, NotFoundError, SweEnvError
+from ..core.errors import InvalidArgumentError, NotFoundError, SweEnvError
 from .backend import Backend
 from .observations import SweEnvResetObservation, flags, infra_observation, tool_observation
 from .tasks import TaskCatalog

@@ -20,7 +20,7 @@ from openenv.core.env_server.mcp_types import CallToolObservation
 from openenv.core.env_server.types import Observation
 from pydantic import Field
 
-from ..results import StepResult
+from ..core.results import StepResult
 
 
 class SweEnvResetObservation(Observation):

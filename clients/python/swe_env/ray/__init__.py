@@ -29,9 +29,9 @@ from typing import Any, Callable, Dict, List, Optional, Sequence, Union
 import ray
 from ray.util.scheduling_strategies import NodeAffinitySchedulingStrategy
 
-from ..client import AsyncSweEnvClient
-from ..sync_client import SweEnvClient
-from ..prefetch import PrefetchResult
+from ..client.async_client import AsyncSweEnvClient
+from ..client.sync_client import SweEnvClient
+from ..fleet.prefetch import PrefetchResult
 from .server_process import ServerProcess
 
 

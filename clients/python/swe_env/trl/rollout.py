@@ -29,13 +29,11 @@ import asyncio
 import logging
 import uuid
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Dict, Optional
+from typing import Any, Dict, Optional, Protocol
 
-from ..client import StepResult
-from ..text import cut_middle
-
-if TYPE_CHECKING:
-    from .spec import SweEnvSpec
+from ..core.results import StepResult
+from ..core.text import cut_middle
+from .runtime import Runtime
 
 logger = logging.getLogger("swe_env.trl")
 
@@ -60,12 +58,34 @@ class _Episode:
     grading: Any = None  # concurrent Future of a deferred submit (``defer_grading``)
 
 
+class _Spec(Protocol):
+    """What a rollout reads of its ``SweEnvSpec`` (spec.py, which builds the rollout classes and so
+    is not imported here)."""
+
+    episode_options: Dict[str, Any]
+    max_observation_chars: int
+    grade_unsubmitted: bool
+    defer_grading: bool
+    reset_timeout_s: float
+
+    @property
+    def submit_tool(self) -> str: ...
+
+    def _runtime(self) -> Runtime: ...
+
+    def _prompt_of(self, task_id: str) -> Optional[str]: ...
+
+    def _group_of(self, task_id: str, row: Dict[str, Any]) -> str: ...
+
+    def _look_ahead(self, row: Dict[str, Any], group_id: str) -> None: ...
+
+
 class SweEnvRollout:
     """Base of the generated environment classes (``SweEnvSpec.environment_factory``). The spec
     adds one async method per server tool; public attributes here are properties (TRL takes every
     public *function* of the class for a tool)."""
 
-    _spec: "SweEnvSpec"
+    _spec: _Spec
 
     def __init__(self) -> None:
         self._episode: Optional[_Episode] = None

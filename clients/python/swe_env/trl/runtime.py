@@ -21,8 +21,8 @@ import threading
 import weakref
 from typing import Any, Awaitable, Dict, List, Optional, Sequence, Set, TypeVar
 
-from .._loop import _LoopThread
-from ..client import AsyncSweEnvClient
+from ..core.loop import LoopThread
+from ..client.async_client import AsyncSweEnvClient
 
 logger = logging.getLogger("swe_env.trl")
 
@@ -36,7 +36,7 @@ class Runtime:
 
     def __init__(self, addresses: Sequence[str], client_kwargs: Optional[Dict[str, Any]] = None) -> None:
         self.pid = os.getpid()
-        self._thread = _LoopThread()
+        self._thread = LoopThread()
         self.client = AsyncSweEnvClient(list(addresses), **dict(client_kwargs or {}))
         self._lock = threading.Lock()
         #: Episode ids whose Reset was sent and whose Close was not (or has not answered).

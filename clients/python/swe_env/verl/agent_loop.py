@@ -26,11 +26,12 @@ from typing import Any, Dict, List, Optional, Sequence, Tuple, Union
 from verl.experimental.agent_loop import agent_loop as _verl_agent_loop
 from verl.experimental.agent_loop.agent_loop import AgentLoopBase, AgentLoopOutput, register
 
-from ..client import AsyncSweEnvClient, StepResult
+from ..client.async_client import AsyncSweEnvClient
+from ..client.env import to_tool_call
+from ..core.errors import SweEnvError
+from ..core.results import StepResult
+from ..core.text import cut_middle
 from .tokens import filler_token
-from ..env import to_tool_call
-from ..errors import SweEnvError
-from ..text import cut_middle
 from . import advantage  # noqa: F401  (registers the swe_env_grpo advantage estimator)
 
 logger = logging.getLogger(__name__)

@@ -13,7 +13,7 @@ from __future__ import annotations
 import argparse
 from typing import Any, Dict, List, Optional
 
-from ..sync_client import SweEnvClient
+from ..client.sync_client import SweEnvClient
 
 AGENTS = ("swe_env", "tool_agent", "swe_env_tool_agent")
 

@@ -27,8 +27,8 @@ from typing import Any, Dict, List, Optional, Sequence, Tuple
 
 from verl.utils.dataset.rl_dataset import RLHFDataset
 
-from ..sync_client import SweEnvClient
-from ..batch_prefetch import BatchPrefetcher
+from ..client.sync_client import SweEnvClient
+from ..client.batch_prefetch import BatchPrefetcher
 
 logger = logging.getLogger(__name__)
 

@@ -26,7 +26,7 @@ import uuid
 from dataclasses import dataclass
 from typing import Any, Dict, List, Optional, Tuple
 
-from ..client import AsyncSweEnvClient
+from ..client.async_client import AsyncSweEnvClient
 from .tokens import filler_token
 from verl.experimental.agent_loop.agent_loop import AgentLoopOutput, register
 from verl.experimental.agent_loop.tool_agent_loop import ToolAgentLoop

@@ -1,4 +1,4 @@
-"""The private event loop thread behind the synchronous facades."""
+"""The event loop thread behind the synchronous facades (SweEnvClient, the integrations' runtimes)."""
 from __future__ import annotations
 
 import asyncio
@@ -8,7 +8,7 @@ from typing import Awaitable, TypeVar
 T = TypeVar("T")
 
 
-class _LoopThread:
+class LoopThread:
     """An event loop in a daemon thread, for the synchronous facade."""
 
     def __init__(self) -> None:

@@ -1,28 +1,27 @@
-"""gRPC clients for swe-env: an asyncio core (grpc.aio) and a synchronous facade over it."""
+"""AsyncSweEnvClient: the asyncio client (grpc.aio). It holds a Channel (core/), a Placement
+(fleet/) and a Branching, and delegates to them; the synchronous facade is in sync_client.py."""
 from __future__ import annotations
 
 import asyncio
 import json
 import os
-import time
 import uuid
-from pathlib import Path
 from typing import Any, Dict, List, Optional, Sequence, Tuple, Union
 
 import grpc
 from google.protobuf.json_format import MessageToDict
 
-from ._proto.swe_env.v1 import swe_env_pb2 as pb
-from ._proto.swe_env.v1 import swe_env_pb2_grpc as pb_grpc
-from .errors import SweEnvError, from_rpc_error
-from .placement import Placement, _score, resolve_all  # noqa: F401  (_score, resolve_all: imported from here before)
-from .branching import AsyncBranching
-from .prefetch import PrefetchResult, prefetch_tasks
-from .results import ResetResult, StepResult, _episode_options, _step_result, _to_dict
-from .relocation import Resolver, ServerDirectory, fleet_resolver
-from .channel_options import CHANNEL_OPTIONS, MOVE_ON, RETRYABLE
+from .._proto.swe_env.v1 import swe_env_pb2 as pb
+from ..core.channel import MOVE_ON, Channel
+from ..core.errors import SweEnvError
+from ..core.results import ResetResult, StepResult, episode_options, step_result, to_dict
+from ..fleet.placement import Placement, resolve_all
+from ..fleet.prefetch import PrefetchResult, prefetch_tasks
+from ..fleet.relocation import Resolver, ServerDirectory, fleet_resolver, names_fleet
+from .branching import Branching, ForkResult, ReplayResult
 
-class AsyncSweEnvClient(Placement, AsyncBranching):
+
+class AsyncSweEnvClient:
     """asyncio client for one server or a fleet of them. Channels are created lazily, one per event
     loop and server address.
 
@@ -66,91 +65,106 @@ class AsyncSweEnvClient(Placement, AsyncBranching):
         # An entry "ray:NAME" stands for a Ray fleet's servers (swe_env.ray), and ``resolver`` for
         # any fleet that can say which server id is where: a server found again at a new address
         # (its restart took another port) goes on with its episodes there.
-        self._directory = ServerDirectory([r for r in [resolver, *map(fleet_resolver, given)] if r is not None])
-        given = [a for a in given if not a.startswith("ray:")]
-        if self._directory:
-            given += [a for a in self._directory.addresses() if a not in given]
+        directory = ServerDirectory([r for r in [resolver, *map(fleet_resolver, given)] if r is not None])
+        given = [a for a in given if not names_fleet(a)]
+        if directory:
+            given += [a for a in directory.addresses() if a not in given]
         # An entry "dns:host:port" stands for every address the name resolves to (a headless
         # Service): the integrations take address lists from their configs, so this reaches them too.
         given = [a for entry in given for a in (resolve_all(entry[4:]) if entry.startswith("dns:") else [entry])]
         if dns_name:
             given += [a for a in resolve_all(dns_name) if a not in given]
-        self.addresses: List[str] = given
-        if not self.addresses:
+        if not given:
             raise ValueError("at least one server address is needed (addresses or dns_name)")
         self.timeout_s = timeout_s
         self.step_timeout_s = step_timeout_s
-        self.retries = retries
-        self.backoff_s = backoff_s
-        self.info_ttl_s = info_ttl_s
-        self.load_factor = load_factor
         #: How long a step waits for its server to come back (a restart with the same server id
         #: goes on with its episodes) before the episode counts as lost.
         self.restart_wait_s = restart_wait_s if restart_wait_s is not None else float(os.environ.get("SWE_ENV_RESTART_WAIT_S", "30"))
-        # The integrations (verl, NeMo-RL, NeMo Gym) build their clients themselves: the token and
-        # the CA can come from the environment their workers inherit.
-        token = token if token is not None else (os.environ.get("SWE_ENV_AUTH_TOKEN") or None)
-        if root_certificates is None and os.environ.get("SWE_ENV_CA_FILE"):
-            root_certificates = Path(os.environ["SWE_ENV_CA_FILE"]).read_bytes()
-        self._metadata: Tuple[Tuple[str, str], ...] = (("authorization", f"Bearer {token}"),) if token else ()
-        secure = tls or root_certificates is not None or certificate_chain is not None
-        self._credentials = (
-            grpc.ssl_channel_credentials(root_certificates=root_certificates, private_key=private_key, certificate_chain=certificate_chain) if secure else None
+        #: The calls (core/): channels, credentials, retries.
+        self.channel = Channel(
+            token=token, root_certificates=root_certificates, tls=tls, certificate_chain=certificate_chain, private_key=private_key, retries=retries, backoff_s=backoff_s
         )
-        self._channels: Dict[Tuple[int, str], grpc.aio.Channel] = {}
-        self._stubs: Dict[Tuple[int, str], pb_grpc.SweEnvStub] = {}
-        self._episode_address: Dict[str, str] = {}
-        self._group_address: Dict[str, str] = {}
-        self._info: Dict[str, Tuple[float, Dict[str, Any]]] = {}
-        self._placed: Dict[str, int] = {a: 0 for a in self.addresses}
-        self._task_images: Dict[str, str] = {}
-        #: Episodes lost with their server: Close reports them ended as infra_error.
-        self._lost_episodes: Dict[str, str] = {}
-        #: When each episode was started (wall clock), to tell a restarted server's NOT_FOUND.
-        self._reset_at: Dict[str, float] = {}
-        #: Servers that stopped answering (taken out until they answer again).
-        self.down: set = set()
-        #: How many calls were retried (for metrics and tests).
-        self.retry_count = 0
+        #: Which server each episode and group goes to and is on (fleet/).
+        self.placement = Placement(self.channel, given, directory, info_ttl_s=info_ttl_s, load_factor=load_factor)
+        self._branching = Branching(self.channel, self.placement)
 
-    # --- channels -------------------------------------------------------------------------------
+    # --- what the parts hold, read through the client ---------------------------------------
 
-    def _stub(self, address: str) -> pb_grpc.SweEnvStub:
-        key = (id(asyncio.get_running_loop()), address)
-        stub = self._stubs.get(key)
-        if stub is None:
-            if self._credentials is not None:
-                channel = grpc.aio.secure_channel(address, self._credentials, options=CHANNEL_OPTIONS)
-            else:
-                channel = grpc.aio.insecure_channel(address, options=CHANNEL_OPTIONS)
-            self._channels[key] = channel
-            stub = self._stubs[key] = pb_grpc.SweEnvStub(channel)
-        return stub
+    @property
+    def addresses(self) -> List[str]:
+        """The servers (a server found again at a new address is listed at it)."""
+        return self.placement.addresses
+
+    @property
+    def down(self) -> set:
+        """Servers that stopped answering (taken out until they answer again)."""
+        return self.placement.down
+
+    @property
+    def info_ttl_s(self) -> float:
+        return self.placement.info_ttl_s
+
+    @info_ttl_s.setter
+    def info_ttl_s(self, value: float) -> None:
+        self.placement.info_ttl_s = value
+
+    @property
+    def load_factor(self) -> float:
+        return self.placement.load_factor
+
+    @load_factor.setter
+    def load_factor(self, value: float) -> None:
+        self.placement.load_factor = value
+
+    @property
+    def retries(self) -> int:
+        return self.channel.retries
+
+    @retries.setter
+    def retries(self, value: int) -> None:
+        self.channel.retries = value
+
+    @property
+    def backoff_s(self) -> float:
+        return self.channel.backoff_s
+
+    @backoff_s.setter
+    def backoff_s(self, value: float) -> None:
+        self.channel.backoff_s = value
+
+    @property
+    def retry_count(self) -> int:
+        """How many calls were retried (for metrics and tests)."""
+        return self.channel.retry_count
+
+    # --- placement (delegated) ------------------------------------------------------------------
 
     def episode_address(self, episode_id: str) -> str:
-        return self._episode_address.get(episode_id, self.addresses[0])
-
-    async def _call(self, address: str, method: str, request: Any, timeout_s: float, retry: bool) -> Any:
-        attempt = 0
-        while True:
-            try:
-                return await getattr(self._stub(address), method)(request, timeout=timeout_s, metadata=self._metadata)
-            except grpc.aio.AioRpcError as error:
-                if not retry or error.code() not in RETRYABLE or attempt >= self.retries:
-                    raise from_rpc_error(error) from None
-            attempt += 1
-            self.retry_count += 1
-            await asyncio.sleep(min(5.0, self.backoff_s * (2 ** (attempt - 1))))
-
-    # --- placement ------------------------------------------------------------------------------
+        return self.placement.episode_address(episode_id)
 
     async def server_info(self, address: str, timeout_s: float = 3.0) -> Dict[str, Any]:
         """What one server can take now (GetServerInfo)."""
-        return _to_dict(await self._call(address, "GetServerInfo", pb.GetServerInfoRequest(), timeout_s, False))
+        return await self.placement.server_info(address, timeout_s)
+
+    async def refresh(self, everyone: bool = False) -> Dict[str, Optional[Dict[str, Any]]]:
+        """Asks every server with a stale report (or all) what it can take; a silent one is taken out."""
+        return await self.placement.refresh(everyone)
+
+    async def candidates(self, task_id: str, group_id: str, key: str) -> List[str]:
+        """The servers to try for a Reset, best first (``Placement.candidates``)."""
+        return await self.placement.candidates(task_id, group_id, key, self.timeout_s)
+
+    async def home_of(self, task_id: str) -> str:
+        """The server a new group of the task goes to when no server is over its share of the load."""
+        return await self.placement.home_of(task_id)
+
+    def home(self, task_id: str) -> str:
+        """From the last reports: where Reset tries first for a new group of the task (``Placement.home``)."""
+        return self.placement.home(task_id)
 
     def _lost(self, episode_id: str, address: str, step_index: int, call_id: str) -> StepResult:
-        self._episode_address.pop(episode_id, None)
-        self._lost_episodes[episode_id] = address
+        self.placement.lose(episode_id, address)
         return StepResult(
             observation=f"[swe-env fleet] the server holding this episode ({address}) stopped answering; the episode is lost.",
             reward=0.0,
@@ -163,6 +177,45 @@ class AsyncSweEnvClient(Placement, AsyncBranching):
             call_id=call_id,
         )
 
+    # --- fork and replay (delegated) ------------------------------------------------------------
+
+    async def fork(
+        self,
+        episode_id: str,
+        n: int,
+        *,
+        fresh_budgets: bool = False,
+        child_episode_ids: Optional[Sequence[str]] = None,
+        timeout_s: Optional[float] = None,
+    ) -> ForkResult:
+        """Forks a live episode between steps into ``n`` children on its server. With
+        ``child_episode_ids`` (n of them) a retried fork returns the children it made."""
+        return await self._branching.fork(episode_id, n, fresh_budgets=fresh_budgets, child_episode_ids=child_episode_ids, timeout_s=timeout_s or self.timeout_s)
+
+    async def replay(
+        self,
+        *,
+        source_episode_id: str = "",
+        trajectory_jsonl: str = "",
+        steps: int = 0,
+        episode_id: str = "",
+        options: Optional[Dict[str, Any]] = None,
+        address: Optional[str] = None,
+        timeout_s: Optional[float] = None,
+    ) -> ReplayResult:
+        """Starts an episode from a recording's first ``steps`` bash steps, run again: a trajectory
+        the server recorded (``source_episode_id``: the server that ran it, by default the one that
+        holds it now) or the JSONL text of one."""
+        return await self._branching.replay(
+            source_episode_id=source_episode_id,
+            trajectory_jsonl=trajectory_jsonl,
+            steps=steps,
+            episode_id=episode_id,
+            options=options,
+            address=address,
+            timeout_s=timeout_s or self.step_timeout_s,
+        )
+
     # --- calls ----------------------------------------------------------------------------------
 
     async def list_tasks(self, dataset: str = "", page_size: int = 1000, address: Optional[str] = None) -> List[Dict[str, Any]]:
@@ -170,16 +223,16 @@ class AsyncSweEnvClient(Placement, AsyncBranching):
         tasks: List[Dict[str, Any]] = []
         token = ""
         while True:
-            page = await self._call(address, "ListTasks", pb.ListTasksRequest(page_size=page_size, page_token=token, dataset=dataset), self.timeout_s, True)
-            tasks.extend(_to_dict(t) for t in page.tasks)
+            page = await self.channel.call(address, "ListTasks", pb.ListTasksRequest(page_size=page_size, page_token=token, dataset=dataset), self.timeout_s, True)
+            tasks.extend(to_dict(t) for t in page.tasks)
             token = page.next_page_token
             if not token:
                 return tasks
 
     async def get_task(self, task_id: str, address: Optional[str] = None) -> Dict[str, Any]:
         """The task's description, its rendered prompt and its tools (OpenAI function format, as Reset gives them)."""
-        response = await self._call(address or self.addresses[0], "GetTask", pb.GetTaskRequest(task_id=task_id), self.timeout_s, True)
-        task = _to_dict(response)
+        response = await self.channel.call(address or self.addresses[0], "GetTask", pb.GetTaskRequest(task_id=task_id), self.timeout_s, True)
+        task = to_dict(response)
         task["tools"] = [json.loads(t.openai_json) for t in response.tools]
         return task
 
@@ -195,7 +248,7 @@ class AsyncSweEnvClient(Placement, AsyncBranching):
     ) -> ResetResult:
         episode_id = episode_id or str(uuid.uuid4())
         request = pb.ResetRequest(task_id=task_id, episode_id=episode_id, seed=seed, group_id=group_id)
-        opts = _episode_options(options)
+        opts = episode_options(options)
         if opts is not None:
             request.options.CopyFrom(opts)
         candidates = await self.candidates(task_id, group_id, task_id)
@@ -203,9 +256,9 @@ class AsyncSweEnvClient(Placement, AsyncBranching):
         last: Optional[SweEnvError] = None
         for address in candidates:
             # Known before the call: a caller cancelled during Reset can still Close the right server.
-            self._episode_address[episode_id] = address
+            self.placement.assign(episode_id, address)
             try:
-                response = await self._call(address, "Reset", request, timeout_s or self.timeout_s, single)
+                response = await self.channel.call(address, "Reset", request, timeout_s or self.timeout_s, single)
             except SweEnvError as error:
                 if single or error.code not in MOVE_ON:
                     raise
@@ -213,16 +266,13 @@ class AsyncSweEnvClient(Placement, AsyncBranching):
                     self.down.add(address)
                 last = error
                 continue
-            self._placed[address] = self._placed.get(address, 0) + 1
-            self._reset_at[episode_id] = time.time()
-            if group_id:
-                self._group_address[group_id] = address
+            self.placement.started([episode_id], address, group_id)
             return ResetResult(
                 episode_id=response.episode_id,
                 observation=response.observation,
                 tools=[json.loads(t.openai_json) for t in response.tools],
                 info=MessageToDict(response.info),
-                options=_to_dict(response.options),
+                options=to_dict(response.options),
                 address=address,
             )
         assert last is not None
@@ -247,59 +297,54 @@ class AsyncSweEnvClient(Placement, AsyncBranching):
             request.assistant.CopyFrom(
                 pb.AssistantTurn(content=str(assistant.get("content") or ""), reasoning=str(assistant.get("reasoning") or ""), model=str(assistant.get("model") or ""))
             )
-        if episode_id in self._lost_episodes:
-            return self._lost(episode_id, self._lost_episodes[episode_id], step_index, call_id)
+        lost = self.placement.lost_on(episode_id)
+        if lost is not None:
+            return self._lost(episode_id, lost, step_index, call_id)
         address = self.episode_address(episode_id)
         fleet = len(self.addresses) > 1
         if address in self.down and fleet:
-            if not await self._back_within(address, self.restart_wait_s):
+            if not await self.placement.back_within(address, self.restart_wait_s):
                 return self._lost(episode_id, address, step_index, call_id)
             address = self.episode_address(episode_id)  # where it came back (it may have moved)
         comebacks = 0
         while True:
             try:
-                response = await self._call(address, "Step", request, timeout_s or self.step_timeout_s, True)
-                return _step_result(response)
+                response = await self.channel.call(address, "Step", request, timeout_s or self.step_timeout_s, True)
+                return step_result(response)
             except SweEnvError as error:
                 # A server restarting with its episode records answers the same step index again:
                 # its recorded outcome, or INFRA_ERROR when the crash cut the step. Waited for
                 # within restart_wait_s; then, or when the restarted server never had the episode,
                 # the episode is lost (INFRA_ERROR, masked). Otherwise the error stands and the
                 # caller may retry the same step index.
-                if error.code == grpc.StatusCode.UNAVAILABLE and comebacks < 3 and await self._back_within(address, self.restart_wait_s):
+                if error.code == grpc.StatusCode.UNAVAILABLE and comebacks < 3 and await self.placement.back_within(address, self.restart_wait_s):
                     comebacks += 1
                     address = self.episode_address(episode_id)  # where it came back (it may have moved)
                     continue
-                if fleet and error.code != grpc.StatusCode.NOT_FOUND and await self._gone(address):
+                if fleet and error.code != grpc.StatusCode.NOT_FOUND and await self.placement.gone(address):
                     return self._lost(episode_id, address, step_index, call_id)
-                if error.code == grpc.StatusCode.NOT_FOUND and await self._restarted_since(address, episode_id):
+                if error.code == grpc.StatusCode.NOT_FOUND and await self.placement.restarted_since(address, episode_id):
                     return self._lost(episode_id, address, step_index, call_id)
                 raise
 
     async def close(self, episode_id: str, timeout_s: Optional[float] = None) -> Dict[str, Any]:
-        lost = self._lost_episodes.pop(episode_id, None)
+        lost = self.placement.lost_on(episode_id)
         address = lost or self.episode_address(episode_id)
-        if not lost and address in self.down and self._directory:
-            moved = await self._directory.where_now(address, self.restart_wait_s)
-            if moved:
-                self._move(address, moved)
-                address = moved
+        if not lost and address in self.down:
+            address = await self.placement.relocated(address, self.restart_wait_s) or address
         if lost or (address in self.down and len(self.addresses) > 1):
-            self._episode_address.pop(episode_id, None)
+            self.placement.ended(episode_id, address, closed=False)
             return {"episode_id": episode_id, "end_reason": "infra_error", "reward": 0.0, "server": address}
         try:
-            response = await self._call(address, "Close", pb.CloseRequest(episode_id=episode_id), timeout_s or self.timeout_s, True)
+            response = await self.channel.call(address, "Close", pb.CloseRequest(episode_id=episode_id), timeout_s or self.timeout_s, True)
         except SweEnvError as error:
             # A server that restarted since the episode began lost it: the environment's failure.
-            if error.code == grpc.StatusCode.NOT_FOUND and await self._restarted_since(address, episode_id):
-                self._episode_address.pop(episode_id, None)
-                self._reset_at.pop(episode_id, None)
+            if error.code == grpc.StatusCode.NOT_FOUND and await self.placement.restarted_since(address, episode_id):
+                self.placement.ended(episode_id, address, closed=False)
                 return {"episode_id": episode_id, "end_reason": "infra_error", "reward": 0.0, "server": address}
             raise
-        self._episode_address.pop(episode_id, None)
-        self._reset_at.pop(episode_id, None)
-        self._placed[address] = max(0, self._placed.get(address, 0) - 1)
-        return _to_dict(response.summary)
+        self.placement.ended(episode_id, address, closed=True)
+        return to_dict(response.summary)
 
     async def prewarm(self, task_id: str, count: int, *, group_id: str = "") -> Dict[str, Any]:
         """Keeps ``count`` sandboxes of the task ready on the server the group's Resets will go to
@@ -307,15 +352,15 @@ class AsyncSweEnvClient(Placement, AsyncBranching):
         last: Optional[SweEnvError] = None
         for address in await self.candidates(task_id, group_id, task_id):
             try:
-                response = await self._call(address, "Prewarm", pb.PrewarmRequest(task_id=task_id, count=count), self.timeout_s, True)
+                response = await self.channel.call(address, "Prewarm", pb.PrewarmRequest(task_id=task_id, count=count), self.timeout_s, True)
             except SweEnvError as error:
                 if error.code not in MOVE_ON:
                     raise
                 last = error
                 continue
             if group_id:
-                self._group_address[group_id] = address
-            return {**_to_dict(response), "address": address}
+                self.placement.pin_group(group_id, address)
+            return {**to_dict(response), "address": address}
         assert last is not None
         raise last
 
@@ -327,27 +372,22 @@ class AsyncSweEnvClient(Placement, AsyncBranching):
         """Starts pulling the tasks' images where their Resets will go and answers at once (the
         pulls go on): each task to the server a new group of it is placed on, one Prefetch call per
         server, concurrently. Unknown task ids are reported (and logged), not raised."""
-        return await prefetch_tasks(self, task_ids, timeout_s=timeout_s)
+        return await prefetch_tasks(self.channel, self.placement, task_ids, timeout_s=timeout_s)
 
     async def evaluate(self, task_id: str, patch: str, timeout_s: Optional[float] = None) -> Dict[str, Any]:
-        response = await self._call(self.addresses[0], "Evaluate", pb.EvaluateRequest(task_id=task_id, patch=patch), timeout_s or self.step_timeout_s, False)
-        return _to_dict(response.report)
+        response = await self.channel.call(self.addresses[0], "Evaluate", pb.EvaluateRequest(task_id=task_id, patch=patch), timeout_s or self.step_timeout_s, False)
+        return to_dict(response.report)
 
     async def interrupt(self, episode_id: str, timeout_s: Optional[float] = None) -> bool:
         """Stops the bash command the episode runs now (its Step answers exit code 130, and the
         episode goes on); False when it was between steps."""
         request = pb.InterruptRequest(episode_id=episode_id)
-        response = await self._call(self.episode_address(episode_id), "Interrupt", request, timeout_s or self.timeout_s, True)
+        response = await self.channel.call(self.episode_address(episode_id), "Interrupt", request, timeout_s or self.timeout_s, True)
         return bool(response.interrupted)
 
     async def aclose(self) -> None:
         """Closes the channels of the running loop."""
-        loop_id = id(asyncio.get_running_loop())
-        for key in [k for k in self._channels if k[0] == loop_id]:
-            await self._channels.pop(key).close()
-            self._stubs.pop(key, None)
+        await self.channel.aclose()
 
 
-
-
-__all__ = ["AsyncSweEnvClient", "ResetResult", "StepResult", "SweEnvError", "PrefetchResult", "CHANNEL_OPTIONS"]
+__all__ = ["AsyncSweEnvClient", "ResetResult", "StepResult", "SweEnvError", "PrefetchResult"]
