@@ -40,7 +40,7 @@ export interface FileExploit {
 /** The agent's change as `git diff` gives it, against the demo repository's base tree. */
 export function patchOf(exploit: FileExploit): string {
   const repo = /__(\w+)-\d+$/.exec(exploit.task)![1]!;
-  const dir = mkdtempSync(join(tmpdir(), 'round4-'));
+  const dir = mkdtempSync(join(tmpdir(), 'swe-env-exploit-'));
   try {
     cpSync(join(packageRoot(), 'tasks', 'demo-languages', 'repos', repo), dir, { recursive: true });
     const git = (...args: string[]): string =>
