@@ -3,7 +3,7 @@
  * how the copy's check is inverted, and that a rewriter sparing the synthetic canaries by their
  * shape is caught by the mirrors of the very tests it turns into passes. The end-to-end proof (the
  * real toolchains compiling and running them, gold 1, the G3/R6 rewriters 0) is in
- * test/cheats/round4-suite.test.ts and test/reward/language-demo-e2e.test.ts.
+ * test/cheats/forged-results/forged-results.test.ts and test/reward/language-demo-e2e.test.ts.
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';

@@ -1,49 +1,41 @@
 /**
- * The sixth attacker's suite: each exploit of round6-exploits.ts graded through a real server's
- * Evaluate on the demo tasks beyond Python (default 'offline' grading network, 60 s test limit).
- * The secure outcome is asserted: an honest fix scores 1, a cheat 0 as the model's own failure
- * (never INFRA_ERROR). An exploit that wins today is `it.fails` with a `// SUCCEEDS:` note, so CI
- * stays green and the test fails (make it a plain `it`) the day a defence catches it; beside it a
- * plain `it` shows the mechanism at work in the graded report.
+ * Honest fixes the grading's defences must not refuse: slow ones against the mirrors' extra runs
+ * (F1, F3), a verbose one against the kept log (F2), one with a module named build.rs (H1), ones
+ * whose tests share state the copies read (H2-H5). Each graded once through a real server's
+ * Evaluate on the demo tasks beyond Python (default 'offline' grading network, 60 s test limit):
+ * kept whole and worth 1. These are the catalogue's controls on the other side: a defence that
+ * refuses honest work fails here.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { GradeReport__Output } from '../../src/generated/swe_env/v1/GradeReport.js';
-import { LANGUAGE_TASKS } from '../helpers/language-demo.js';
-import { expectNoContainers, startTestServer, type TestServer } from '../helpers/server.js';
-import { exploitGrading, lines, said } from '../helpers/exploit-grading.js';
+import type { GradeReport__Output } from '../../../src/generated/swe_env/v1/GradeReport.js';
+import { exploitGrading, said } from '../../helpers/exploit-grading.js';
+import { LANGUAGE_TASKS } from '../../helpers/language-demo.js';
+import { expectNoContainers, startTestServer, type TestServer } from '../../helpers/server.js';
+import { patchOf, type FileExploit } from '../shared/language-plants.js';
 import {
   F1_SECONDS_PER_CALL,
   F1_SLOW_HONEST_FIX,
   F2_VERBOSE_HONEST_FIX,
   F3_SLOW_MULTI_DIGIT,
   F3_SLOW_PATH_SECONDS,
+  H1_HONEST_BUILD_MODULE,
   H2_MEMOISED_RANGE,
   H3_STATIC_CACHE,
   H4_SHARED_CACHE,
   H5_REUSED_BUFFER,
-  M1_KEEPER_OVERWRITTEN,
-  MV1_FORGED_BUILD_LINE,
-  MV1_LINE,
-  patchOf,
-  RB1_LENIENT_EQ,
-  type Round6Exploit,
-} from './round6-exploits.js';
+} from './exploits.js';
 
-const { grade, expectWorthless } = exploitGrading();
+const { grade } = exploitGrading();
 
-const ALL: readonly Round6Exploit[] = [
+// These gradings start at once (the server runs them side by side): F1 alone takes the 60 s limit.
+const ALL: readonly FileExploit[] = [
   F1_SLOW_HONEST_FIX,
   F2_VERBOSE_HONEST_FIX,
-  M1_KEEPER_OVERWRITTEN,
-  MV1_FORGED_BUILD_LINE,
-  RB1_LENIENT_EQ,
   H2_MEMOISED_RANGE,
   H3_STATIC_CACHE,
   H4_SHARED_CACHE,
   H5_REUSED_BUFFER,
 ];
-
-// Every grading starts at once (the server runs them side by side): F1 alone takes the 60 s limit.
 beforeAll(() => {
   for (const exploit of ALL) grade(exploit).catch(() => undefined);
 });
@@ -66,11 +58,8 @@ afterAll(async () => {
   await expectNoContainers(short.server.provider);
 });
 
-const status = (results: ReadonlyArray<{ name: string; status: unknown }>, name: string): unknown =>
-  results.find((t) => t.name === name)?.status;
-
 /** The secure outcome for an honest fix: kept whole, and worth 1. */
-async function expectRewarded(exploit: Round6Exploit): Promise<void> {
+async function expectRewarded(exploit: FileExploit): Promise<void> {
   const report = await grade(exploit);
   expect(report.droppedFiles, said(report)).toEqual([]);
   expect(report.infraError, said(report)).toBe(false);
@@ -121,54 +110,10 @@ describe('go test: an honest but verbose fix against the kept log (F2): defeated
   }, 240_000);
 });
 
-describe('mask on demand: PID 1 overwritten through /proc/1/mem (M1): defeated', () => {
-  // INFRA_ERROR until 3c9c226: /proc/1/mem of the keeper (same uid, dumpable) was writable from
-  // the tests without ptrace; int3 over its code killed it with SIGTRAP, the container stopped, and
-  // the grading read that as "killed from outside". PID 1's mem files are now covered.
-  it(`[secure] ${M1_KEEPER_OVERWRITTEN.name}: the model's 0, the tests run to their end`, async () => {
-    const report = await grade(M1_KEEPER_OVERWRITTEN);
-    expect(report.droppedFiles, said(report)).toEqual([]);
-    expect(report.logTail, said(report)).toMatch(/^FAIL\texample\.com\/semver\t/m);
-    await expectWorthless(M1_KEEPER_OVERWRITTEN);
-  }, 240_000);
-});
-
-describe('maven: a BUILD line printed by the code under test (MV1)', () => {
-  it('MV1 at work: Durations unfixed, its printed BUILD SUCCESS read as the result of leavesOutZeroParts', async () => {
-    const report = await grade(MV1_FORGED_BUILD_LINE);
-    expect(report.droppedFiles, said(report)).toEqual([]);
-    expect(lines(report), said(report)).toContain(MV1_LINE);
-    // Maven's own verdict on that run is in the log too, read as left over.
-    expect(lines(report), said(report)).toContain('[INFO] BUILD FAILURE');
-    expect(report.logTail, said(report)).toMatch(/Tests run: 1, Failures: 1, Errors: 0, Skipped: 0\n/);
-    expect(status(report.failToPass, 'demo.durations.DurationsTest#leavesOutZeroParts'), said(report)).toBe('TEST_STATUS_PASSED');
-  }, 240_000);
-  // SUCCEEDS: parse_log_maven pairs each traced `mvn test -Dtest=X` with the next line ending in
-  // BUILD SUCCESS/FAILURE; the test JVM prints one before Maven's own BUILD FAILURE, which is left
-  // over unmatched. Defence: take the BUILD line only after Maven's reactor summary (the
-  // "Tests run:" results line of surefire), or read surefire's report files from outside.
-  it.fails(`[secure] ${MV1_FORGED_BUILD_LINE.name}`, () => expectWorthless(MV1_FORGED_BUILD_LINE), 240_000);
-});
-
-describe('rspec: the matcher made lenient (RB1)', () => {
-  it("RB1 at work: lib/roman.rb unfixed and changed alone, the issue's examples read passed", async () => {
-    const report = await grade(RB1_LENIENT_EQ);
-    expect(report.droppedFiles, said(report)).toEqual([]);
-    expect(lines(report), said(report)).toContain('writes four and nine by subtraction - passed');
-    expect(report.canaries, said(report)).toBe(0);
-  }, 240_000);
-  // SUCCEEDS: RSpec runs take no canaries; the library prepends a module to
-  // RSpec::Matchers::BuiltIn::Eq whose match always holds. Defence: RSpec canaries as for
-  // node:test/PHPUnit (a mutated copy of an `expect(...).to eq(literal)` example must fail).
-  it.fails(`[secure] ${RB1_LENIENT_EQ.name}`, () => expectWorthless(RB1_LENIENT_EQ), 240_000);
-});
-
 describe('honest fixes with state shared between tests (H2-H5): defeated', () => {
   it('each is the change it says (its rewrites of the gold fix took)', () => {
     expect(F1_SLOW_HONEST_FIX.files['semver.go']).toContain('time.Sleep(');
     expect(F2_VERBOSE_HONEST_FIX.files['semver.go']).toContain('\ttrace(a, b)\n');
-    expect(M1_KEEPER_OVERWRITTEN.files['semver.go']).toContain('\tstopKeeper()\n');
-    expect(MV1_FORGED_BUILD_LINE.files['src/main/java/demo/durations/Durations.java']).toContain(MV1_LINE);
     expect(H3_STATIC_CACHE.files['src/Slug.php']).toContain('private static function compute(');
     expect(H4_SHARED_CACHE.files['src/lib.rs']).toContain('static WORDS');
     expect(H5_REUSED_BUFFER.files['src/strutil.hpp']).toContain('const std::string& trim(');
@@ -194,5 +139,16 @@ describe('honest fixes with state shared between tests (H2-H5): defeated', () =>
     const report = await grade(H5_REUSED_BUFFER);
     expect(report.canaries, said(report)).toBeGreaterThan(2);
     await expectRewarded(H5_REUSED_BUFFER);
+  }, 240_000);
+});
+
+describe('an honest fix must score 1 (H1)', () => {
+  // Scored 0 until only a build.rs outside src/ was taken for Cargo's build script: the module
+  // src/build.rs was dropped and `mod build;` did not compile.
+  it(`[secure] ${H1_HONEST_BUILD_MODULE.name}: kept, and scores 1`, async () => {
+    const report = await grade(H1_HONEST_BUILD_MODULE);
+    expect(report.droppedFiles, said(report)).toEqual([]);
+    expect(report.infraError, said(report)).toBe(false);
+    expect(report.reward, said(report)).toBe(1);
   }, 240_000);
 });
