@@ -110,9 +110,7 @@ export async function runBeside(
       // The engine can report the exit before the attach stream has handed over the last lines
       // (on a loaded machine the offline-route helper's one line was lost): read it to its end,
       // which the engine gives once the container is gone, and the last line without a newline.
-      const cut = await waitForEnd(stream, DRAIN_LIMIT_MS, undefined);
-      // What the demultiplexer wrote last may still be on its way through `output`.
-      if (!cut) await endOf(output);
+      await waitForEnd(stream, DRAIN_LIMIT_MS, undefined);
       if (pending !== '') options.answer?.(pending);
     }
     stream.destroy();
@@ -120,12 +118,4 @@ export async function runBeside(
   } finally {
     await removeContainer(container).catch(() => undefined);
   }
-}
-
-/** Ends a stream nobody writes to any more, once what it holds has been read. */
-function endOf(stream: PassThrough): Promise<void> {
-  return new Promise((resolve) => {
-    stream.once('end', resolve);
-    stream.end();
-  });
 }
