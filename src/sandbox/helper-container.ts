@@ -1,7 +1,7 @@
 import type Docker from 'dockerode';
 import { PassThrough, type Duplex } from 'node:stream';
 import { InfraError } from '../common/errors.js';
-import { demux, removeContainer, waitForEnd } from './docker-exec.js';
+import { demux, removeContainer } from './docker-exec.js';
 import { sandboxLabels } from './labels.js';
 import type { BesideOptions, BesideResult, SandboxSpec } from './sandbox.js';
 
@@ -10,9 +10,6 @@ import type { BesideOptions, BesideResult, SandboxSpec } from './sandbox.js';
  * processes), or its network namespace (to configure it; see offline-network/).
  */
 export type HelperShare = 'pid' | 'network';
-
-/** How long an exited helper's output may take to arrive (a bound: the stream ends once the container is gone). */
-const DRAIN_LIMIT_MS = 10_000;
 
 /** Where the helper finds its programs: never the agent's PATH, never the agent's files. */
 const HELPER_ENV = ['PATH=/usr/sbin:/usr/bin:/sbin:/bin', 'LANG=C.UTF-8'];
@@ -106,13 +103,6 @@ export async function runBeside(
     );
     const first = await Promise.race([ended, timedOut]);
     clearTimeout(timer);
-    if (first !== 'timeout') {
-      // The engine can report the exit before the attach stream has handed over the last lines
-      // (on a loaded machine the offline-route helper's one line was lost): read it to its end,
-      // which the engine gives once the container is gone, and the last line without a newline.
-      await waitForEnd(stream, DRAIN_LIMIT_MS, undefined);
-      if (pending !== '') options.answer?.(pending);
-    }
     stream.destroy();
     return first === 'timeout' ? { exitCode: -1, timedOut: true } : { exitCode: first, timedOut: false };
   } finally {
