@@ -5,12 +5,15 @@
  * "Network is unreachable"; nothing outside the container, the host included, can be reached; the
  * route is set by a helper from the pristine image (its `ip`, else its python), never by anything
  * the sandbox holds, and the sandbox itself gets no NET_ADMIN. Agents' sandboxes keep no route.
+ * The helper's report reaches the server before the helper exits: it waits for the server's word.
  */
 import { readFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:net';
 import { networkInterfaces } from 'node:os';
 import Docker from 'dockerode';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DockerSandbox } from '../../src/sandbox/docker-container.js';
+import { setOfflineRoute, type NetworkHelper } from '../../src/sandbox/offline-network/offline-route.js';
 import type { Sandbox } from '../../src/sandbox/sandbox.js';
 import { BASE_IMAGE, disposeAll, testProvider, testSpec } from '../helpers/docker.js';
 import { buildFromFiles, removeImages } from '../helpers/registry-images.js';
@@ -182,5 +185,27 @@ describe("an 'offline' grading sandbox", () => {
     const routes = await episode.exec(['cat', '/proc/net/route']);
     expect(routes.output.toString().trim().split('\n')).toHaveLength(1);
     expect(await probe(episode, '10.255.255.1', 80)).toBe('ENETUNREACH');
+  });
+
+  it('exits 0 only once the server has acknowledged its report, so an exit seen before the output loses nothing', async () => {
+    const offline = await open(BASE_IMAGE, 'offline');
+    expect(offline).toBeInstanceOf(DockerSandbox);
+    const sandbox = offline as DockerSandbox;
+    const helper: NetworkHelper = (argv, options) => sandbox.runBeside(argv, options, 'network');
+    // The server's side of the exchange, with its acknowledgement replaced: the helper must not take its line as delivered.
+    const unheard: NetworkHelper = (argv, options) =>
+      sandbox.runBeside(
+        argv,
+        {
+          ...options,
+          answer: (line) => {
+            options.answer?.(line);
+            return 'not heard';
+          },
+        },
+        'network',
+      );
+    await expect(setOfflineRoute(unheard)).rejects.toThrow(/did not reach the server/);
+    expect(await setOfflineRoute(helper)).toEqual({ applied: true, via: 'python' });
   });
 });

@@ -5,14 +5,22 @@
 # the namespace has no device but loopback. The resolver's nameservers get unreachable routes, so a
 # name lookup still fails at once rather than waiting out the resolver's timeouts.
 # Run by the server with NET_ADMIN, as root, before any code of the agent's has run in the sandbox;
-# uses the image's own `ip` or, without it, its python (netlink). Prints "route: ip|python".
+# uses the image's own `ip` or, without it, its python (netlink). Prints "route: ip|python", then
+# waits for the server's "ok" before it exits 0: an engine may report the helper's exit before the
+# attach stream has handed over what it printed, and that line is how the server knows the route is
+# set. Exit 7: the server did not acknowledge the line (its answer never came, or was not "ok").
+announce() {
+  echo "route: $1"
+  read -r -t 60 reply || exit 7
+  [ "$reply" = ok ] || exit 7
+  exit 0
+}
 nameservers=$(awk '$1 == "nameserver" && $2 ~ /^[0-9.]+$/ { print $2 }' /etc/resolv.conf 2>/dev/null)
 export SWE_ENV_NAMESERVERS="$nameservers"
 if command -v ip >/dev/null 2>&1; then
   ip route replace default dev lo || exit 3
   for ns in $nameservers; do ip route replace unreachable "$ns/32" || exit 3; done
-  echo "route: ip"
-  exit 0
+  announce ip
 fi
 # The python program is passed with -c: a here-document may need a temporary file, and the
 # helper that runs this has a read-only root.
@@ -46,12 +54,11 @@ sock.bind((0, 0))
 add_route(sock, 1, None, 0, RTN_UNICAST, socket.if_nametoindex("lo"))
 for seq, ns in enumerate(os.environ.get("SWE_ENV_NAMESERVERS", "").split(), start=2):
     add_route(sock, seq, ns, 32, RTN_UNREACHABLE, None)
-print("route: python")
 '
 for py in python3 python /opt/miniconda3/bin/python3 /opt/conda/bin/python3 /usr/local/bin/python3; do
   command -v "$py" >/dev/null 2>&1 || continue
   "$py" -c "$code" || exit 3
-  exit 0
+  announce python
 done
 echo "neither ip nor python in the image" >&2
 exit 4
