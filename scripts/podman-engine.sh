@@ -76,6 +76,12 @@ if ! answers; then
   # The service runs in its own folder: its containers' monitor writes an `oom` file into its
   # working directory when one runs out of memory, which was the caller's checkout.
   cd "$dir"
+  # The service outlives this script: it must hold none of the caller's descriptors (a lock taken
+  # around the caller's command would be held until the service stops). 255 is bash's own: this script.
+  for fd in /proc/$$/fd/*; do
+    fd=${fd##*/}
+    if [ "$fd" -gt 2 ] && [ "$fd" -lt 255 ]; then eval "exec $fd>&-"; fi
+  done
   as_engine nohup podman system service --time=0 "unix://$socket" >>"$log_file" 2>&1 &
   echo $! >"$pidfile"
   for _ in $(seq 1 60); do

@@ -12,8 +12,9 @@
 announce() {
   echo "route: $1"
   read -r -t 60 reply || exit 7
-  [ "$reply" = ok ] || exit 7
-  exit 0
+  # The answer ends the line: Podman's engine hands its attach request's body (the client's options,
+  # a JSON object without a newline) to the helper's stdin ahead of it.
+  case $reply in *ok) exit 0 ;; *) exit 7 ;; esac
 }
 nameservers=$(awk '$1 == "nameserver" && $2 ~ /^[0-9.]+$/ { print $2 }' /etc/resolv.conf 2>/dev/null)
 export SWE_ENV_NAMESERVERS="$nameservers"
