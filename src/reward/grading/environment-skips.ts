@@ -1,12 +1,7 @@
 import { messageOf } from '../../common/errors.js';
-import type { Sandbox } from '../../sandbox/sandbox.js';
-import type { Task } from '../../tasks/task.js';
-import type { EvalPlan } from '../eval-plan/plan.js';
-import type { LogParserName } from '../../languages/index.js';
-import { baseReport, type GradeReport } from '../report.js';
+import type { GradeReport } from '../report.js';
 import type { RecorderResult } from '../result-recorder.js';
-import { taskSteps } from './agent-steps.js';
-import { testRunStage } from './test-run.js';
+import { runReference, type ReferenceRunInput } from './reference-run.js';
 
 /**
  * PASS_TO_PASS tests the task's image cannot run: skipped for a module the image lacks (an optional
@@ -66,15 +61,6 @@ export function environmentSkip(reference: RecorderResult, name: string): string
   return collected && isMissingModuleReason(collected[1]) ? collected[1] : undefined;
 }
 
-export interface ReferenceRunInput {
-  readonly task: Task;
-  readonly plan: EvalPlan;
-  readonly parser: LogParserName;
-  readonly testTimeoutS: number;
-  readonly logLimitBytes: number;
-  readonly openControl: () => Promise<Sandbox>;
-}
-
 /**
  * The reference decides: every candidate skipped there too for a missing module makes the grading
  * INFRA_ERROR, naming the tests and reasons. Otherwise the model's 0 stands, and so it does when no
@@ -117,27 +103,9 @@ function note(report: GradeReport, text: string): void {
 
 /** The test command on the pristine repository with the test patch, in a fresh container: what the image itself skips. */
 async function referenceRun(input: ReferenceRunInput, signal?: AbortSignal): Promise<RecorderResult> {
-  const control = await input.openControl();
-  try {
-    const scratch = baseReport(input.task.id);
-    const steps = await taskSteps(
-      control,
-      input.task,
-      input.plan,
-      scratch,
-      { timeoutS: input.testTimeoutS, installRerun: 'never' },
-      signal,
-    );
-    const run = await testRunStage(
-      control,
-      { ...input, agentFiles: [], plugins: steps.plugins, patchEmpty: true, reference: true },
-      scratch,
-      signal,
-    );
-    if (!run.pytest) throw new Error('the test command is not a pytest run, whose skip reasons the recorder reads');
-    if (scratch.testTimedOut) throw new Error('the reference run timed out');
-    return run.channel;
-  } finally {
-    await control.remove().catch(() => undefined);
-  }
+  const reference = await runReference(input, {}, signal);
+  if (!reference.applied) throw new Error(reference.why);
+  if (!reference.run.pytest) throw new Error('the test command is not a pytest run, whose skip reasons the recorder reads');
+  if (reference.scratch.testTimedOut) throw new Error('the reference run timed out');
+  return reference.run.channel;
 }

@@ -1,14 +1,10 @@
 import { messageOf } from '../../common/errors.js';
 import type { Task } from '../../tasks/task.js';
-import { baseReport } from '../report.js';
 import type { TestStatus } from '../../languages/index.js';
-import { applyStage } from './apply-stage.js';
-import { taskSteps } from './agent-steps.js';
 import { checkCanaries, type CanaryPlan, type RunnerFamily } from './canaries.js';
-import type { ReferenceRunInput } from './environment-skips.js';
 import type { Evidence } from './evidence.js';
 import { runResults } from './language-results.js';
-import { testRunStage } from './test-run.js';
+import { runReference, type ReferenceRunInput } from './reference-run.js';
 
 /**
  * A mirror canary is a copy of a listed test, and a copy behaves like its original only when the
@@ -84,31 +80,11 @@ export async function excuseMirrorFlags(evidence: Evidence, input: MirrorReferen
 
 /** The mirror canaries the gold patch's run flags, the same canary files written. */
 async function goldMirrorFlags(input: MirrorReferenceInput, plan: CanaryPlan, signal?: AbortSignal): Promise<ReadonlySet<string>> {
-  const control = await input.openControl();
-  try {
-    // A report of its own, for a patch that is not empty (a fresh report reads as the empty one).
-    const scratch = { ...baseReport(input.task.id), patchEmpty: false };
-    const steps = await taskSteps(
-      control,
-      input.task,
-      input.plan,
-      scratch,
-      { timeoutS: input.testTimeoutS, installRerun: 'never' },
-      signal,
-    );
-    const changed = await applyStage(control, input.task, Buffer.from(input.task.goldPatch), scratch, signal);
-    if (changed === undefined) throw new Error(`the gold patch does not apply: ${scratch.error ?? ''}`);
-    const run = await testRunStage(
-      control,
-      { ...input, agentFiles: [], plugins: steps.plugins, patchEmpty: false, canaryPlan: plan, reference: true },
-      scratch,
-      signal,
-    );
-    if (scratch.testTimedOut) throw new Error('the reference run timed out');
-    const results: Map<string, TestStatus> = runResults(input.plan.harnessParser, input.parser, run.log, input.task, run.reported);
-    const flags = checkCanaries(plan.canaries, results, input.family, 'printed log').flags;
-    return new Set(flags.flatMap((f) => mirrorFlagCanary(f) ?? []));
-  } finally {
-    await control.remove().catch(() => undefined);
-  }
+  const gold = await runReference(input, { patch: input.task.goldPatch, canaryPlan: plan }, signal);
+  if (!gold.applied) throw new Error(`the gold patch does not apply: ${gold.why}`);
+  if (gold.scratch.testTimedOut) throw new Error('the reference run timed out');
+  const { run } = gold;
+  const results: Map<string, TestStatus> = runResults(input.plan.harnessParser, input.parser, run.log, input.task, run.reported);
+  const flags = checkCanaries(plan.canaries, results, input.family, 'printed log').flags;
+  return new Set(flags.flatMap((f) => mirrorFlagCanary(f) ?? []));
 }

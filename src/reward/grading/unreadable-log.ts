@@ -1,10 +1,6 @@
-import { baseReport } from '../report.js';
-import { applyStage } from './apply-stage.js';
-import { taskSteps } from './agent-steps.js';
 import { ModelFault } from './container-watch.js';
-import type { ReferenceRunInput } from './environment-skips.js';
 import { runResults, UnreadableLog } from './language-results.js';
-import { testRunStage } from './test-run.js';
+import { runReference, type ReferenceRunInput } from './reference-run.js';
 
 /**
  * A log the row's parser throws on is judged by control: the gold patch's run, in a fresh
@@ -15,30 +11,10 @@ import { testRunStage } from './test-run.js';
  */
 export async function judgeUnreadableLog(error: UnreadableLog, input: ReferenceRunInput, signal?: AbortSignal): Promise<never> {
   if (input.task.goldPatch.trim() === '') throw new Error(`${error.message} (and the task has no gold patch to check the parser against)`);
-  const control = await input.openControl();
-  let goldReadable: boolean;
-  try {
-    const scratch = { ...baseReport(input.task.id), patchEmpty: false };
-    const steps = await taskSteps(
-      control,
-      input.task,
-      input.plan,
-      scratch,
-      { timeoutS: input.testTimeoutS, installRerun: 'never' },
-      signal,
-    );
-    const changed = await applyStage(control, input.task, Buffer.from(input.task.goldPatch), scratch, signal);
-    if (changed === undefined) throw new Error(`${error.message} (and the gold patch does not apply: ${scratch.error ?? ''})`);
-    const run = await testRunStage(
-      control,
-      { ...input, agentFiles: [], plugins: steps.plugins, patchEmpty: false, reference: true },
-      scratch,
-      signal,
-    );
-    goldReadable = isReadable(() => runResults(input.plan.harnessParser, input.parser, run.log, input.task, run.reported));
-  } finally {
-    await control.remove().catch(() => undefined);
-  }
+  const gold = await runReference(input, { patch: input.task.goldPatch }, signal);
+  if (!gold.applied) throw new Error(`${error.message} (and the gold patch does not apply: ${gold.why})`);
+  const { run } = gold;
+  const goldReadable = isReadable(() => runResults(input.plan.harnessParser, input.parser, run.log, input.task, run.reported));
   if (goldReadable) throw new ModelFault(`${error.message} (the gold patch's log reads)`);
   throw new Error(`${error.message}, and so does the gold patch's: the task's parser cannot read its own runs`);
 }
