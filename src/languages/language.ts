@@ -89,6 +89,12 @@ export interface ReporterCanary {
   readonly name: string;
   readonly values: readonly number[];
   readonly expected: number;
+  /**
+   * Checked through the runner's asynchronous expectations where it has them (jasmine's
+   * expectAsync): a change that stubs only those, as the specs of marked check, passes every
+   * listed spec and this must-fail canary alike.
+   */
+  readonly async?: boolean;
 }
 
 /** The result keys of the reporter's canaries: the prefix and the canary's number (no test's full name starts so). */

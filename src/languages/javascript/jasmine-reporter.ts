@@ -10,9 +10,10 @@ import type { TestStatus } from '../shared/test-status.js';
  * repository code), which prints one line per finished spec. The default reporter still prints
  * what the harness reads.
  *
- * It also declares the grading's canaries (a must-pass and a must-fail spec named from the listed
- * specs' words): a change that makes every expectation hold (a stubbed `expect`, a patched matcher)
- * or every spec pass turns the must-fail one round.
+ * It also declares the grading's canaries (a must-pass and two must-fail specs named from the listed
+ * specs' words, one checking through `expect`, one through `expectAsync` where jasmine has it): a
+ * change that makes every expectation of either kind hold (a stubbed `expect` or `expectAsync`, a
+ * patched built-in matcher) or every spec pass turns a must-fail one round.
  *
  * The lines carry a per-grading token the reporter reads from a file it removes at once, so text
  * the code under test prints cannot pass for them unless it reads the token out of the reporter's
@@ -36,6 +37,14 @@ function moduleText(planFile: string): string {
     "'use strict';",
     "const fs = require('fs');",
     'const writeSync = fs.writeSync;',
+    // What emitting a line calls, taken before the repository's code runs: a replaced Buffer.from,
+    // Buffer.prototype.subarray, JSON.stringify or Map.prototype.get would read the token in the
+    // line, or rewrite a listed spec's status on its way out.
+    'const apply = Reflect.apply;',
+    'const toBuffer = Buffer.from;',
+    'const subarray = Buffer.prototype.subarray;',
+    'const stringify = JSON.stringify;',
+    'const mapGet = Map.prototype.get;',
     `const planFile = ${JSON.stringify(planFile)};`,
     "let plan = { token: '', canaries: [] };",
     'try {',
@@ -45,10 +54,10 @@ function moduleText(planFile: string): string {
     '  // Without its plan the reporter prints nothing the grader reads: every listed spec reads as missing.',
     '}',
     'function emit(text) {',
-    '  let buffer = Buffer.from(text);',
+    '  let buffer = apply(toBuffer, Buffer, [text]);',
     '  while (buffer.length > 0) {',
     '    try {',
-    '      buffer = buffer.subarray(writeSync(1, buffer));',
+    '      buffer = apply(subarray, buffer, [writeSync(1, buffer)]);',
     '    } catch (error) {',
     "      if (error.code !== 'EAGAIN') return;",
     '    }',
@@ -58,16 +67,20 @@ function moduleText(planFile: string): string {
     'plan.canaries.forEach((canary, i) => {',
     '  describe(canary.suite, () => {',
     '    const spec = it(canary.name, () => {',
-    '      expect(canary.values.reduce((sum, value) => sum + value, 0)).toBe(canary.expected);',
+    '      const sum = canary.values.reduce((total, value) => total + value, 0);',
+    // toBeResolved is jasmine-core's since 3.3 (expectAsync's first release); before it, expect.
+    "      if (canary.async && typeof expectAsync === 'function')",
+    "        return expectAsync(sum === canary.expected ? Promise.resolve() : Promise.reject(new Error('sum'))).toBeResolved();",
+    '      expect(sum).toBe(canary.expected);',
     '    });',
     `    canaries.set(spec.id, ${JSON.stringify(REPORTER_CANARY_PREFIX)} + i);`,
     '  });',
     '});',
     'jasmine.getEnv().addReporter({',
     '  specDone(result) {',
-    '    const name = canaries.get(result.id) ?? result.fullName;',
+    '    const name = apply(mapGet, canaries, [result.id]) ?? result.fullName;',
     // The leading newline: the default reporter prints a dot per spec with none.
-    "    emit('\\nswe-env-jasmine ' + plan.token + ' ' + result.status + ' ' + JSON.stringify(name) + '\\n');",
+    "    emit('\\nswe-env-jasmine ' + plan.token + ' ' + result.status + ' ' + stringify(name) + '\\n');",
     '  },',
     '});',
     '',
