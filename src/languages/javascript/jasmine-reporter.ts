@@ -63,6 +63,12 @@ function moduleText(planFile: string): string {
     '    }',
     '  }',
     '}',
+    // A run that stops at its first failing spec (jasmine.json's stopOnSpecFailure, 3.x's failFast,
+    // --fail-fast) would leave every spec after the must-fail canary, or after any failing spec,
+    // unreported: each listed spec is read from its own line, so every spec runs.
+    'const env = jasmine.getEnv();',
+    "const stops = typeof env.configuration === 'function' ? env.configuration() : {};",
+    "['stopOnSpecFailure', 'failFast'].forEach((key) => { if (stops[key] === true) env.configure({ [key]: false }); });",
     'const canaries = new Map();',
     'plan.canaries.forEach((canary, i) => {',
     '  describe(canary.suite, () => {',
@@ -76,7 +82,7 @@ function moduleText(planFile: string): string {
     `    canaries.set(spec.id, ${JSON.stringify(REPORTER_CANARY_PREFIX)} + i);`,
     '  });',
     '});',
-    'jasmine.getEnv().addReporter({',
+    'env.addReporter({',
     '  specDone(result) {',
     '    const name = apply(mapGet, canaries, [result.id]) ?? result.fullName;',
     // The leading newline: the default reporter prints a dot per spec with none.
@@ -113,9 +119,9 @@ export const JASMINE_REPORTER: ResultReporter = {
   runner: 'jasmine',
   parsers: ['parse_log_marked'],
   attachesTo: (testCommand) => JASMINE_COMMAND.test(testCommand),
-  // A name filter would leave the canaries out, and a run stopping at its first failing spec would
-  // stop at the must-fail one. (The configuration file's stopOnSpecFailure is the repository's:
-  // jasmine.json is a control path no change may touch, and marked's rows leave it unset.)
+  // A name filter would leave the canaries out. (A run told to stop at its first failing spec, by
+  // the command or jasmine.json, runs on: the module turns that off before any spec is declared;
+  // the options named here still go without canaries, as before.)
   runsDeclared: (testCommand) => !/--filter\b|--fail-fast=true\b|--stop-on-failure=true\b/.test(testCommand),
   // jasmine-npm before 3.2 has no --require (it reads `--require=...` as an environment variable
   // and goes on): there the module loads as the last helper, after the configuration's. Where both
