@@ -115,7 +115,7 @@ describe('marked-2811 (fail-only, jasmine 4): changes that pass the listed spec 
     expect(gold.reward, summary(gold)).toBe(1);
   }, 600_000);
 
-  for (const fixture of ['async-holds', 'matchers-pass', 'failures-vanish', 'line-rewrite'])
+  for (const fixture of ['async-holds', 'matchers-pass', 'failures-vanish', 'line-rewrite', 'specs-emptied'])
     it(
       fixture,
       async () => {

@@ -86,13 +86,24 @@ process.stdout.write = function (text, ...rest) {
 };
 `;
 
-async function graded(version: (typeof VERSIONS)[number], lib: string) {
-  const p = await project({ 'spec/helpers/matchers.js': HELPER, 'spec/a-spec.js': SPEC, 'src/lib.js': lib }, LISTED, {
+/**
+ * `helperLoads`: the code under test is loaded by a configuration helper too, as marked's helpers.js
+ * imports its library (jasmine-npm 3.1 loads the reporter after the configuration's helpers).
+ */
+async function graded(version: (typeof VERSIONS)[number], lib: string, helperLoads = false) {
+  const helper = helperLoads ? `require('../../src/lib.js');\n${HELPER}` : HELPER;
+  const p = await project({ 'spec/helpers/matchers.js': helper, 'spec/a-spec.js': SPEC, 'src/lib.js': lib }, LISTED, {
     helpers: ['helpers/**/*.js'],
   });
   const log = await jasmine(version, p);
   return { log, ...grade(log, p, LISTED) };
 }
+
+/** Every spec declared from here on runs nothing (the canaries were declared before this code loaded). */
+const SPECS_EMPTIED = `
+const declare = globalThis.it;
+globalThis.it = (name, fn, timeout) => declare(name, () => {}, timeout);
+`;
 
 describe('fail-only rows (jasmine): changes that pass without the fix, and their honest twins', () => {
   for (const version of VERSIONS) {
@@ -144,5 +155,35 @@ describe('fail-only rows (jasmine): changes that pass without the fix, and their
       },
       60_000,
     );
+
+    // OPEN: every spec declared after the code under test loads runs an empty function (it wraps the
+    // global it); the canaries, declared before, stay honest.
+    it.fails(
+      `${version}: OPEN: specs emptied through a wrapped global it earn 1`,
+      async () => {
+        const r = await graded(version, BUGGY + SPECS_EMPTIED);
+        expect(r.reward, JSON.stringify(r)).toBe(0);
+      },
+      60_000,
+    );
   }
+
+  for (const version of ['jasmine3', 'jasmine4'] as const)
+    it(`${version}: code under test loaded by a configuration helper runs after the reporter: the line rewrite scores 0`, async () => {
+      const r = await graded(version, BUGGY + LINE_REWRITE, true);
+      expect(r.listed['New fixed should pass'], r.log).toBe('FAILED');
+      expect(r.reward).toBe(0);
+    }, 60_000);
+
+  // OPEN: jasmine-npm 3.1 (no --require) loads the reporter as the last helper, after the
+  // configuration's: code under test a helper loads replaces Buffer.from before the reporter takes it
+  // (and could read its plan file: token and canaries).
+  it.fails(
+    'jasmine31: OPEN: code under test loaded by a configuration helper rewrites the line and earns 1',
+    async () => {
+      const r = await graded('jasmine31', BUGGY + LINE_REWRITE, true);
+      expect(r.reward, JSON.stringify(r)).toBe(0);
+    },
+    60_000,
+  );
 });
