@@ -87,6 +87,25 @@ process.stdout.write = function (text, ...rest) {
 `;
 
 /**
+ * The reporter writes to file descriptor 1: a second descriptor on the real output is opened
+ * (/proc/self/fd/1), descriptor 1 closed and reopened on a file the change reads back at exit, with
+ * a listed spec's "failed" turned to "passed" (not a canary's) and the default reporter's failures
+ * unnumbered, on their way to the real output.
+ */
+const FD_SWAP = `
+const fs = require('fs');
+const real = fs.openSync('/proc/self/fd/1', 'a');
+const file = require('path').join(require('os').tmpdir(), 'swap-' + process.pid);
+fs.closeSync(1);
+fs.openSync(file, 'w+');
+process.on('exit', () => {
+  const text = fs.readFileSync(file, 'utf8');
+  fs.writeSync(real, text.replace(/^(swe-env-jasmine \\S+) failed (?!"#canary:)/gm, '$1 passed ').replace(/^(\\d+)\\) /gm, '$1] '));
+  fs.unlinkSync(file);
+});
+`;
+
+/**
  * `helperLoads`: the code under test is loaded by a configuration helper too, as marked's helpers.js
  * imports its library (jasmine-npm 3.1 loads the reporter after the configuration's helpers).
  */
@@ -186,4 +205,13 @@ describe('fail-only rows (jasmine): changes that pass without the fix, and their
     },
     60_000,
   );
+
+  for (const version of VERSIONS)
+    it(`${version}: descriptor 1 reopened on a file the change rewrites scores 0 (the reporter writes only to what it was)`, async () => {
+      const r = await graded(version, BUGGY + FD_SWAP);
+      // The trick is live: the run's output went through the file (failures unnumbered on the way out).
+      expect(r.log).toMatch(/^\d+\] New fixed should pass$/m);
+      expect(r.listed['New fixed should pass'], r.log).not.toBe('PASSED');
+      expect(r.reward).toBe(0);
+    }, 60_000);
 });

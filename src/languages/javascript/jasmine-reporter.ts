@@ -18,7 +18,8 @@ import type { TestStatus } from '../shared/test-status.js';
  * The lines carry a per-grading token the reporter reads from a file it removes at once, so text
  * the code under test prints cannot pass for them unless it reads the token out of the reporter's
  * memory; they are written through the `fs.writeSync` the reporter took before the repository's
- * code ran, so replacing `process.stdout.write` does not rewrite them.
+ * code ran, so replacing `process.stdout.write` does not rewrite them, and only while descriptor 1
+ * is still the output it was then.
  */
 const LINE = /^swe-env-jasmine (\S+) (\w+) (".*")$/;
 
@@ -45,6 +46,12 @@ function moduleText(planFile: string): string {
     'const subarray = Buffer.prototype.subarray;',
     'const stringify = JSON.stringify;',
     'const mapGet = Map.prototype.get;',
+    // What descriptor 1 is at load (a pipe's name, a string): code that closes it and reopens it on
+    // a file of its own would read the token in the lines and pass them on rewritten. A line goes
+    // out only while descriptor 1 is still what it was.
+    'const readlink = fs.readlinkSync;',
+    'const output = () => { try { return readlink("/proc/self/fd/1"); } catch (error) { return undefined; } };',
+    'const stdout = output();',
     `const planFile = ${JSON.stringify(planFile)};`,
     "let plan = { token: '', canaries: [] };",
     'try {',
@@ -54,6 +61,7 @@ function moduleText(planFile: string): string {
     '  // Without its plan the reporter prints nothing the grader reads: every listed spec reads as missing.',
     '}',
     'function emit(text) {',
+    '  if (output() !== stdout) return;',
     '  let buffer = apply(toBuffer, Buffer, [text]);',
     '  while (buffer.length > 0) {',
     '    try {',
