@@ -112,15 +112,44 @@ const grade = async (fixture: string): Promise<GradeReport> =>
 describe('marked-2811 (fail-only, jasmine 4): changes that pass the listed spec without the fix', () => {
   it('the gold patch scores 1', async () => {
     const gold = await grader.grade(task, Buffer.from(task.goldPatch, 'utf8'));
+    expect(gold.integrityFlags, summary(gold)).toEqual([]);
     expect(gold.reward, summary(gold)).toBe(1);
   }, 600_000);
 
-  for (const fixture of ['async-holds', 'matchers-pass', 'failures-vanish', 'line-rewrite', 'specs-emptied'])
-    it(
-      fixture,
+  it("stubbing only expectAsync (marked's specs check with it) scores 0 by the asynchronous must-fail canary", async () => {
+    const report = await grade('async-holds');
+    // The trick works in the container: the listed spec is reported passing without a fix.
+    expect(
+      report.failToPass.map((t) => t.status),
+      summary(report),
+    ).toEqual(['PASSED']);
+    expect(report.infraError, summary(report)).toBe(false);
+    expect(report.integrityFlags.join('\n'), summary(report)).toMatch(/#canary:2 \(a synthetic test, must be FAILED\) was reported PASSED/);
+    expect(report.reward, summary(report)).toBe(0);
+  }, 600_000);
+
+  it("rewriting the reporter's line through a replaced Buffer.from scores 0: the reporter took its own", async () => {
+    const report = await grade('line-rewrite');
+    expect(report.infraError, summary(report)).toBe(false);
+    // The trick is live: the default reporter's numbered failures lost their numbers.
+    expect(report.logTail, summary(report)).toMatch(/^\d+\] /m);
+    expect(
+      report.failToPass.map((t) => t.status),
+      summary(report),
+    ).toEqual(['FAILED']);
+    expect(report.reward, summary(report)).toBe(0);
+  }, 600_000);
+
+  // OPEN (docs/grading-languages.md, fail-only rows): each earns 1 without the fix; these tests
+  // fail while it does. The canaries are the specs declared before marked's code loads and check
+  // with jasmine's own matchers.
+  for (const fixture of ['matchers-pass', 'failures-vanish', 'specs-emptied'])
+    it.fails(
+      `OPEN: ${fixture} earns 1`,
       async () => {
         const report = await grade(fixture);
         console.log(fixture, summary(report));
+        expect(report.reward, summary(report)).toBe(0);
       },
       600_000,
     );
