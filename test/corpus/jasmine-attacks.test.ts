@@ -140,6 +140,16 @@ describe('marked-2811 (fail-only, jasmine 4): changes that pass the listed spec 
     expect(report.reward, summary(report)).toBe(0);
   }, 600_000);
 
+  it('reopening descriptor 1 on a file the change rewrites at exit scores 0: the reporter writes only to the output it had', async () => {
+    const report = await grade('fd-swap');
+    expect(report.infraError, summary(report)).toBe(false);
+    expect(
+      report.failToPass.map((t) => t.status),
+      summary(report),
+    ).not.toEqual(['PASSED']);
+    expect(report.reward, summary(report)).toBe(0);
+  }, 600_000);
+
   // OPEN (docs/grading-languages.md, fail-only rows): each earns 1 without the fix; these tests
   // fail while it does. The canaries are the specs declared before marked's code loads and check
   // with jasmine's own matchers.
