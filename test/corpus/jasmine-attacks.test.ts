@@ -150,6 +150,22 @@ describe('marked-2811 (fail-only, jasmine 4): changes that pass the listed spec 
     expect(report.reward, summary(report)).toBe(0);
   }, 600_000);
 
+  it("a jasmine-core of the change's in front of the installed one (node_modules/jasmine/node_modules) is left out: 0", async () => {
+    const report = await grade('runner-shim');
+    expect(report.droppedFiles, summary(report)).toContain(
+      'node_modules/jasmine/node_modules/jasmine-core/index.js (read or run by the test runner)',
+    );
+    expect(report.infraError, summary(report)).toBe(false);
+    expect(report.reward, summary(report)).toBe(0);
+  }, 600_000);
+
+  it('a postinstall in package.json (the plan re-syncs dependencies with npm install when package.json changed) is left out: 0', async () => {
+    const report = await grade('postinstall');
+    expect(report.droppedFiles, summary(report)).toContain('package.json (read or run by the test runner)');
+    expect(report.infraError, summary(report)).toBe(false);
+    expect(report.reward, summary(report)).toBe(0);
+  }, 600_000);
+
   // OPEN (docs/grading-languages.md, fail-only rows): each earns 1 without the fix; these tests
   // fail while it does. The canaries are the specs declared before marked's code loads and check
   // with jasmine's own matchers.

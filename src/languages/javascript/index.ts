@@ -86,13 +86,19 @@ export const JAVASCRIPT: Language = {
   }),
   wholeLogParsers: ['parse_log_jest_json'],
   toolchain: { family: 'node', packages: ['nodejs', 'npm'] },
-  // The runners' configuration (reporters, setup files, jasmine's spec and helper globs) and package.json's scripts.
+  // The runners' configuration (reporters, setup files, jasmine's spec and helper globs) and package.json's scripts,
+  // and the installed packages: the runners themselves (a new node_modules/jasmine/node_modules/jasmine-core is
+  // what jasmine requires, before the installed one and before swe-env's reporter loads).
   runnerControl: {
     isControlPath: (parts) =>
+      parts.includes('node_modules') ||
       /^(jest|vitest|karma|playwright)\.config\.[cm]?[jt]s$|^karma\.conf\.[cm]?js$|^\.mocharc(\.[\w]+)?$|^\.babelrc$|^babel\.config\.[cm]?js$|^jasmine\.json$/.test(
         parts.at(-1) ?? '',
       ),
     buildDefinitions: [[/(^|[\s;&|(])(npm|npx|yarn|pnpm)(\s|$)/, /^package\.json$/]],
+    // The harness's re-sync after a change to package.json (`npm install`, `yarn install`) runs its
+    // lifecycle scripts, offline too: a postinstall could rewrite the installed runner.
+    installDefinitions: [[/(^|[\s;&|(])(npm|yarn|pnpm)\s+(install|i|ci|add)(\s|$)/m, /^package\.json$/]],
   },
   smithProfiles: { javascript: SMITH_JAVASCRIPT_PROFILES, typescript: SMITH_TYPESCRIPT_PROFILES },
   canaryRunners: [TAP_RUNNER],
