@@ -127,6 +127,9 @@ describe('filterAgentPatch', () => {
       ['cargo test --no-fail-fast', 'crates/a/Cargo.toml', true],
       ['go test -v ./...', 'go.mod', true],
       ['npx jest --ci', 'package.json', true],
+      ['npm test', '.npmrc', true],
+      ['yarn test', '.yarnrc.yml', true],
+      ['yarn test', '.yarnrc', true],
       ['./mvnw -q test', 'module/pom.xml', true],
       ['bundle exec rspec', 'Gemfile', true],
       ['vendor/bin/phpunit --testdox', 'composer.json', true],
@@ -161,6 +164,8 @@ describe('filterAgentPatch', () => {
     ]);
     expect(isRunnerControlPath('package.json', 'pytest -rA', 'pip install -e .')).toBe(false);
     expect(isRunnerControlPath('src/package.json.txt', plan.testCommand, steps)).toBe(false);
+    expect(isRunnerControlPath('.npmrc', plan.testCommand, steps)).toBe(true);
+    expect(isRunnerControlPath('.npmrc', plan.testCommand)).toBe(false);
     // Why: npm install with nothing to fetch and no registry to reach still runs the root postinstall.
     await writeFile(
       join(dir, 'package.json'),
