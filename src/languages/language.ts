@@ -89,6 +89,12 @@ export interface ReporterCanary {
   readonly name: string;
   readonly values: readonly number[];
   readonly expected: number;
+  /**
+   * Checked through the runner's asynchronous expectations where it has them (jasmine's
+   * expectAsync): a change that stubs only those, as the specs of marked check, passes every
+   * listed spec and this must-fail canary alike.
+   */
+  readonly async?: boolean;
 }
 
 /** The result keys of the reporter's canaries: the prefix and the canary's number (no test's full name starts so). */
@@ -100,6 +106,12 @@ export interface RunnerControl {
   isControlPath(parts: readonly string[]): boolean;
   /** The build definitions the test command's own tools read (a tool the command names, the file name it reads): grading is offline, so a new dependency they would name could not be fetched anyway. */
   readonly buildDefinitions?: ReadonlyArray<readonly [tool: RegExp, file: RegExp]>;
+  /**
+   * What a grading step run once the change is applied installs from (a step the step's pattern
+   * matches, the file name it reads): npm's install runs the lifecycle scripts package.json names,
+   * code of the change's before any test, so the definition is the runner's wherever a step installs.
+   */
+  readonly installDefinitions?: ReadonlyArray<readonly [step: RegExp, file: RegExp]>;
 }
 
 /** A runner's name among those taking canaries beyond Python (see CanaryRunner). */

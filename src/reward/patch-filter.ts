@@ -20,13 +20,13 @@ const ALWAYS_DROPPED = new Set(['conftest.py', 'pytest.ini', '.pytest.ini', 'tox
  * like a test folder, and a Makefile that the test command's `make` runs. The task's own fix may
  * still change any of them (allowedPaths).
  */
-export function isRunnerControlPath(path: string, testCommand = ''): boolean {
+export function isRunnerControlPath(path: string, testCommand = '', steps = ''): boolean {
   const base = path.split('/').at(-1) ?? '';
   // A symlink named like a test folder stands for it (a file named so is a test command's, see testCommandPaths).
   if (TEST_DIRS.has(base)) return true;
   // `make test` runs the Makefile whatever the language; as the change may not rewrite sympy's bin/test.
   if (MAKE.test(testCommand) && MAKEFILE.test(base)) return true;
-  return isLanguageControlPath(path, testCommand);
+  return isLanguageControlPath(path, testCommand, steps);
 }
 
 const MAKE = /(^|[\s;&|(])(make|gmake)(\s|$)/;
@@ -75,11 +75,12 @@ export function testCommandPaths(testCmd: string): string[] {
 /**
  * `protectedPaths`: dropped whatever they are (files the test command runs). `allowedPaths`: never
  * dropped (the files the task's own fix changes: a dataset may put a real fix under a test-like
- * path, e.g. django/test/ or a SWE-smith bug in a package's testing helpers).
+ * path, e.g. django/test/ or a SWE-smith bug in a package's testing helpers). `steps`: what the
+ * plan runs once the change is applied besides the test command (planSteps).
  */
 export function filterAgentPatch(
   diff: Buffer,
-  options: { protectedPaths?: readonly string[]; allowedPaths?: readonly string[]; testCommand?: string } = {},
+  options: { protectedPaths?: readonly string[]; allowedPaths?: readonly string[]; testCommand?: string; steps?: string } = {},
 ): FilteredPatch {
   const kept: string[] = [];
   const dropped: string[] = [];
@@ -98,11 +99,20 @@ export function filterAgentPatch(
       dropped.push(`${file.path} (test file)`);
     } else if (paths.some((p) => protectedPaths.has(p))) {
       dropped.push(`${file.path} (run by the test command)`);
-    } else if (paths.some((p) => isRunnerControlPath(p, options.testCommand))) {
+    } else if (paths.some((p) => isRunnerControlPath(p, options.testCommand, options.steps))) {
       dropped.push(`${file.path} (read or run by the test runner)`);
     } else {
       kept.push(chunk);
     }
   }
   return { patch: Buffer.from(kept.join(''), 'latin1'), dropped };
+}
+
+/** What a plan runs once the change is applied besides its test command: its install and the steps around the test patch. */
+export function planSteps(plan: {
+  readonly install: string;
+  readonly beforeTestPatch: readonly string[];
+  readonly afterTestPatch: readonly string[];
+}): string {
+  return [plan.install, ...plan.beforeTestPatch, ...plan.afterTestPatch].join('\n');
 }

@@ -37,6 +37,8 @@ export interface SweepOptions {
   readonly protectedPaths: readonly string[];
   /** The test command, whose tools' build definitions the change may not touch (isRunnerControlPath). */
   readonly testCommand?: string;
+  /** The plan's other steps once the change is applied (planSteps): what an install step among them reads is the runner's. */
+  readonly steps?: string;
   readonly allowedPaths: readonly string[];
   /** Test-support module stems the task's test files import (`pandas/_testing`). */
   readonly supportStems: readonly string[];
@@ -64,7 +66,7 @@ export function sweepDecision(changed: readonly string[], options: SweepOptions)
     const base = path.split('/').at(-1) ?? '';
     if (isTestPath(path)) revert.push({ path, why: 'test file' });
     else if (protectedPaths.has(path)) revert.push({ path, why: 'run by the test command' });
-    else if (isRunnerControlPath(path, options.testCommand)) revert.push({ path, why: 'read or run by the test runner' });
+    else if (isRunnerControlPath(path, options.testCommand, options.steps)) revert.push({ path, why: 'read or run by the test runner' });
     else if (base.endsWith('.pyc') || base.endsWith('.pyo') || path.split('/').includes('__pycache__'))
       revert.push({ path, why: 'compiled artefact' });
     else if (isSupportPath(path, options.supportStems)) revert.push({ path, why: 'test-support module the tests import' });

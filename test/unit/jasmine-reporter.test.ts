@@ -67,7 +67,7 @@ describe("swe-env's jasmine reporter (fail-only rows)", () => {
     it(`names every spec with its own status under ${version}, and removes its token file before the specs load`, async () => {
       const { dir, module } = await project(SPECS);
       const log = await jasmine(version, dir, module);
-      expect(log).toMatch(/6 specs, 3 failures, 1 pending spec/);
+      expect(log).toMatch(/7 specs, 4 failures, 1 pending spec/);
       const results = JASMINE_REPORTER.parse(log, TOKEN);
       expect(Object.fromEntries(results)).toEqual({
         'New passes should pass': 'PASSED',
@@ -76,6 +76,7 @@ describe("swe-env's jasmine reporter (fail-only rows)", () => {
         'New forges should pass': 'FAILED',
         '#canary:0': 'PASSED',
         '#canary:1': 'FAILED',
+        '#canary:2': 'FAILED',
       });
       expect(await readdir(join(dir, 'grading'))).toEqual([JASMINE_REPORTER.moduleFile]);
       // The harness's parser reads the default reporter's failures beside the reporter's lines.
@@ -98,11 +99,13 @@ describe("swe-env's jasmine reporter (fail-only rows)", () => {
     }, 60_000);
   }
 
-  it('names its canaries like the listed specs, never as one of them, one must-pass and one must-fail', () => {
+  it('names its canaries like the listed specs, never as one of them, one must-pass and two must-fail (one checking asynchronously)', () => {
     const listed = ['New unicode_punctuation should pass', 'Marked Table cells should pass example 9'];
     for (let i = 0; i < 50; i++) {
-      const [pass, fail] = planReporterCanaries(listed);
-      for (const canary of [pass!, fail!]) {
+      const [pass, fail, failAsync] = planReporterCanaries(listed);
+      expect(failAsync?.async).toBe(true);
+      expect(failAsync!.values.reduce((a, b) => a + b)).not.toBe(failAsync!.expected);
+      for (const canary of [pass!, fail!, failAsync!]) {
         expect(listed).not.toContain(`${canary.suite} ${canary.name}`);
         expect(['New', 'Marked']).toContain(canary.suite);
       }

@@ -4,7 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it, onTestFinished } from 'vitest';
-import { filterAgentPatch, isRunnerControlPath, isTestPath, testCommandPaths } from '../../src/reward/patch-filter.js';
+import { filterAgentPatch, isRunnerControlPath, isTestPath, planSteps, testCommandPaths } from '../../src/reward/patch-filter.js';
+import { loadTaskFiles } from '../../src/tasks/loader.js';
 import { reverseDiff } from '../../src/tasks/reverse-diff.js';
 import { decideVerdict } from '../../src/reward/verdict.js';
 import { djangoModule, evalPlan } from '../../src/reward/eval-plan/plan.js';
@@ -73,6 +74,11 @@ describe('filterAgentPatch', () => {
       'karma.conf.js',
       'jasmine.json',
       'spec/support/jasmine.json',
+      // The installed runners: a package jasmine requires before the installed jasmine-core.
+      'node_modules/jasmine/node_modules/jasmine-core/index.js',
+      'node_modules/.bin/jasmine',
+      'node_modules',
+      'packages/a/node_modules/x/index.js',
       '.rspec',
       'spec/spec_helper.rb',
       'lib/a_spec.rb',
@@ -91,6 +97,7 @@ describe('filterAgentPatch', () => {
       'lib/spec.rb',
       'docs/spec/a.md',
       'src/jest.js',
+      'src/node_modules_helper.js',
       'pom.xml',
       'go.mod',
     ]) {
@@ -120,6 +127,9 @@ describe('filterAgentPatch', () => {
       ['cargo test --no-fail-fast', 'crates/a/Cargo.toml', true],
       ['go test -v ./...', 'go.mod', true],
       ['npx jest --ci', 'package.json', true],
+      ['npm test', '.npmrc', true],
+      ['yarn test', '.yarnrc.yml', true],
+      ['yarn test', '.yarnrc', true],
       ['./mvnw -q test', 'module/pom.xml', true],
       ['bundle exec rspec', 'Gemfile', true],
       ['vendor/bin/phpunit --testdox', 'composer.json', true],
@@ -134,6 +144,39 @@ describe('filterAgentPatch', () => {
     expect(isRunnerControlPath('tests')).toBe(true);
     expect(isRunnerControlPath('pkg/tests')).toBe(true);
   });
+
+  it("protects package.json where a step after the change installs from it (marked's re-sync runs npm install, and npm runs its lifecycle scripts offline)", async () => {
+    const rows = (await readFile(join(process.cwd(), 'tasks', 'corpus', 'tasks.jsonl'), 'utf8')).split('\n').filter(Boolean);
+    const row = JSON.parse(rows.find((r) => r.includes('"markedjs__marked-2811"'))!) as Record<string, string>;
+    const dir = await mkdtemp(join(tmpdir(), 'swe-env-steps-'));
+    onTestFinished(() => rm(dir, { recursive: true, force: true }));
+    await writeFile(join(dir, 'tasks.jsonl'), JSON.stringify(row) + '\n');
+    const [task] = await loadTaskFiles([join(dir, 'tasks.jsonl')], {}, (p) => {
+      throw new Error(`${p.where} ${p.field}: ${p.message}`);
+    });
+    const plan = evalPlan(task!);
+    const steps = planSteps(plan);
+    expect(steps).toMatch(/npm install/);
+    const diff = Buffer.from(chunk('package.json') + chunk('src/rules.js'));
+    expect(filterAgentPatch(diff, { testCommand: plan.testCommand }).dropped).toEqual([]);
+    expect(filterAgentPatch(diff, { testCommand: plan.testCommand, steps }).dropped).toEqual([
+      'package.json (read or run by the test runner)',
+    ]);
+    expect(isRunnerControlPath('package.json', 'pytest -rA', 'pip install -e .')).toBe(false);
+    expect(isRunnerControlPath('src/package.json.txt', plan.testCommand, steps)).toBe(false);
+    expect(isRunnerControlPath('.npmrc', plan.testCommand, steps)).toBe(true);
+    expect(isRunnerControlPath('.npmrc', plan.testCommand)).toBe(false);
+    // Why: npm install with nothing to fetch and no registry to reach still runs the root postinstall.
+    await writeFile(
+      join(dir, 'package.json'),
+      JSON.stringify({ name: 'x', version: '1.0.0', scripts: { postinstall: "node -e \"require('fs').writeFileSync('ran', '1')\"" } }),
+    );
+    await run('npm', ['install', '--silent', '--no-audit', '--no-fund'], {
+      cwd: dir,
+      env: { ...process.env, npm_config_registry: 'http://127.0.0.1:9/', npm_config_cache: join(dir, 'cache') },
+    });
+    expect(await readFile(join(dir, 'ran'), 'utf8')).toBe('1');
+  }, 60_000);
 
   it('classifies test paths as SWE-bench splits patch and test_patch', () => {
     for (const p of ['tests/a.py', 'pkg/testing/x.py', 'test_a.py', 'pkg/a_test.py', 'pkg/tests.py', 'e2e/run.py'])

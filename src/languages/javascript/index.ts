@@ -44,6 +44,9 @@ import {
 import { SMITH_JAVASCRIPT_PROFILES } from './smith-profiles.js';
 import { SMITH_TYPESCRIPT_PROFILES } from './smith-profiles-typescript.js';
 
+/** What the package managers read besides package.json's scripts: settings that name code to run. */
+const PACKAGE_MANAGER_FILES = /^(package\.json|\.npmrc|\.yarnrc(\.yml)?|\.pnpmfile\.cjs)$/;
+
 /** JavaScript and TypeScript (SWE-smith's typescript profiles run the same runners). */
 export const JAVASCRIPT: Language = {
   name: 'javascript',
@@ -86,13 +89,21 @@ export const JAVASCRIPT: Language = {
   }),
   wholeLogParsers: ['parse_log_jest_json'],
   toolchain: { family: 'node', packages: ['nodejs', 'npm'] },
-  // The runners' configuration (reporters, setup files, jasmine's spec and helper globs) and package.json's scripts.
+  // The runners' configuration (reporters, setup files, jasmine's spec and helper globs) and package.json's scripts,
+  // and the installed packages: the runners themselves (a new node_modules/jasmine/node_modules/jasmine-core is
+  // what jasmine requires, before the installed one and before swe-env's reporter loads).
   runnerControl: {
     isControlPath: (parts) =>
+      parts.includes('node_modules') ||
       /^(jest|vitest|karma|playwright)\.config\.[cm]?[jt]s$|^karma\.conf\.[cm]?js$|^\.mocharc(\.[\w]+)?$|^\.babelrc$|^babel\.config\.[cm]?js$|^jasmine\.json$/.test(
         parts.at(-1) ?? '',
       ),
-    buildDefinitions: [[/(^|[\s;&|(])(npm|npx|yarn|pnpm)(\s|$)/, /^package\.json$/]],
+    // package.json, and the package managers' own settings: .npmrc's script-shell runs a file of the
+    // change's as the shell of `npm test`, .yarnrc's yarn-path as yarn itself, .pnpmfile.cjs on install.
+    buildDefinitions: [[/(^|[\s;&|(])(npm|npx|yarn|pnpm)(\s|$)/, PACKAGE_MANAGER_FILES]],
+    // The harness's re-sync after a change to package.json (`npm install`, `yarn install`) runs its
+    // lifecycle scripts, offline too: a postinstall could rewrite the installed runner.
+    installDefinitions: [[/(^|[\s;&|(])(npm|yarn|pnpm)\s+(install|i|ci|add)(\s|$)/m, PACKAGE_MANAGER_FILES]],
   },
   smithProfiles: { javascript: SMITH_JAVASCRIPT_PROFILES, typescript: SMITH_TYPESCRIPT_PROFILES },
   canaryRunners: [TAP_RUNNER],

@@ -1,7 +1,7 @@
 import type { Sandbox } from '../../sandbox/sandbox.js';
 import type { Task } from '../../tasks/task.js';
 import { addedLines, diffFiles } from '../diff-files.js';
-import { testCommandPaths } from '../patch-filter.js';
+import { planSteps, testCommandPaths } from '../patch-filter.js';
 import { pytestSettings } from '../pytest-config.js';
 import { READ_FILE_LIMIT, parseReadFiles } from '../read-files.js';
 import type { GradeReport } from '../report.js';
@@ -107,6 +107,7 @@ async function sweep(sandbox: Sandbox, task: Task, before: TreeSnapshot, report:
   const decision = sweepDecision(changed, {
     protectedPaths: testCommandPaths(report.testCommand),
     testCommand: report.testCommand,
+    steps: report.plan ? planSteps(report.plan) : '',
     allowedPaths,
     supportStems: supportStems(imported),
     pytestConfigChanged,

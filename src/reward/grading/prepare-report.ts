@@ -1,7 +1,7 @@
 import type { Task } from '../../tasks/task.js';
 import { diffFiles } from '../diff-files.js';
 import { evalPlan, type EvalPlan } from '../eval-plan/plan.js';
-import { filterAgentPatch, testCommandPaths } from '../patch-filter.js';
+import { filterAgentPatch, planSteps, testCommandPaths } from '../patch-filter.js';
 import { scanPatch } from '../patch-scan.js';
 import { baseReport, type GradeReport, type RewardRule } from '../report.js';
 
@@ -24,6 +24,7 @@ export function prepareReport(
   const filtered = filterAgentPatch(rawPatch, {
     protectedPaths: testCommandPaths(report.testCommand),
     testCommand: report.testCommand,
+    steps: planSteps(plan),
     allowedPaths: diffFiles(task.goldPatch).map((f) => f.path),
   });
   report.droppedFiles = filtered.dropped;

@@ -67,18 +67,20 @@ export function reportedResults(reported: ReporterRun, log: string, ownFailures:
 const sum = (values: readonly number[]): number => values.reduce((total, value) => total + value, 0);
 
 /**
- * A must-pass and a must-fail test named like the listed ones: the first word of a listed name as
- * the group, the rest with one word (or number) changed to another of the listed names' words.
+ * A must-pass and two must-fail tests named like the listed ones: the first word of a listed name
+ * as the group, the rest with one word (or number) changed to another of the listed names' words.
+ * The second must-fail one checks asynchronously (ReporterCanary.async).
  */
 export function planReporterCanaries(listed: readonly string[], random: (n: number) => number = randomInt): ReporterCanary[] {
   const names = listed.length > 0 ? listed : ['spec should pass'];
   const pool = canaryWords(new Set(names.flatMap((n) => n.split(/[\s_]+/)).filter((w) => /^[A-Za-z]{3,}$/.test(w))));
   const taken = new Set(names);
-  return [0, 1].map((i) => {
+  return [0, 1, 2].map((i) => {
     const { suite, name } = canaryName(names, pool, taken, random);
     taken.add(`${suite} ${name}`);
     const values = [1 + random(98), 1 + random(98), 1 + random(98)];
-    return { suite, name, values, expected: i === 0 ? sum(values) : sum(values) + 1 + random(9) };
+    const expected = i === 0 ? sum(values) : sum(values) + 1 + random(9);
+    return i === 2 ? { suite, name, values, expected, async: true } : { suite, name, values, expected };
   });
 }
 
