@@ -287,6 +287,7 @@ export class Grader {
       channelProblems: run.channel.problems,
       repositoryFiles,
     });
+    if (run.unlocked) report.auditFlags.push(`hidden tests readable by the code under test: ${run.unlocked}`);
     await judgeEnvironmentSkips(report, reference, signal);
     return evidence.logResults;
   }

@@ -19,3 +19,5 @@ export function bashArgv(script: string, name: string, args: readonly string[]):
   return ['bash', '--noprofile', '--norc', '-c', script, name, ...args];
 }
 export const GIT_HYGIENE_SCRIPT = script('git-hygiene.sh');
+export const LOCK_TESTS_SCRIPT = script('lock-tests.sh');
+export const GO_EXEC_SCRIPT = script('go-exec.sh');

@@ -17,6 +17,7 @@ import { readContainerFile } from './container-file.js';
 import { isLanguageRun } from './language-results.js';
 import { assertAlive, seconds, watchingPause } from './container-watch.js';
 import { attachReporter, type ReporterRun } from './result-reporter.js';
+import { lockHiddenTests } from './hidden-tests-locked.js';
 
 /**
  * The test stage, once no agent-driven step is left: the test files restored from base_commit and
@@ -54,6 +55,8 @@ export interface TestRunResult {
   readonly pytest: boolean;
   /** A fail-only row's reporter, attached to the run: its lines give the results (see result-reporter.ts). */
   readonly reported?: ReporterRun;
+  /** A go test run whose hidden tests could not be made unreadable to the code under test: why. */
+  readonly unlocked?: string;
 }
 
 export function runnerFamily(parser: LogParserName): RunnerFamily {
@@ -126,10 +129,14 @@ export async function testRunStage(
     }),
   );
   const attached = await attachReporter(sandbox, task, plan.harnessParser, plan.testCommand);
+  const environment = environmentLines([...plan.evalCommands, ...plan.beforeTestPatch, ...plan.afterTestPatch]);
+  // Last before the run: the canaries are in the files it locks.
+  const lock = await lockHiddenTests(sandbox, { task, runner, environment: environment.join('\n') }, canaryPlan);
   // The harness's eval scripts trace their commands (`set -x`), and parse_log_maven names each test
   // from that trace (`+ mvn test ... -Dtest=X`): without it every Maven row's test reads MISSING.
   const script = [
-    ...environmentLines([...plan.evalCommands, ...plan.beforeTestPatch, ...plan.afterTestPatch]),
+    ...environment,
+    ...(lock?.locked ? lock.runLines : []),
     `export PYTHONPATH="${channel.bootDir}\${PYTHONPATH:+:$PYTHONPATH}"`,
     'set -x',
     attached.testCommand,
@@ -168,6 +175,7 @@ export async function testRunStage(
     channel: readRecords(text, channel.key, pytest),
     pytest,
     ...(attached.reported ? { reported: attached.reported } : {}),
+    ...(lock && !lock.locked ? { unlocked: lock.why } : {}),
   };
 }
 

@@ -1,0 +1,73 @@
+import type { Sandbox } from '../../sandbox/sandbox.js';
+import type { Task } from '../../tasks/task.js';
+import { diffFiles } from '../diff-files.js';
+import { GO_EXEC_SCRIPT, LOCK_TESTS_SCRIPT, bashArgv } from '../scripts.js';
+import { GRADING_DIR } from './apply-stage.js';
+import type { CanaryPlan } from './canaries.js';
+import type { LanguageRunner } from './language-canaries.js';
+
+/**
+ * Evidence by construction for `go test` (issue 28): the go tool compiles the test binaries as
+ * root and runs each through `go test -exec` (go-exec.sh) as an unprivileged user, while the hidden
+ * `_test.go` files, canaries and mirrors included, are root's with mode 0600 (lock-tests.sh). Code
+ * under test that opens them, the binary, the go tool's build cache or the grading directory to
+ * learn what the tests expect gets EACCES, whatever form the trick takes. What stays reachable:
+ * the test process's own memory (the compiled tests are linked into the same binary) and files
+ * the tests themselves read at run time (testdata), which the code under test can read as they do.
+ */
+
+/** The test user: `nobody` in Debian and Ubuntu images; owns nothing there. */
+export const TEST_UID = 65534;
+/** Where lock-tests.sh puts go-exec.sh (readable and executable by the test user). */
+export const GO_EXEC_PATH = '/swe_env_exec/go-exec';
+const LOCK_LIST = `${GRADING_DIR}/locked.list`;
+/** lock-tests.sh's exit status when the image cannot switch users (no setpriv). */
+const CANNOT_SWITCH = 10;
+
+export type LockOutcome =
+  { readonly locked: true; readonly runLines: readonly string[] } | { readonly locked: false; readonly why: string };
+
+/** Go sources the test patch and the canaries leave for the go tool to compile (testdata is read at run time). */
+export function lockedPaths(testPatch: string, canaryPlan: CanaryPlan | undefined): string[] {
+  const compiled = (path: string): boolean => path.endsWith('.go') && !path.split('/').includes('testdata');
+  const hidden = diffFiles(testPatch)
+    .filter((f) => !f.isDeleted)
+    .map((f) => f.path);
+  return [...new Set([...hidden, ...(canaryPlan?.files.keys() ?? [])])].filter(compiled);
+}
+
+/**
+ * Locks the hidden tests of a `go test` run; the lines returned go into the run's script, after
+ * its environment (they add go-exec.sh to GOFLAGS). Runners other than go test: nothing to do.
+ */
+export async function lockHiddenTests(
+  sandbox: Sandbox,
+  input: { readonly task: Task; readonly runner: LanguageRunner | undefined; readonly environment: string },
+  canaryPlan: CanaryPlan | undefined,
+): Promise<LockOutcome | undefined> {
+  if (input.runner !== 'go') return undefined;
+  const paths = lockedPaths(input.task.testPatch, canaryPlan);
+  await sandbox.putFiles([{ path: LOCK_LIST, content: paths.map((p) => `${p}\0`).join('') }]);
+  const run = await sandbox.exec(
+    bashArgv(LOCK_TESTS_SCRIPT, 'swe-env-lock', [
+      input.task.workdir,
+      LOCK_LIST,
+      input.environment,
+      String(TEST_UID),
+      GO_EXEC_SCRIPT,
+      goOverlay(input.task.workdir, paths),
+    ]),
+    { timeoutMs: 120_000, outputLimitBytes: 64 * 1024 },
+  );
+  const said = run.output.toString('utf8').trim().slice(-2000);
+  if (run.exitCode === CANNOT_SWITCH) return { locked: false, why: 'setpriv is missing or cannot switch to the test user' };
+  if (run.exitCode !== 0 || run.timedOut) throw new Error(`locking the hidden tests failed (exit ${run.exitCode}): ${said}`);
+  // Appended: GOFLAGS' later entries win over earlier ones, the command line's over both.
+  return { locked: true, runLines: [`export GOFLAGS="\${GOFLAGS:+$GOFLAGS }-exec=${GO_EXEC_PATH}"`] };
+}
+
+/** `go -overlay`'s file: each locked file deleted (an empty replacement), by its absolute path. */
+export function goOverlay(workdir: string, paths: readonly string[]): string {
+  const root = workdir.replace(/\/+$/, '');
+  return JSON.stringify({ Replace: Object.fromEntries(paths.map((p) => [`${root}/${p}`, ''])) });
+}

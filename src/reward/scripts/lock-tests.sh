@@ -1,0 +1,61 @@
+# Makes the hidden test sources unreadable to the code under test of a `go test` run (go-exec.sh runs
+# each test binary as the test user): they and their folders up to the repository become root's
+# (files 0600, folders 1777: the tests may create files beside them, not remove or rename them),
+# the rest of the repository the test user's (the tests write in it, as they did as root), and
+# what else holds the tests' text or compiled form root's alone (the grading directory, the go
+# tool's build cache; its work directory already is). The test user gets a home of its own (a
+# build cache for tests that run `go` themselves, which see the locked files as absent through an
+# overlay) and the module cache stays reachable.
+# Exit 0 when the run may use go-exec.sh; 10 when setpriv is missing or cannot switch users (the
+# run goes on as before, without the guarantee). Nothing is printed on success.
+# Arguments: the repository, the NUL-separated list of files to lock, the run's environment
+# (a script), the test user's uid (its gid is the same number), go-exec.sh's text, the go
+# overlay (JSON) that deletes the locked files for the `go` commands the tests run.
+repo=${1%/}
+uid=$4
+cd "$repo" || exit 3
+eval "$3" > /dev/null 2>&1 < /dev/null
+cd "$repo" || exit 3
+setpriv --reuid="$uid" --regid="$uid" --clear-groups --no-new-privs --bounding-set=-all true > /dev/null 2>&1 || exit 10
+state=/swe_env_exec
+rm -rf "$state" && mkdir -m 0711 "$state" "$state/bin" || exit 4
+install -d -m 0700 -o "$uid" -g "$uid" "$state/home" "$state/home/.cache" || exit 4
+printf '%s' "$5" > "$state/go-exec" && chmod 0755 "$state/go-exec" || exit 4
+printf '%s' "$6" > "$state/overlay.json" && chmod 0644 "$state/overlay.json" || exit 4
+chmod 0700 /swe_env 2> /dev/null
+# A `git` the tests or the go tool run finds the repository owned by someone else either way.
+git config --system --add safe.directory '*' > /dev/null 2>&1
+# A file the change or its install left that cannot change owner stays root's: the tests may not
+# write it, which is their failure, not the grading's.
+chown -hR "$uid:$uid" "$repo" 2> /dev/null
+while IFS= read -r -d '' f; do
+  [ -f "$repo/$f" ] || continue
+  chown -h 0:0 "$repo/$f" && chmod 0600 "$repo/$f" || exit 6
+  d=$(dirname -- "$f")
+  while :; do
+    chown -h 0:0 "$repo/$d" && chmod 1777 "$repo/$d" || exit 6
+    [ "$d" = . ] && break
+    d=$(dirname -- "$d")
+  done
+done < "$2"
+if command -v go > /dev/null 2>&1; then
+  cache=$(go env GOCACHE 2> /dev/null)
+  modcache=$(go env GOMODCACHE 2> /dev/null)
+  gopath=$(go env GOPATH 2> /dev/null)
+  if [ -n "$cache" ] && [ "$cache" != off ]; then mkdir -p -- "$cache" && chown 0:0 -- "$cache" && chmod 0700 -- "$cache"; fi
+  # The module cache's folders up to / may be searched (not listed): /root's 0700 hid it.
+  d=$modcache
+  while [ -n "$d" ] && [ "$d" != / ] && [ "$d" != . ]; do
+    [ -d "$d" ] && chmod o+x -- "$d"
+    d=$(dirname -- "$d")
+  done
+fi
+if [ -n "${TMPDIR:-}" ] && [ -d "$TMPDIR" ]; then chmod 1777 -- "$TMPDIR"; fi
+{
+  printf 'SWE_ENV_TEST_UID=%q\n' "$uid"
+  printf 'export HOME=%q\n' "$state/home"
+  printf 'export GOCACHE=%q\n' "$state/home/.cache/go-build"
+  [ -n "${modcache:-}" ] && printf 'export GOMODCACHE=%q\n' "$modcache"
+  [ -n "${gopath:-}" ] && printf 'export GOPATH=%q\n' "$gopath"
+} > "$state/env" || exit 4
+exit 0
