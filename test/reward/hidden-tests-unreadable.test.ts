@@ -9,10 +9,13 @@
  * Go tests do as that user (files beside the tests, temp dirs, a user cache, `go build`, `go vet`
  * and `go run` of their own).
  */
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { GradeReport__Output } from '../../src/generated/swe_env/v1/GradeReport.js';
-import { startLanguageServer, stopLanguageServer } from '../helpers/language-demo.js';
-import type { TestServer } from '../helpers/server.js';
+import { LANGUAGE_TASKS, startLanguageServer, stopLanguageServer } from '../helpers/language-demo.js';
+import { expectNoContainers, startTestServer, type TestServer } from '../helpers/server.js';
 import { ANSWERS_FROM_TESTS, GOLD, GO_TASK, HONEST_ENVIRONMENT, OPEN_PROBE, PROBE_TEST, goPatch } from '../helpers/go-demo-patches.js';
 
 let server: TestServer | undefined;
@@ -89,5 +92,34 @@ describe('go test: the hidden tests cannot be read by the code under test', () =
     expect(report.reward, said(report)).toBe(1);
     expect(report.logTail, said(report)).toContain('swe-env-honest: all done');
     expect(report.integrityFlags, said(report)).toEqual([]);
+  }, 600_000);
+});
+
+describe("go test -coverprofile: the profile the test binary writes in the go tool's work directory", () => {
+  it("the gold fix scores 1 with the row's test command asking for a coverage profile", async () => {
+    const scratch = await mkdtemp(join(tmpdir(), 'swe-env-cover-'));
+    let cover: TestServer | undefined;
+    try {
+      const row = (await readFile(LANGUAGE_TASKS, 'utf8'))
+        .split('\n')
+        .filter(Boolean)
+        .map((l) => JSON.parse(l) as Record<string, unknown>)
+        .find((r) => r['instance_id'] === GO_TASK)!;
+      const script = String(row['eval_script']);
+      expect(script).toContain('\ngo test -v ./...\n');
+      const file = join(scratch, 'tasks.jsonl');
+      const changed = { ...row, eval_script: script.replace('\ngo test -v ./...\n', '\ngo test -v -coverprofile=/tmp/cover.out ./...\n') };
+      await writeFile(file, `${JSON.stringify(changed)}\n`);
+      cover = await startTestServer({ taskFiles: [file], gradingNetwork: 'none' });
+      const report = (await cover.client.evaluate(GO_TASK, String(row['patch']))).report!;
+      expect(report.reward, said(report)).toBe(1);
+      expect(report.logTail, said(report)).toMatch(/coverage: \d+(\.\d+)?% of statements/);
+    } finally {
+      if (cover) {
+        await cover.stop();
+        await expectNoContainers(cover.server.provider);
+      }
+      await rm(scratch, { recursive: true, force: true });
+    }
   }, 600_000);
 });

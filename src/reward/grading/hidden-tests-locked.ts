@@ -42,7 +42,7 @@ export function lockedPaths(testPatch: string, canaryPlan: CanaryPlan | undefine
  */
 export async function lockHiddenTests(
   sandbox: Sandbox,
-  input: { readonly task: Task; readonly runner: LanguageRunner | undefined; readonly environment: string },
+  input: { readonly task: Task; readonly runner: LanguageRunner | undefined; readonly environment: string; readonly testTimeoutS: number },
   canaryPlan: CanaryPlan | undefined,
 ): Promise<LockOutcome | undefined> {
   if (input.runner !== 'go') return undefined;
@@ -57,7 +57,8 @@ export async function lockHiddenTests(
       GO_EXEC_SCRIPT,
       goOverlay(input.task.workdir, paths),
     ]),
-    { timeoutMs: 120_000, outputLimitBytes: 64 * 1024 },
+    // A large repository changes owner file by file: as long as a test run may take, at least two minutes.
+    { timeoutMs: Math.max(120, input.testTimeoutS) * 1000, outputLimitBytes: 64 * 1024 },
   );
   const said = run.output.toString('utf8').trim().slice(-2000);
   if (run.exitCode === CANNOT_SWITCH) return { locked: false, why: 'setpriv is missing or cannot switch to the test user' };

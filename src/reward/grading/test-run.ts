@@ -131,7 +131,11 @@ export async function testRunStage(
   const attached = await attachReporter(sandbox, task, plan.harnessParser, plan.testCommand);
   const environment = environmentLines([...plan.evalCommands, ...plan.beforeTestPatch, ...plan.afterTestPatch]);
   // Last before the run: the canaries are in the files it locks.
-  const lock = await lockHiddenTests(sandbox, { task, runner, environment: environment.join('\n') }, canaryPlan);
+  const lock = await lockHiddenTests(
+    sandbox,
+    { task, runner, environment: environment.join('\n'), testTimeoutS: input.testTimeoutS },
+    canaryPlan,
+  );
   // The harness's eval scripts trace their commands (`set -x`), and parse_log_maven names each test
   // from that trace (`+ mvn test ... -Dtest=X`): without it every Maven row's test reads MISSING.
   const script = [

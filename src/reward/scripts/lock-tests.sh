@@ -21,6 +21,10 @@ state=/swe_env_exec
 rm -rf "$state" && mkdir -m 0711 "$state" "$state/bin" || exit 4
 install -d -m 0700 -o "$uid" -g "$uid" "$state/home" "$state/home/.cache" || exit 4
 printf '%s' "$5" > "$state/go-exec" && chmod 0755 "$state/go-exec" || exit 4
+# The identity and settings `git commit` in a test's own scratch repository reads from the home.
+if [ -f "${HOME:-/root}/.gitconfig" ]; then
+  install -m 0600 -o "$uid" -g "$uid" -- "${HOME:-/root}/.gitconfig" "$state/home/.gitconfig" || exit 4
+fi
 printf '%s' "$6" > "$state/overlay.json" && chmod 0644 "$state/overlay.json" || exit 4
 chmod 0700 /swe_env 2> /dev/null
 # A `git` the tests or the go tool run finds the repository owned by someone else either way.
