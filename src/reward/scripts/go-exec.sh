@@ -20,13 +20,18 @@ GOFLAGS=${GOFLAGS#-exec=$state/go-exec}
 export GOFLAGS="${GOFLAGS:+$GOFLAGS }-overlay=$state/overlay.json"
 . "$state/env"
 # `-coverprofile` has the binary write its profile into the go tool's work directory (root's,
-# 0700), which the go tool merges afterwards: that one file is made the test user's.
+# 0700, beside the binary), which the go tool merges afterwards: the binary writes it in a folder
+# of the test user's instead, and the go tool reads it there through a link at the path it named.
+args=()
 for arg in "$@"; do
   case $arg in
     -test.coverprofile=/*)
-      : > "${arg#*=}" && chown "$SWE_ENV_TEST_UID:$SWE_ENV_TEST_UID" -- "${arg#*=}" || exit 126
+      out=$(mktemp -d "$state/home/.cover-XXXXXXXX") && chown "$SWE_ENV_TEST_UID:$SWE_ENV_TEST_UID" -- "$out" || exit 126
+      ln -sfn -- "$out/${arg##*/}" "${arg#*=}" || exit 126
+      arg="-test.coverprofile=$out/${arg##*/}"
       ;;
   esac
+  args+=("$arg")
 done
 exec setpriv --reuid="$SWE_ENV_TEST_UID" --regid="$SWE_ENV_TEST_UID" --clear-groups --no-new-privs \
-  --inh-caps=-all --bounding-set=-all -- "$dir/${bin##*/}" "$@"
+  --inh-caps=-all --bounding-set=-all -- "$dir/${bin##*/}" "${args[@]}"
