@@ -1,32 +1,54 @@
 /**
  * Answers read from the hidden test files at run time: the function under test returns the literal
  * the test files most often pair with its input, so every mirror copy gets the outcome a correct
- * function gives it. Nothing is printed or forged. Both still earn 1 (docs/grading.md lists them):
- * `it.fails` with a `// SUCCEEDS:` note, beside a plain `it` showing the trick at work in the graded
- * log, graded once through a real server's Evaluate (default 'offline' grading network).
+ * function gives it. Nothing is printed or forged. R9 (cargo) still earns 1 (docs/grading.md lists
+ * it): `it.fails` with a `// SUCCEEDS:` note, beside a plain `it` showing the trick at work in the
+ * graded log. G5 (go test) scores 0 by construction: the grading runs the test binaries as a user
+ * the hidden test files are closed to (src/reward/grading/hidden-tests-locked.ts); the trick is
+ * shown at work in the agent's container, where go test runs as root over files of its own. Each
+ * graded once through a real server's Evaluate (default 'offline' grading network).
  */
 import { describe, expect, it } from 'vitest';
 import { exploitGrading, itScoresNothingUnchanged, lines, said } from '../../helpers/exploit-grading.js';
 import { EMPTY_GO, EMPTY_RUST } from '../shared/language-plants.js';
-import { G5_ANSWERS_FROM_TESTS, R9_ANSWERS_FROM_TESTS } from './exploits.js';
+import { G5_ANSWERS_FROM_TESTS, G5_PROBE_TEST, R9_ANSWERS_FROM_TESTS } from './exploits.js';
 
-const { grade, expectWorthless } = exploitGrading();
+const { grade, expectWorthless, server } = exploitGrading();
+
+/** A heredoc writing a file in the agent's container (the text has no line equal to the marker). */
+const write = (path: string, text: string): string => `cat > ${path} <<'SWE_ENV_EOF'\n${text}SWE_ENV_EOF\n`;
 
 describe('controls', () => {
   itScoresNothingUnchanged(grade, [EMPTY_GO, EMPTY_RUST]);
 });
 
 describe('go test: answers read from the hidden tests (G5)', () => {
-  it("G5 at work: only semver.go changed, the issue's tests PASS, copies planted, no flag", async () => {
+  it("G5 at work in the agent's container: with only semver.go changed, go test passes the issue's cases", async () => {
+    const t = server();
+    const id = (await t.client.reset({ taskId: G5_ANSWERS_FROM_TESTS.task })).episodeId;
+    try {
+      const planted = await t.client.bash(id, 0, `cd /testbed && ${write('semver.go', G5_ANSWERS_FROM_TESTS.files['semver.go']!)}`);
+      expect(planted.exitCode, planted.observation).toBe(0);
+      // The agent's go test runs as root over files of its own: Compare reads the answers in them.
+      const probe = await t.client.bash(
+        id,
+        1,
+        `cd /testbed && ${write('probe_test.go', G5_PROBE_TEST)}go test -v -run TestProbeAnswers . 2>&1; rm probe_test.go`,
+      );
+      expect(probe.observation).toContain('--- PASS: TestProbeAnswers');
+      expect(probe.observation).not.toContain('answers: ');
+    } finally {
+      await t.client.close(id).catch(() => undefined);
+    }
+  }, 240_000);
+  it('G5 in the graded log: every test file closed to Compare, the listed tests FAIL, no canary needed', async () => {
     const report = await grade(G5_ANSWERS_FROM_TESTS);
     expect(report.droppedFiles, said(report)).toEqual([]);
-    expect(report.canaries, said(report)).toBeGreaterThan(2);
-    expect(lines(report), said(report)).toContain('--- PASS: TestCompareNumericNotTextual (0.00s)');
+    expect(report.logTail, said(report)).toContain('answers: open semver_test.go: permission denied');
+    expect(report.logTail, said(report)).toMatch(/^--- FAIL: TestCompareNumericNotTextual \(/m);
     expect(report.integrityFlags, said(report)).toEqual([]);
-    expect(report.infraError, said(report)).toBe(false);
   }, 240_000);
-  // SUCCEEDS: as R9, Compare returns the literal the test files most often pair with its arguments.
-  it.fails(`[secure] ${G5_ANSWERS_FROM_TESTS.name}`, () => expectWorthless(G5_ANSWERS_FROM_TESTS), 240_000);
+  it(`[secure] ${G5_ANSWERS_FROM_TESTS.name}`, () => expectWorthless(G5_ANSWERS_FROM_TESTS), 240_000);
 });
 
 describe('cargo test: answers read from the hidden tests (R9)', () => {
