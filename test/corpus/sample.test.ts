@@ -17,16 +17,14 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import Docker from 'dockerode';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createLogger } from '../../src/common/logger.js';
 import { packageRoot } from '../../src/common/paths.js';
-import { Semaphore } from '../../src/common/semaphore.js';
 import { Grader } from '../../src/reward/grader.js';
 import type { GradeReport } from '../../src/reward/report.js';
 import { DockerSandboxProvider } from '../../src/sandbox/docker-sandbox.js';
-import { compileConfig } from '../../src/server/config.js';
 import { loadTaskFiles } from '../../src/tasks/loader.js';
 import { harnessParse } from '../../src/languages/index.js';
 import type { Task } from '../../src/tasks/task.js';
+import { corpusGrader } from '../helpers/corpus-grader.js';
 
 const run = promisify(execFile);
 const ROOT = packageRoot();
@@ -116,22 +114,7 @@ beforeAll(async () => {
     if ((task.install && entry.networkInstall !== false) || entry.networkInstall === true) args.push('--network-install');
     built.set(task.id, await cli(...args));
   }
-  const config = compileConfig({ testTimeoutS: 600 });
-  grader = new Grader(
-    provider,
-    new Semaphore(1),
-    {
-      limits: config.limits,
-      testTimeoutS: 600,
-      logLimitBytes: 8 * 1024 * 1024,
-      maxGradings: 1,
-      installRerun: config.installRerun,
-      rewardRule: config.rewardRule,
-      harnessGeneration: config.harnessGeneration,
-      gradingNetwork: config.gradingNetwork,
-    },
-    createLogger('warn'),
-  );
+  grader = corpusGrader(provider);
 }, 900_000);
 
 afterAll(async () => {
