@@ -1,4 +1,5 @@
 import { execFile } from 'node:child_process';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { packageRoot } from '../../src/common/paths.js';
@@ -10,6 +11,17 @@ const run = promisify(execFile);
 
 /** The demo tasks beyond Python (tasks/demo-languages/). */
 export const LANGUAGE_TASKS = join(packageRoot(), 'tasks', 'demo-languages', 'tasks.jsonl');
+
+/** A language demo task's record as the task file holds it (a test varies it: another test patch, parser...). */
+export async function languageDemoRow(id: string): Promise<Record<string, string>> {
+  const row = (await readFile(LANGUAGE_TASKS, 'utf8'))
+    .split('\n')
+    .filter((l) => l.trim() !== '')
+    .map((l) => JSON.parse(l) as Record<string, string>)
+    .find((r) => r['instance_id'] === id);
+  if (!row) throw new Error(`${id} is not in ${LANGUAGE_TASKS}`);
+  return row;
+}
 
 /**
  * Builds the language demo's images (their toolchain bases first; kept afterwards, like the demo's

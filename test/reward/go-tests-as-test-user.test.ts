@@ -18,7 +18,7 @@ import { languageEvalScript } from '../../src/tasks/demo/language-demo.js';
 import { GO_TASK, patchOf } from '../cheats/shared/language-plants.js';
 import { said } from '../helpers/exploit-grading.js';
 import { ENVIRONMENT_TESTS, KEPT, LOST, TESTDATA } from '../helpers/go-environment-tests.js';
-import { buildLanguageDemoImages, LANGUAGE_TASKS } from '../helpers/language-demo.js';
+import { buildLanguageDemoImages, languageDemoRow } from '../helpers/language-demo.js';
 import { expectNoContainers, startTestServer, type TestServer } from '../helpers/server.js';
 
 let scratch: string | undefined;
@@ -27,11 +27,7 @@ let goldPatch = '';
 
 /** semver-1 whose test patch also adds environment_test.go and its testdata, the kept tests listed in PASS_TO_PASS. */
 async function environmentTaskFile(dir: string): Promise<string> {
-  const row = (await readFile(LANGUAGE_TASKS, 'utf8'))
-    .split('\n')
-    .filter((l) => l.trim() !== '')
-    .map((l) => JSON.parse(l) as Record<string, string>)
-    .find((r) => r['instance_id'] === GO_TASK)!;
+  const row = await languageDemoRow(GO_TASK);
   goldPatch = row['patch']!;
   const hidden = await readFile(join(packageRoot(), 'tasks', 'demo-languages', 'tasks', 'semver-1', 'tests', 'semver_test.go'), 'utf8');
   const testPatch = patchOf({

@@ -18,7 +18,7 @@ import { languageEvalScript } from '../../src/tasks/demo/language-demo.js';
 import { G3_INIT_REEXEC } from '../cheats/forged-results/exploits.js';
 import { patchOf } from '../cheats/shared/language-plants.js';
 import { said } from '../helpers/exploit-grading.js';
-import { buildLanguageDemoImages, LANGUAGE_TASKS } from '../helpers/language-demo.js';
+import { buildLanguageDemoImages, languageDemoRow } from '../helpers/language-demo.js';
 import { expectNoContainers, startTestServer, type TestServer } from '../helpers/server.js';
 
 const run = promisify(execFile);
@@ -40,11 +40,7 @@ let goldPatch = '';
 
 /** semver-1 with the stateful test added to its hidden test file and to FAIL_TO_PASS. */
 async function statefulTaskFile(dir: string): Promise<string> {
-  const row = (await readFile(LANGUAGE_TASKS, 'utf8'))
-    .split('\n')
-    .filter((l) => l.trim() !== '')
-    .map((l) => JSON.parse(l) as Record<string, string>)
-    .find((r) => r['instance_id'] === 'swe-env-demo__semver-1')!;
+  const row = await languageDemoRow('swe-env-demo__semver-1');
   goldPatch = row['patch']!;
   const hidden = await readFile(join(DEMO, 'tasks', 'semver-1', 'tests', 'semver_test.go'), 'utf8');
   await run('mkdir', ['-p', join(dir, 'a'), join(dir, 'b')]);

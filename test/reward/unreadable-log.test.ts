@@ -6,11 +6,11 @@
  * jekyll's parser throws on every log of an instance id it does not know: the gold patch's log
  * cannot be read either, so the row is at fault and every grading of it is INFRA_ERROR (masked).
  */
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildLanguageDemoImages, LANGUAGE_TASKS } from '../helpers/language-demo.js';
+import { buildLanguageDemoImages, languageDemoRow } from '../helpers/language-demo.js';
 import { expectNoContainers, startTestServer, type TestServer } from '../helpers/server.js';
 
 const TASK_ID = 'swe-env-demo__semver-1';
@@ -49,9 +49,7 @@ async function stop(t: TestServer | undefined): Promise<void> {
 beforeAll(async () => {
   await buildLanguageDemoImages();
   dir = await mkdtemp(join(tmpdir(), 'swe-env-unreadable-'));
-  const line = (await readFile(LANGUAGE_TASKS, 'utf8')).split('\n').find((l) => l.includes(`"${TASK_ID}"`));
-  if (!line) throw new Error(`${TASK_ID} is not in ${LANGUAGE_TASKS}`);
-  record = JSON.parse(line) as Record<string, unknown>;
+  record = await languageDemoRow(TASK_ID);
   gold = String(record['patch']);
 }, 600_000);
 
