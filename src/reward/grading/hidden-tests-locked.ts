@@ -78,14 +78,11 @@ export async function lockHiddenTests(
 
 /**
  * The run's settings for a locked go test: GOFLAGS' later entries win over earlier ones, the
- * command line's over both; the C compilers are go-cc.sh where the image has them.
+ * command line's over both; the C compilers are go-cc.sh where the image has them (build-env,
+ * written by lock-tests.sh).
  */
 export function goRunLines(): string[] {
-  return [
-    `export GOFLAGS="\${GOFLAGS:+$GOFLAGS }${GO_FLAGS_ADDED}"`,
-    `if [ -f ${STATE}/cc.real ]; then export CC=${STATE}/cc; fi`,
-    `if [ -f ${STATE}/cxx.real ]; then export CXX=${STATE}/cxx; fi`,
-  ];
+  return [`export GOFLAGS="\${GOFLAGS:+$GOFLAGS }${GO_FLAGS_ADDED}"`, `. ${STATE}/build-env`];
 }
 
 /** What the lock adds to GOFLAGS (go-exec.sh takes it back off for the tests' own `go` commands). */

@@ -32,14 +32,25 @@ fi
 printf '%s' "$6" > "$state/overlay.json" && chmod 0644 "$state/overlay.json" || exit 4
 printf '%s' "$8" > "$state/go-toolexec" && chmod 0755 "$state/go-toolexec" || exit 4
 go_cc=$9
-install_cc() { # the C compiler $1 (cc or cxx; go env's $2) as go-cc.sh, where the image has one
-  local real
-  real=$(go env "$2" 2> /dev/null)
-  [ -n "$real" ] && command -v -- "${real%% *}" > /dev/null 2>&1 || return 0
-  printf '%s' "$real" > "$state/$1.real" && printf '%s' "$go_cc" > "$state/$1" && chmod 0644 "$state/$1.real" && chmod 0755 "$state/$1"
+# The C compilers the go tool runs (go env CC and CXX) as go-cc.sh, where the image has them: under
+# their own names first on PATH, so the go tool's build cache (keyed by the command) holds; a
+# command given by its path is replaced in build-env, which the run sources after its environment.
+install_cc() {
+  local cmd real name
+  cmd=$(go env "$1" 2> /dev/null)
+  real=$(command -v -- "${cmd%% *}" 2> /dev/null) || return 0
+  name=${real##*/}
+  mkdir -p "$state/cc-bin" && chmod 0755 "$state/cc-bin" || return 1
+  printf '%s' "$real" > "$state/cc-bin/$name.real" && printf '%s' "$go_cc" > "$state/cc-bin/$name" || return 1
+  chmod 0644 "$state/cc-bin/$name.real" && chmod 0755 "$state/cc-bin/$name" || return 1
+  case ${cmd%% *} in
+    */*) printf 'export %s=%q\n' "$1" "$state/cc-bin/$name${cmd#"${cmd%% *}"}" >> "$state/build-env" ;;
+  esac
 }
+: > "$state/build-env" && chmod 0644 "$state/build-env" || exit 4
 if command -v go > /dev/null 2>&1; then
-  install_cc cc CC && install_cc cxx CXX || exit 4
+  install_cc CC && install_cc CXX || exit 4
+  if [ -d "$state/cc-bin" ]; then printf 'export PATH=%q:"$PATH"\n' "$state/cc-bin" >> "$state/build-env"; fi
 fi
 : > "$state/locked.ids" && chmod 0600 "$state/locked.ids" || exit 4
 chmod 0700 /swe_env 2> /dev/null
