@@ -20,11 +20,6 @@ from swe_env.nemo_rl import SweEnvActor
 GOLD, NOFIX = "swe-env-demo__minicalc-3", "swe-env-demo__intervals-3"
 
 
-@pytest.fixture(scope="module")
-def model_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    return vs.build_model_dir(tmp_path_factory.mktemp("model") / "tiny")
-
-
 def _actor(ray: Any, server: Any, model_dir: Path) -> Any:
     cfg = {"addresses": server.address, "tokenizer": str(model_dir), "episode_options": {"command_timeout_s": 180}}
     actor = SweEnvActor.options(runtime_env={"env_vars": dict(os.environ, PYTHONPATH=vs.pythonpath())}).remote(cfg)
