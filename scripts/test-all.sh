@@ -42,10 +42,11 @@ if [ -d clients/python/tests ]; then
   python_env=$(python_env_dir)
   echo "== python client: ruff and mypy"
   ( cd clients/python && "$python_env/bin/ruff" check && "$python_env/bin/python" -m mypy )
+  # --durations: the slowest tests named in the log, where a slower CI shows first.
   # This checkout's client, first on the path of the tests and of every process they start (the
   # shared venv holds no swe_env of its own: see scripts/setup-python.sh).
-  ( cd clients/python && PYTHONPATH="$PWD${PYTHONPATH:+:$PYTHONPATH}" "$python_env/bin/python" -m pytest -q -p no:cacheprovider tests )
+  ( cd clients/python && PYTHONPATH="$PWD${PYTHONPATH:+:$PYTHONPATH}" "$python_env/bin/python" -m pytest -q -p no:cacheprovider --durations=15 tests )
   # OpenEnv in its own venv (scripts/setup-python.sh: its dependency set clashes with the shared venv's).
   echo "== python client: OpenEnv"
-  ( cd clients/python && PYTHONPATH="$PWD${PYTHONPATH:+:$PYTHONPATH}" "$python_env/openenv/bin/python" -m pytest -q -p no:cacheprovider tests_openenv )
+  ( cd clients/python && PYTHONPATH="$PWD${PYTHONPATH:+:$PYTHONPATH}" "$python_env/openenv/bin/python" -m pytest -q -p no:cacheprovider --durations=15 tests_openenv )
 fi

@@ -125,6 +125,15 @@ def gold_command(patch: str) -> str:
 
 
 @pytest.fixture(scope="session")
+def model_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The tiny model directory (tokenizer trained here, config) the verl and NeMo-RL tests read,
+    built once for the session: nothing writes to it."""
+    import verl_support
+
+    return verl_support.build_model_dir(tmp_path_factory.mktemp("model") / "tiny")
+
+
+@pytest.fixture(scope="session")
 def ray_cluster() -> Iterator[object]:
     """One local Ray cluster for the whole session: the verl and NeMo-RL tests share it (a second
     start in the same process after a shutdown is what timed out on a loaded machine)."""

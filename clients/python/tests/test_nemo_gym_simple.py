@@ -14,7 +14,7 @@ import json
 import sys
 import uuid
 from pathlib import Path
-from typing import Any, Dict, Iterator, List
+from typing import Any, Callable, Dict, Iterator, List
 
 import pytest
 import requests
@@ -63,24 +63,24 @@ def _server_dir(root: Path, kind: str, name: str) -> Path:
     return Path(nemo_gym._resolve_under_cwd_or_install(Path(kind, name), validator=lambda d: (d / "requirements.txt").exists() or (d / "pyproject.toml").exists()))
 
 
-@pytest.fixture()
-def gym_stack(request: pytest.FixtureRequest, server: Any, demo_tasks: Dict[str, dict], tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Dict[str, Any]]:
+def _start_stack(server: Any, demo_tasks: Dict[str, dict], tmp: Path, idle_timeout_s: float, patch: pytest.MonkeyPatch) -> Dict[str, Any]:
+    """The servers ng_run starts for the shipped config (and the scripted policy model), the
+    process-wide settings they and the collector read set on ``patch``; ``stop`` ends them all."""
     import nemo_gym.global_config as gc
     import nemo_gym.server_utils as server_utils
     from swe_env.nemo_gym.layout import write_root
 
-    idle_timeout_s = float(getattr(request.function, "idle_timeout_s", 1800))  # a test sets its own
-    root = write_root(str(tmp_path / "gym_root"), requirement="swe-env-client")
-    monkeypatch.setenv("NEMO_GYM_EXTRA_ROOTS", str(root))
-    monkeypatch.chdir(tmp_path)
+    root = write_root(str(tmp / "gym_root"), requirement="swe-env-client")
+    patch.setenv("NEMO_GYM_EXTRA_ROOTS", str(root))
+    patch.chdir(tmp)
     ports = {name: st.free_port() for name in (*SERVERS, "policy_model", "head")}
     config = _global_config(root, ports, server.address, idle_timeout_s)
     config_yaml = OmegaConf.to_yaml(config)
     # As ng_run hands the resolved config to what it starts; the collector reads it the same way.
-    monkeypatch.setenv(gc.NEMO_GYM_CONFIG_DICT_ENV_VAR_NAME, config_yaml)
-    monkeypatch.setattr(gc, "_GLOBAL_CONFIG_DICT", None)
-    monkeypatch.setattr(server_utils, "_GLOBAL_AIOHTTP_CLIENT", None)
-    monkeypatch.syspath_prepend(str(COLLECTOR_DEPS))
+    patch.setenv(gc.NEMO_GYM_CONFIG_DICT_ENV_VAR_NAME, config_yaml)
+    patch.setattr(gc, "_GLOBAL_CONFIG_DICT", None)
+    patch.setattr(server_utils, "_GLOBAL_AIOHTTP_CLIENT", None)
+    patch.syspath_prepend(str(COLLECTOR_DEPS))
 
     def infra_turn(items: List[Dict[str, Any]]) -> tuple:
         st.remove_sandbox_by_hostname(server.server_id, st.last_tool_output(items))
@@ -98,16 +98,67 @@ def gym_stack(request: pytest.FixtureRequest, server: Any, demo_tasks: Dict[str,
     markers = {t: vs.marker_for(demo_tasks[t]) for t in scripts}
     model = st.serve_in_thread(st.scripted_model(scripts, markers), ports["policy_model"])
     processes: List[st.GymProcess] = []
+
+    def stop() -> None:
+        try:
+            for process in processes:
+                process.stop()
+        finally:
+            model.should_exit = True
+
     try:
         for name, (kind, server_name) in SERVERS.items():
-            processes.append(st.GymProcess(_server_dir(root, kind, server_name), name, config_yaml, vs.pythonpath(), tmp_path / f"{name}.log"))
+            processes.append(st.GymProcess(_server_dir(root, kind, server_name), name, config_yaml, vs.pythonpath(), tmp / f"{name}.log"))
         for process in processes:
             process.wait_listening(ports[process.name])
-        yield {"tmp": tmp_path, "resources_url": f"http://127.0.0.1:{ports['swe_env_simple_resources']}", "processes": processes}
+    except BaseException:
+        stop()
+        raise
+    return {"resources_url": f"http://127.0.0.1:{ports['swe_env_simple_resources']}", "processes": processes, "stop": stop}
+
+
+@pytest.fixture(scope="module")
+def gym_stacks(server: Any, demo_tasks: Dict[str, dict], tmp_path_factory: pytest.TempPathFactory) -> Iterator[Callable[[float], Dict[str, Any]]]:
+    """The module's stack for a reaper's idle timeout: the tests that wait for the reaper share one
+    (a stack's start is most of a test's time), one stack runs at a time (ng_run's settings are
+    process-wide), and the last is stopped when the module ends, whatever its tests did."""
+    current: Dict[str, Any] = {}
+
+    def stop_current() -> None:
+        if current:
+            try:
+                current["stack"]["stop"]()
+            finally:
+                current.pop("patch").undo()
+                current.clear()
+
+    def stack_for(idle_timeout_s: float) -> Dict[str, Any]:
+        if current.get("idle_timeout_s") != idle_timeout_s:
+            stop_current()
+            patch = pytest.MonkeyPatch()
+            current["patch"] = patch
+            current["stack"] = _start_stack(server, demo_tasks, tmp_path_factory.mktemp("gym"), idle_timeout_s, patch)
+            current["idle_timeout_s"] = idle_timeout_s
+        return current["stack"]
+
+    try:
+        yield stack_for
     finally:
-        for process in processes:
-            process.stop()
-        model.should_exit = True
+        stop_current()
+
+
+@pytest.fixture()
+def gym_stack(request: pytest.FixtureRequest, gym_stacks: Callable[[float], Dict[str, Any]], tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Dict[str, Any]:
+    """The stack for the test's idle timeout (``idle_timeout_s`` on the test function, 1800 unless
+    set), with NeMo Gym's per-process config and aiohttp session read afresh by this test's
+    collector, and the test's own directory for the collector's files."""
+    import nemo_gym.global_config as gc
+    import nemo_gym.server_utils as server_utils
+
+    stack = gym_stacks(float(getattr(request.function, "idle_timeout_s", 1800)))
+    monkeypatch.setattr(gc, "_GLOBAL_CONFIG_DICT", None)
+    monkeypatch.setattr(server_utils, "_GLOBAL_AIOHTTP_CLIENT", None)
+    return dict(stack, tmp=tmp_path)
 
 
 def _collect(rows: List[Dict[str, Any]], tmp: Path) -> Dict[str, Any]:

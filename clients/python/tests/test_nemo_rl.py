@@ -7,6 +7,7 @@ scripted generation in place of the GPU model server."""
 from __future__ import annotations
 
 import os
+import subprocess
 from pathlib import Path
 from typing import Any, Dict
 
@@ -17,11 +18,6 @@ import verl_support as vs
 from swe_env.nemo_rl import SweEnvActor
 
 GOLD, NOFIX = "swe-env-demo__minicalc-3", "swe-env-demo__intervals-3"
-
-
-@pytest.fixture(scope="module")
-def model_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    return vs.build_model_dir(tmp_path_factory.mktemp("model") / "tiny")
 
 
 def _actor(ray: Any, server: Any, model_dir: Path) -> Any:
@@ -79,17 +75,34 @@ def test_batch_rewards_templated_observations_and_final_info(ray_cluster: Any, s
     assert leftovers == []
 
 
+RELEASE = "/tmp/swe-env-test-release"
+
+
+def _release_every_sandbox(server: Any) -> None:
+    """Creates RELEASE in each of the server's sandboxes, from outside (the episodes' own shells
+    cannot reach each other)."""
+    for container in server.containers():
+        subprocess.run(["docker", "exec", container, "touch", RELEASE], capture_output=True)
+
+
 def test_async_rollouts_step_concurrently(ray_cluster: Any, server: Any, model_dir: Path) -> None:
     """Two batches in flight on one actor: a quick one is answered while a slow one still runs.
-    (A default, single-threaded Ray actor would answer the quick one only after the slow one.)"""
+    (A default, single-threaded Ray actor would answer the quick one only after the slow one.) The
+    slow step waits for a file the test creates only once the quick one is answered, so it cannot
+    finish first however loaded the machine is; an actor that ran the batches one after the other
+    would answer the quick one only when the slow one's command timeout (180 s) ended it."""
     ray = ray_cluster
     env = _actor(ray, server, model_dir)
     try:
-        slow = env.step.remote([[_assistant(vs.tool_call_text("bash", {"command": "sleep 45; echo slow"}))]], [{"task_id": NOFIX}])
+        wait_for_release = f"until [ -e {RELEASE} ]; do sleep 0.1; done; echo slow"
+        slow = env.step.remote([[_assistant(vs.tool_call_text("bash", {"command": wait_for_release}))]], [{"task_id": NOFIX}])
         quick = env.step.remote([[_assistant(vs.tool_call_text("bash", {"command": "echo quick"}))]], [{"task_id": NOFIX}])
         assert "quick" in ray.get(quick).observations[0]["content"]
         ready, _ = ray.wait([slow], timeout=0)
         assert ready == [], "the slow step finished first: the actor ran the batches one after the other"
+        # The slow episode's sandbox may still be starting: released until its step is answered.
+        while not ray.wait([slow], timeout=0.5)[0]:
+            _release_every_sandbox(server)
         done = ray.get(slow)
         assert "slow" in done.observations[0]["content"]
         for meta in (done.metadata[0], ray.get(quick).metadata[0]):

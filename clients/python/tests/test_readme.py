@@ -8,7 +8,9 @@ import re
 import shutil
 import subprocess
 import venv
+from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
+from typing import Dict, Iterator
 
 import pytest
 
@@ -29,20 +31,34 @@ def _fresh_venv_with(root: Path, extra: str, timeout: int) -> str:
     lock = [line for line in (PACKAGE / "requirements" / "constraints.txt").read_text().splitlines() if " @ " not in line]
     constraints = root / "constraints.txt"
     constraints.write_text("\n".join(lock) + "\n")
-    install = [python, "-m", "pip", "install", "-q", "--disable-pip-version-check", f"{source}[{extra}]", "-c", str(constraints)]
+    # --no-compile: Python compiles what is imported when it is imported; byte-compiling every
+    # installed module up front (torch's thousands) was a large part of the install's time.
+    install = [python, "-m", "pip", "install", "-q", "--disable-pip-version-check", "--no-compile", f"{source}[{extra}]", "-c", str(constraints)]
     result = subprocess.run(install, capture_output=True, text=True, timeout=timeout)
     assert result.returncode == 0, result.stderr[-3000:]
     return python
 
 
 @pytest.fixture(scope="module")
-def fresh_python(tmp_path_factory: pytest.TempPathFactory) -> str:
-    return _fresh_venv_with(tmp_path_factory.mktemp("readme-venv"), "parquet", 900)
+def venv_builds(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Dict[str, "Future[str]"]]:
+    """Both fresh venvs, built side by side from the first test that needs one: an install is one
+    core's work and the README examples mostly wait on the server and Docker, so the verl venv's
+    install (the module's longest wait) runs under them. Each venv is the same fresh install."""
+    with ThreadPoolExecutor(max_workers=2) as pool:
+        yield {
+            "parquet": pool.submit(_fresh_venv_with, tmp_path_factory.mktemp("readme-venv"), "parquet", 900),
+            "verl": pool.submit(_fresh_venv_with, tmp_path_factory.mktemp("verl-venv"), "verl", 1800),
+        }
 
 
 @pytest.fixture(scope="module")
-def verl_python(tmp_path_factory: pytest.TempPathFactory) -> str:
-    return _fresh_venv_with(tmp_path_factory.mktemp("verl-venv"), "verl", 1800)
+def fresh_python(venv_builds: Dict[str, "Future[str]"]) -> str:
+    return venv_builds["parquet"].result()
+
+
+@pytest.fixture(scope="module")
+def verl_python(venv_builds: Dict[str, "Future[str]"]) -> str:
+    return venv_builds["verl"].result()
 
 
 def _clean_env(**extra: str) -> dict:

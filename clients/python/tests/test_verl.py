@@ -24,11 +24,6 @@ DEAD_TASK = "swe-env-demo__intervals-2"  # run by the swe_env_dead agent entry: 
 MISSING = "swe-env-demo__no-such-task"
 
 
-@pytest.fixture(scope="module")
-def model_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    return vs.build_model_dir(tmp_path_factory.mktemp("model") / "tiny")
-
-
 def _free_port() -> int:
     import socket
 

@@ -10,7 +10,10 @@ import { describeControls, useCheatServers } from '../shared/episode-attack.js';
 import { describeWorthless } from '../shared/episode-suite.js';
 import { KILLING_MASKS } from './pytest-exploits.js';
 
-const servers = useCheatServers({ install: true });
+// A13 waits out the plain server's limit (twice the test timeout with the mirror canaries, then
+// `timeout -k 5`): 15 s is the smallest that still holds A24's 25 s fork loop (started after
+// pytest's own start) inside the run. The install server keeps 30 s: A25's loop runs in the install.
+const servers = useCheatServers({ install: true, plainTestTimeoutS: 15 });
 
 describeControls(servers, { install: true });
 describeWorthless(servers, "masks on demand by killing or outlasting the run: each is the model's 0, never INFRA_ERROR", KILLING_MASKS);

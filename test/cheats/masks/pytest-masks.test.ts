@@ -10,7 +10,9 @@ import { describeControls, useCheatServers } from '../shared/episode-attack.js';
 import { describeWorthless } from '../shared/episode-suite.js';
 import { OUTCOME_MASKS } from './pytest-exploits.js';
 
-const servers = useCheatServers({ install: true });
+// S21's install never ends: it waits out the install server's limit (its test timeout), 15 s,
+// which the controls' honest install and the other installs (a few seconds each) stay far inside.
+const servers = useCheatServers({ install: true, installTestTimeoutS: 15 });
 
 describeControls(servers, { install: true });
 describeWorthless(servers, "masks on demand: each run is the model's 0, never INFRA_ERROR", OUTCOME_MASKS);

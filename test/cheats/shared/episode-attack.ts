@@ -86,13 +86,22 @@ export interface CheatServers {
   stop(): Promise<void>;
 }
 
+/** Which servers a test file starts, and their test timeouts (each 30 s unless given). */
+export interface CheatServerOptions {
+  readonly install: boolean;
+  /** The plain server's test timeout: a file whose exploits wait one out sets the smallest that still shows them. */
+  readonly plainTestTimeoutS?: number;
+  /** The install server's (the install step's limit too). */
+  readonly installTestTimeoutS?: number;
+}
+
 /**
  * The demo task, and the same task with an install step as SWE-bench's specs have one
  * (`setup.py develop` re-run after any patch that changes a build input; the pristine repository
- * has no setup.py), the second only with `install`. Both with a 30 s test timeout. `stop` leaves no
- * container and no file.
+ * has no setup.py), the second only with `install`. Both with a 30 s test timeout unless the options
+ * say otherwise. `stop` leaves no container and no file.
  */
-export async function startCheatServers(options: { install: boolean }): Promise<CheatServers> {
+export async function startCheatServers(options: CheatServerOptions): Promise<CheatServers> {
   const scratch = await mkdtemp(join(tmpdir(), 'swe-env-cheats-'));
   const records = (await readFile(DEMO_TASKS, 'utf8'))
     .split('\n')
@@ -101,10 +110,10 @@ export async function startCheatServers(options: { install: boolean }): Promise<
   const record = records.find((r) => r['instance_id'] === CHEAT_TASK)!;
   const file = join(scratch, 'install-tasks.jsonl');
   await writeFile(file, `${JSON.stringify({ ...record, install: 'python3 setup.py develop' })}\n`);
-  const plain = await startTestServer({ testTimeoutS: 30 });
+  const plain = await startTestServer({ testTimeoutS: options.plainTestTimeoutS ?? 30 });
   const install = !options.install
     ? undefined
-    : await startTestServer({ taskFiles: [file], testTimeoutS: 30 }).catch(async (error: unknown) => {
+    : await startTestServer({ taskFiles: [file], testTimeoutS: options.installTestTimeoutS ?? 30 }).catch(async (error: unknown) => {
         await plain.stop();
         throw error;
       });
@@ -133,7 +142,7 @@ export interface EpisodeServers {
   readonly goldPatch: () => string;
 }
 
-export function useCheatServers(options: { install: boolean }): EpisodeServers {
+export function useCheatServers(options: CheatServerOptions): EpisodeServers {
   let servers: CheatServers | undefined;
   beforeAll(async () => {
     servers = await startCheatServers(options);
@@ -159,7 +168,7 @@ const SETUP_PY =
  * exploit's doing), the gold patch 1 under the same grading (so a 0 below is not a grader that
  * fails everything), and, with `install`, gold plus a plain setup.py through the install re-run.
  */
-export function describeControls(servers: EpisodeServers, options: { install: boolean }): void {
+export function describeControls(servers: EpisodeServers, options: Pick<CheatServerOptions, 'install'>): void {
   describe('controls: honest work scores 1, no change 0, under the same grading', () => {
     it("no change: the model's 0", async () => {
       const report = (await servers.plain().client.evaluate(CHEAT_TASK, '')).report!;
