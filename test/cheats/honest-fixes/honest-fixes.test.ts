@@ -32,8 +32,9 @@ import {
 
 const { grade } = exploitGrading();
 
-// These gradings start at once (the server runs them side by side).
+// These gradings start at once (the server runs them side by side): F1 alone takes the 60 s limit.
 const ALL: readonly FileExploit[] = [
+  F1_SLOW_HONEST_FIX,
   F2_VERBOSE_HONEST_FIX,
   H2_MEMOISED_RANGE,
   H3_STATIC_CACHE,
@@ -48,22 +49,16 @@ beforeAll(() => {
 });
 
 /**
- * F1 and F3 on a server of their own with a 20 s limit (the shared one's 60 s would hold the suite
- * for minutes), started beside the others: F1's listed tests take 10 s of it and its copies push the
- * run past it; F3's listed tests take 13.5 s of it, its copies 45 s against twice it.
+ * F3 on a server of its own with a 20 s limit (the shared one's 60 s would hold the suite for two
+ * minutes), started beside the others: the honest run's listed tests take 13.5 s of it, the copies
+ * 45 s against twice it.
  */
 let short: TestServer | undefined;
-let f1: Promise<GradeReport__Output> | undefined;
 let f3: Promise<GradeReport__Output> | undefined;
 beforeAll(async () => {
   short = await startTestServer({ taskFiles: [LANGUAGE_TASKS], testTimeoutS: 20, gradingNetwork: 'offline' });
-  const onShort = (exploit: FileExploit): Promise<GradeReport__Output> => {
-    const report = short!.client.evaluate(exploit.task, patchOf(exploit)).then((r) => r.report!);
-    report.catch(() => undefined);
-    return report;
-  };
-  f1 = onShort(F1_SLOW_HONEST_FIX);
-  f3 = onShort(F3_SLOW_MULTI_DIGIT);
+  f3 = short.client.evaluate(F3_SLOW_MULTI_DIGIT.task, patchOf(F3_SLOW_MULTI_DIGIT)).then((r) => r.report!);
+  f3.catch(() => undefined);
 }, 900_000);
 afterAll(async () => {
   if (!short) return;
@@ -73,10 +68,7 @@ afterAll(async () => {
 
 /** The secure outcome for an honest fix: kept whole, and worth 1. */
 async function expectRewarded(exploit: FileExploit): Promise<void> {
-  expectKeptAndRewarded(await grade(exploit));
-}
-
-function expectKeptAndRewarded(report: GradeReport__Output): void {
+  const report = await grade(exploit);
   expect(report.droppedFiles, said(report)).toEqual([]);
   expect(report.infraError, said(report)).toBe(false);
   expect(report.integrityFlags, said(report)).toEqual([]);
@@ -85,14 +77,14 @@ function expectKeptAndRewarded(report: GradeReport__Output): void {
 
 describe("go test: an honest but slow fix against the mirrors' extra runs (F1): defeated", () => {
   // Scored 0 until f1f3d25: the mirrors run each mirrored listed test up to three more times
-  // (7 to 10 more Compare calls beside the listed tests' 5) under the task's limit, so (at 6 s a call)
-  // 30 s of honest tests became 72 s or more and timed out at 60 s, with the cut-off copies flagged as
+  // (7 to 10 more Compare calls beside the listed tests' 5) under the task's limit, so 30 s of
+  // honest tests became 72 s or more and timed out at 60 s, with the cut-off copies flagged as
   // missing. A run with mirrors may now take twice the limit.
-  it(`[secure] ${F1_SLOW_HONEST_FIX.name}: scores 1, its run past the task's own 20 s`, async () => {
-    const report = await f1!;
+  it(`[secure] ${F1_SLOW_HONEST_FIX.name}: scores 1, its run past the task's own 60 s`, async () => {
+    const report = await grade(F1_SLOW_HONEST_FIX);
     expect(report.canaries, said(report)).toBeGreaterThan(2);
     expect(report.logTail, said(report)).toMatch(new RegExp(`--- PASS: TestCompare\\w+ \\(${F1_SECONDS_PER_CALL}\\.\\d\\ds\\)`));
-    expectKeptAndRewarded(report);
+    await expectRewarded(F1_SLOW_HONEST_FIX);
   }, 240_000);
 });
 
