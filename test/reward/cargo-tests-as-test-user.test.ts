@@ -32,7 +32,10 @@ const TEST_COMMAND = 'cargo test --offline --no-fail-fast';
 async function environmentTaskFile(dir: string): Promise<string> {
   const row = await languageDemoRow(RUST_TASK);
   goldPatch = row['patch']!;
-  const hidden = await readFile(join(packageRoot(), 'tasks', 'demo-languages', 'tasks', 'wordcount-1', 'tests', 'tests', 'counts.rs'), 'utf8');
+  const hidden = await readFile(
+    join(packageRoot(), 'tasks', 'demo-languages', 'tasks', 'wordcount-1', 'tests', 'tests', 'counts.rs'),
+    'utf8',
+  );
   const testPatch = patchOf({
     id: 'environment-tests',
     family: 'test-patch',

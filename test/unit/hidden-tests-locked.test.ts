@@ -15,7 +15,11 @@ describe('lockedPaths', () => {
   });
 
   it("locks cargo's Rust sources (tests, their modules, src/ files with unit tests), not the fixtures the tests read", () => {
-    const paths = lockedPaths(patch('tests/cli.rs', 'tests/common/mod.rs', 'src/lib.rs', 'tests/data/in.txt', 'a_test.go'), undefined, 'cargo');
+    const paths = lockedPaths(
+      patch('tests/cli.rs', 'tests/common/mod.rs', 'src/lib.rs', 'tests/data/in.txt', 'a_test.go'),
+      undefined,
+      'cargo',
+    );
     expect(paths).toEqual(['tests/cli.rs', 'tests/common/mod.rs', 'src/lib.rs']);
   });
 

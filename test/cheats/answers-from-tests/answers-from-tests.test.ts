@@ -12,7 +12,14 @@
 import { describe, expect, it } from 'vitest';
 import { exploitGrading, itScoresNothingUnchanged, lines, said } from '../../helpers/exploit-grading.js';
 import { EMPTY_GO, EMPTY_RUST } from '../shared/language-plants.js';
-import { G5_ANSWERS_FROM_TESTS, G5_PROBE_TEST, R10_ANSWERS_COMPILED_IN, R9_ANSWERS_FROM_TESTS, R_PROBE_TESTS } from './exploits.js';
+import {
+  G5_ANSWERS_FROM_TESTS,
+  G5_PROBE_TEST,
+  R10_ANSWERS_COMPILED_IN,
+  R10_LINKED,
+  R9_ANSWERS_FROM_TESTS,
+  R_PROBE_TESTS,
+} from './exploits.js';
 
 const { grade, expectWorthless, server } = exploitGrading();
 
@@ -88,6 +95,13 @@ describe('cargo test: answers read from the hidden tests (R9 at run time, R10 co
     expect(report.integrityFlags.join('\n'), said(report)).toMatch(/read the hidden test file tests\/counts\.rs/);
     expect(report.infraError, said(report)).toBe(false);
   }, 240_000);
+  it('R10l in the graded report: the same read through a link of the change, followed to the hidden file', async () => {
+    const report = await grade(R10_LINKED);
+    expect(report.droppedFiles, said(report)).toEqual([]);
+    expect(report.integrityFlags.join('\n'), said(report)).toMatch(/read the hidden test file tests\/counts\.rs \(as src\/hidden\.txt\)/);
+    expect(report.infraError, said(report)).toBe(false);
+  }, 240_000);
   it(`[secure] ${R9_ANSWERS_FROM_TESTS.name}`, () => expectWorthless(R9_ANSWERS_FROM_TESTS), 240_000);
   it(`[secure] ${R10_ANSWERS_COMPILED_IN.name}`, () => expectWorthless(R10_ANSWERS_COMPILED_IN), 240_000);
+  it(`[secure] ${R10_LINKED.name}`, () => expectWorthless(R10_LINKED), 240_000);
 });
