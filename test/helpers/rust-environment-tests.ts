@@ -3,7 +3,9 @@
  * what Rust tests commonly do with their environment, for cargo-tests-as-test-user.test.ts: those
  * the grading's test user keeps (KEPT, listed), and those it loses (LOST: a test that needs root,
  * one that reads its own source, one that runs `cargo build`, one that lists cargo's target
- * directory), each failing there. As root, every one of them passes. Each names its scratch files
+ * directory, one that reads its own binary), each failing there. DOCTESTS: two doctests a
+ * change may carry in src/lib.rs, one that runs anywhere and one that needs root (doctests run
+ * as the test user too). As root, every one of them passes. Each names its scratch files
  * after its own thread (libtest's test name), so copies of it running beside it do not collide.
  */
 
@@ -21,7 +23,13 @@ export const KEPT = [
   'env_cargo_metadata',
 ] as const;
 
-export const LOST = ['env_needs_root', 'env_reads_its_own_source', 'env_cargo_build', 'env_lists_target_dir'] as const;
+export const LOST = [
+  'env_needs_root',
+  'env_reads_its_own_source',
+  'env_cargo_build',
+  'env_lists_target_dir',
+  'env_reads_its_binary',
+] as const;
 
 export const ENVIRONMENT_TESTS = `use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -117,8 +125,29 @@ fn env_cargo_build() {
 }
 
 #[test]
+fn env_reads_its_binary() {
+    assert!(std::fs::read(std::env::current_exe().unwrap()).unwrap().len() > 0);
+}
+
+#[test]
 fn env_lists_target_dir() {
     let deps = std::env::current_exe().unwrap().parent().unwrap().to_path_buf();
     assert!(std::fs::read_dir(&deps).unwrap().count() > 0);
 }
+`;
+
+/** Doctests appended to src/lib.rs (doctest names carry their line: tests match them by prefix). */
+export const DOCTESTS = `
+/// A doctest that runs anywhere: the crate's function through its public path.
+/// \`\`\`
+/// assert_eq!(wordcount::count_words("a b"), 2);
+/// \`\`\`
+pub fn doc_kept() {}
+
+/// A doctest that needs root.
+/// \`\`\`
+/// let status = std::fs::read_to_string("/proc/self/status").unwrap();
+/// assert!(status.lines().any(|l| l.starts_with("Uid:\\t0\\t")), "not root");
+/// \`\`\`
+pub fn doc_needs_root() {}
 `;

@@ -15,7 +15,8 @@ cd "$repo" || exit 3
 state=/swe_env_exec
 host=$(rustc -vV 2> /dev/null | sed -n 's/^host: //p')
 [ -n "$host" ] || exit 10
-target=$(cargo metadata --no-deps --format-version 1 --offline 2> /dev/null | sed -n 's/.*"target_directory":"\([^"]*\)".*/\1/p')
+metadata=$(cargo metadata --no-deps --format-version 1 --offline 2> /dev/null)
+target=$(printf '%s' "$metadata" | sed -n 's/.*"target_directory":"\([^"]*\)".*/\1/p')
 [ -n "$target" ] || target=${CARGO_TARGET_DIR:-$repo/target}
 case $target in /*) ;; *) target=$repo/$target ;; esac
 rustdoc=${RUSTDOC:-$(command -v rustdoc)}
@@ -27,6 +28,13 @@ while [ "$d" != / ] && [ "$d" != . ]; do
   chmod o+x -- "$d" || exit 4
   d=$(dirname -- "$d")
 done
+# The integration test targets' roots (compiled-in.sh lets them read the hidden files they hold
+# as modules): cargo metadata's targets of kind "test", else cargo's convention (tests/*.rs).
+if [ -n "$metadata" ]; then
+  printf '%s' "$metadata" | grep -o '"kind":\["test"\][^}]*"src_path":"[^"]*"' | sed 's/.*"src_path":"\([^"]*\)"/\1/'
+else
+  printf '%s\n' "$repo"/tests/*.rs "$repo"/tests/*/main.rs
+fi > "$state/test-roots" || exit 4
 {
   printf 'SWE_ENV_CARGO_TARGET=%q\n' "$target"
   printf 'SWE_ENV_RUSTDOC=%q\n' "$rustdoc"
