@@ -3,7 +3,8 @@
  * what Rust tests commonly do with their environment, for cargo-tests-as-test-user.test.ts: those
  * the grading's test user keeps (KEPT, listed), and those it loses (LOST: a test that needs root,
  * one that reads its own source, one that runs `cargo build`, one that lists cargo's target
- * directory, one that reads its own binary), each failing there. DOCTESTS: two doctests a
+ * directory, one that reads its own binary, one that opens /dev/stdout: the test process is not
+ * dumpable, so its /proc/self/fd is root's), each failing there. DOCTESTS: two doctests a
  * change may carry in src/lib.rs, one that runs anywhere and one that needs root (doctests run
  * as the test user too). As root, every one of them passes. Each names its scratch files
  * after its own thread (libtest's test name), so copies of it running beside it do not collide.
@@ -29,6 +30,7 @@ export const LOST = [
   'env_cargo_build',
   'env_lists_target_dir',
   'env_reads_its_binary',
+  'env_opens_dev_stdout',
 ] as const;
 
 export const ENVIRONMENT_TESTS = `use std::path::{Path, PathBuf};
@@ -127,6 +129,13 @@ fn env_cargo_build() {
 #[test]
 fn env_reads_its_binary() {
     assert!(std::fs::read(std::env::current_exe().unwrap()).unwrap().len() > 0);
+}
+
+#[test]
+fn env_opens_dev_stdout() {
+    use std::io::Write;
+    let mut out = std::fs::OpenOptions::new().write(true).open("/dev/stdout").unwrap();
+    out.write_all(b"").unwrap();
 }
 
 #[test]
