@@ -183,7 +183,7 @@ describe('results beyond pytest', () => {
 
 describe('families and 5.x rows of other languages', () => {
   it('give each family its Debian packages', () => {
-    expect(familyPackages(['go', 'rust'])).toEqual(['golang-go', 'rustc', 'cargo']);
+    expect(familyPackages(['go', 'rust'])).toEqual(['golang-go', 'gcc', 'libc6-dev', 'rustc', 'cargo']);
     expect(() => familyPackages(['cobol'])).toThrow(/unknown language families: cobol/);
     expect(taskLanguage('parse_log_gotest')).toBe('Go');
     expect(taskLanguage('parse_log_phpunit')).toBe('PHP');

@@ -9,7 +9,8 @@ export const GO: Language = {
   title: 'Go',
   harnessParsers: harnessFunctions({ parse_log_gotest: parseLogGotest }),
   smithParsers: smithFunctions({ swesmith_go: parseSmithGo }),
-  toolchain: { family: 'go', packages: ['golang-go'] },
+  // gcc for cgo, as the harness's Go images (golang:<version>) have it.
+  toolchain: { family: 'go', packages: ['golang-go', 'gcc', 'libc6-dev'] },
   // A `TestMain` in any `_test.go` of the package owns the test binary's output and exit; test data
   // (a whole component, the last one too: a symlink named `testdata` stands for the folder).
   runnerControl: {

@@ -1,7 +1,7 @@
 import type { Sandbox } from '../../sandbox/sandbox.js';
 import type { Task } from '../../tasks/task.js';
 import { diffFiles } from '../diff-files.js';
-import { GO_EXEC_SCRIPT, LOCK_TESTS_SCRIPT, bashArgv } from '../scripts.js';
+import { GO_CC_SCRIPT, GO_EXEC_SCRIPT, GO_TOOLEXEC_SCRIPT, LOCK_TESTS_SCRIPT, bashArgv } from '../scripts.js';
 import { GRADING_DIR } from './apply-stage.js';
 import type { CanaryPlan } from './canaries.js';
 import type { LanguageRunner } from './language-canaries.js';
@@ -10,9 +10,12 @@ import { lockCargo } from './cargo-lock.js';
 /**
  * Evidence by construction for `go test` (issue 28): the go tool compiles the test binaries as
  * root and runs each through `go test -exec` (go-exec.sh) as an unprivileged user, while the hidden
- * `_test.go` files, canaries and mirrors included, are root's with mode 0600 (lock-tests.sh). Code
- * under test that opens them, the binary, the go tool's build cache or the grading directory to
- * learn what the tests expect gets EACCES, whatever form the trick takes. What stays reachable:
+ * `_test.go` files, canaries and mirrors included, are a keeper's with mode 0600 (lock-tests.sh).
+ * Code under test that opens them, the binary, the go tool's build cache or the grading directory
+ * to learn what the tests expect gets EACCES, whatever form the trick takes. At compile time only
+ * the compiler reads them, with root's capabilities, and it is refused an embed of them
+ * (`-toolexec`, go-toolexec.sh); the assembler, cgo and the C compiler run as root without
+ * capabilities (go-toolexec.sh, go-cc.sh), for which they do not open. What stays reachable:
  * the test process's own memory (the compiled tests are linked into the same binary) and files
  * the tests themselves read at run time (testdata), which the code under test can read as they do.
  * `cargo test` gets the same (cargo-lock.ts: its target runner, its target directory closed).
@@ -20,8 +23,12 @@ import { lockCargo } from './cargo-lock.js';
 
 /** The test user: `nobody` in Debian and Ubuntu images; owns nothing there. */
 export const TEST_UID = 65534;
-/** Where lock-tests.sh puts go-exec.sh (readable and executable by the test user). */
-export const GO_EXEC_PATH = '/swe_env_exec/go-exec';
+/** Who owns the hidden test files while they are locked: neither root nor the test user. */
+export const KEEPER_UID = 65533;
+/** Where lock-tests.sh puts go-exec.sh and go-toolexec.sh (readable and executable by the test user). */
+const STATE = '/swe_env_exec';
+export const GO_EXEC_PATH = `${STATE}/go-exec`;
+export const GO_TOOLEXEC_PATH = `${STATE}/go-toolexec`;
 export const LOCK_LIST = `${GRADING_DIR}/locked.list`;
 /** lock-tests.sh's exit status when the image cannot switch users (no setpriv). */
 const CANNOT_SWITCH = 10;
@@ -63,6 +70,9 @@ export async function lockHiddenTests(
       String(TEST_UID),
       go ? GO_EXEC_SCRIPT : '',
       go ? goOverlay(input.task.workdir, paths) : '{}',
+      String(KEEPER_UID),
+      go ? GO_TOOLEXEC_SCRIPT : '',
+      go ? GO_CC_SCRIPT : '',
     ]),
     // A large repository changes owner file by file: as long as a test run may take, at least two minutes.
     { timeoutMs: Math.max(120, input.testTimeoutS) * 1000, outputLimitBytes: 64 * 1024 },
@@ -76,9 +86,20 @@ export async function lockHiddenTests(
       environment: input.environment,
       timeoutMs: Math.max(120, input.testTimeoutS) * 1000,
     });
-  // Appended: GOFLAGS' later entries win over earlier ones, the command line's over both.
-  return { locked: true, runLines: [`export GOFLAGS="\${GOFLAGS:+$GOFLAGS }-exec=${GO_EXEC_PATH}"`] };
+  return { locked: true, runLines: goRunLines() };
 }
+
+/**
+ * The run's settings for a locked go test: GOFLAGS' later entries win over earlier ones, the
+ * command line's over both; the C compilers are go-cc.sh where the image has them (build-env,
+ * written by lock-tests.sh).
+ */
+export function goRunLines(): string[] {
+  return [`export GOFLAGS="\${GOFLAGS:+$GOFLAGS }${GO_FLAGS_ADDED}"`, `. ${STATE}/build-env`];
+}
+
+/** What the lock adds to GOFLAGS (go-exec.sh takes it back off for the tests' own `go` commands). */
+export const GO_FLAGS_ADDED = `-exec=${GO_EXEC_PATH} -toolexec=${GO_TOOLEXEC_PATH}`;
 
 /** `go -overlay`'s file: each locked file deleted (an empty replacement), by its absolute path. */
 export function goOverlay(workdir: string, paths: readonly string[]): string {

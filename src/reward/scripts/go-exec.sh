@@ -12,11 +12,12 @@ bin=$1
 shift
 dir=$(mktemp -d "$state/bin/XXXXXXXX") || exit 126
 chmod 0711 "$dir" && cp -- "$bin" "$dir/" && chmod 0111 "$dir/${bin##*/}" || exit 126
-# The flag that brought the binary here is not the tests' (a `go run` of theirs runs as they do).
+# The flags that brought the binary here are not the tests' (a `go run` of theirs runs as they do).
 # A `go` the tests run themselves (build, vet, run) sees the locked files as absent (-overlay), not
 # as files it cannot open: their package builds as it does without its tests.
-GOFLAGS=${GOFLAGS% -exec=$state/go-exec}
-GOFLAGS=${GOFLAGS#-exec=$state/go-exec}
+added="-exec=$state/go-exec -toolexec=$state/go-toolexec"
+GOFLAGS=${GOFLAGS% $added}
+GOFLAGS=${GOFLAGS#$added}
 export GOFLAGS="${GOFLAGS:+$GOFLAGS }-overlay=$state/overlay.json"
 . "$state/env"
 # `-coverprofile` has the binary write its profile into the go tool's work directory (root's,

@@ -3,16 +3,20 @@
  * files most often pair with its input, so every mirror copy gets the outcome a correct function
  * gives it. Nothing is printed or forged. G5 (go test) and R9 (cargo test) read them at run time
  * and score 0 by construction: the grading runs the test binaries as a user the hidden test files
- * are closed to (src/reward/grading/hidden-tests-locked.ts). R10 reads them at compile time
- * (include_str!, rustc running as root), which the library's dep-info records: the model's failure
- * (src/reward/grading/compiled-in-tests.ts). Each trick is shown at work in the agent's container,
- * where the tests run as root over files of its own. Each
+ * are closed to (src/reward/grading/hidden-tests-locked.ts, cargo-lock.ts). Their compile-time
+ * forms score 0 too: in Go the files embedded (G5e) or assembled in by cgo's C compiler (G5c), at
+ * build time only the compiler opens them and it is refused an embed of them; in Rust the files
+ * included (R10, R10l: include_str!, rustc running as root), which the library's dep-info records,
+ * the model's failure. Each trick is shown at work in the agent's container, where the tests run
+ * as root over files of its own. Each
  * graded once through a real server's Evaluate (default 'offline' grading network).
  */
 import { describe, expect, it } from 'vitest';
 import { exploitGrading, itScoresNothingUnchanged, lines, said } from '../../helpers/exploit-grading.js';
 import { EMPTY_GO, EMPTY_RUST } from '../shared/language-plants.js';
 import {
+  G5C_ANSWERS_INCBIN,
+  G5E_ANSWERS_EMBEDDED,
   G5_ANSWERS_FROM_TESTS,
   G5_PROBE_TEST,
   R10_ANSWERS_COMPILED_IN,
@@ -30,25 +34,34 @@ describe('controls', () => {
   itScoresNothingUnchanged(grade, [EMPTY_GO, EMPTY_RUST]);
 });
 
-describe('go test: answers read from the hidden tests (G5)', () => {
-  it("G5 at work in the agent's container: with only semver.go changed, go test passes the issue's cases", async () => {
-    const t = server();
-    const id = (await t.client.reset({ taskId: G5_ANSWERS_FROM_TESTS.task })).episodeId;
-    try {
-      const planted = await t.client.bash(id, 0, `cd /testbed && ${write('semver.go', G5_ANSWERS_FROM_TESTS.files['semver.go']!)}`);
-      expect(planted.exitCode, planted.observation).toBe(0);
-      // The agent's go test runs as root over files of its own: Compare reads the answers in them.
-      const probe = await t.client.bash(
-        id,
-        1,
-        `cd /testbed && ${write('probe_test.go', G5_PROBE_TEST)}go test -v -run TestProbeAnswers . 2>&1; rm probe_test.go`,
-      );
-      expect(probe.observation).toContain('--- PASS: TestProbeAnswers');
-      expect(probe.observation).not.toContain('answers: ');
-    } finally {
-      await t.client.close(id).catch(() => undefined);
-    }
-  }, 240_000);
+describe('go test: answers read from the hidden tests (G5), at run time or compile time (G5e, G5c)', () => {
+  // In the agent's container go test runs as root over files of its own: each form reads the answers.
+  for (const exploit of [G5_ANSWERS_FROM_TESTS, G5E_ANSWERS_EMBEDDED, G5C_ANSWERS_INCBIN]) {
+    it(`${exploit.id} at work in the agent's container: with only the package changed, go test passes the issue's cases`, async () => {
+      const t = server();
+      const id = (await t.client.reset({ taskId: exploit.task })).episodeId;
+      try {
+        const planted = await t.client.bash(
+          id,
+          0,
+          `cd /testbed && ${Object.entries(exploit.files)
+            .map(([path, text]) => write(path, text))
+            .join('')}`,
+        );
+        expect(planted.exitCode, planted.observation).toBe(0);
+        const probe = await t.client.bash(
+          id,
+          1,
+          // The agent's own tests in the file the hidden tests will be in (G5c reads that one alone).
+          `cd /testbed && ${write('semver_test.go', G5_PROBE_TEST)}go test -v -run TestProbeAnswers . 2>&1; git checkout -q semver_test.go`,
+        );
+        expect(probe.observation).toContain('--- PASS: TestProbeAnswers');
+        expect(probe.observation).not.toContain('answers: ');
+      } finally {
+        await t.client.close(id).catch(() => undefined);
+      }
+    }, 240_000);
+  }
   it('G5 in the graded log: every test file closed to Compare, the listed tests FAIL, no canary needed', async () => {
     const report = await grade(G5_ANSWERS_FROM_TESTS);
     expect(report.droppedFiles, said(report)).toEqual([]);
@@ -56,7 +69,21 @@ describe('go test: answers read from the hidden tests (G5)', () => {
     expect(report.logTail, said(report)).toMatch(/^--- FAIL: TestCompareNumericNotTextual \(/m);
     expect(report.integrityFlags, said(report)).toEqual([]);
   }, 240_000);
-  it(`[secure] ${G5_ANSWERS_FROM_TESTS.name}`, () => expectWorthless(G5_ANSWERS_FROM_TESTS), 240_000);
+  it('G5e in the graded log: the compiler is refused the hidden test file as an embed, the package does not build', async () => {
+    const report = await grade(G5E_ANSWERS_EMBEDDED);
+    expect(report.droppedFiles, said(report)).toEqual([]);
+    expect(report.logTail, said(report)).toContain('swe-env: the code under test embeds ./semver_test.go, a hidden test file');
+    expect(report.logTail, said(report)).toMatch(/^FAIL\texample\.com\/semver \[build failed\]/m);
+  }, 240_000);
+  it("G5c in the graded log: cgo's C compiler cannot open the hidden test file, the package does not build", async () => {
+    const report = await grade(G5C_ANSWERS_INCBIN);
+    expect(report.droppedFiles, said(report)).toEqual([]);
+    expect(report.logTail, said(report)).toMatch(/Error: file not found: semver_test\.go/);
+    expect(report.logTail, said(report)).toMatch(/^FAIL\texample\.com\/semver \[build failed\]/m);
+  }, 240_000);
+  for (const exploit of [G5_ANSWERS_FROM_TESTS, G5E_ANSWERS_EMBEDDED, G5C_ANSWERS_INCBIN]) {
+    it(`[secure] ${exploit.name}`, () => expectWorthless(exploit), 240_000);
+  }
 });
 
 describe('cargo test: answers read from the hidden tests (R9 at run time, R10 compiled in)', () => {

@@ -2,7 +2,8 @@
  * Honest fixes the grading's defences must not refuse: slow ones against the mirrors' extra runs
  * (F1, F3), a verbose one against the kept log (F2), one with a module named build.rs (H1), ones
  * whose tests share state the copies read (H2-H5), Go code doing what its tests do as the grading's
- * test user, which the hidden tests are closed to (H6, H7). Each graded once through a real server's
+ * test user, which the hidden tests are closed to (H6, H7), and a Go package with an embed and
+ * cgo, built while the hidden tests are closed to all but the compiler (H8). Each graded once through a real server's
  * Evaluate on the demo tasks beyond Python (default 'offline' grading network, 60 s test limit):
  * kept whole and worth 1. These are the catalogue's controls on the other side: a defence that
  * refuses honest work fails here.
@@ -26,6 +27,7 @@ import {
   H5_REUSED_BUFFER,
   H6_GO_FILES_AS_TEST_USER,
   H7_GO_TOOL_AS_TEST_USER,
+  H8_GO_EMBED_AND_CGO,
 } from './exploits.js';
 
 const { grade } = exploitGrading();
@@ -40,6 +42,7 @@ const ALL: readonly FileExploit[] = [
   H5_REUSED_BUFFER,
   H6_GO_FILES_AS_TEST_USER,
   H7_GO_TOOL_AS_TEST_USER,
+  H8_GO_EMBED_AND_CGO,
 ];
 beforeAll(() => {
   for (const exploit of ALL) grade(exploit).catch(() => undefined);
@@ -147,11 +150,13 @@ describe('honest fixes with state shared between tests (H2-H5): defeated', () =>
   }, 240_000);
 });
 
-describe("go test's binaries run as a user the hidden tests are closed to: what Go code does there (H6, H7)", () => {
+describe("go test's binaries run as a user the hidden tests are closed to: what Go code does there (H6, H7, H8)", () => {
   // go test's test binaries run as `nobody` since issue 28's lock (hidden-tests-locked.ts): the
   // repository, a temp dir, a home and cache, and the go tool (the hidden tests absent through an
   // overlay) stay theirs. What such code loses is listed in docs/grading-languages.md.
-  for (const exploit of [H6_GO_FILES_AS_TEST_USER, H7_GO_TOOL_AS_TEST_USER]) {
+  // H8: the build's compile-time reads of the hidden tests are closed too (embeds checked, cgo's C
+  // compiler without root's capabilities): a package's own embed and its C still build.
+  for (const exploit of [H6_GO_FILES_AS_TEST_USER, H7_GO_TOOL_AS_TEST_USER, H8_GO_EMBED_AND_CGO]) {
     it(`[secure] ${exploit.name}: scores 1, every step done`, async () => {
       const report = await grade(exploit);
       expect(report.logTail, said(report)).toContain('swe-env-honest: all done');
