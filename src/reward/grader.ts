@@ -275,7 +275,9 @@ export class Grader {
       timedOut: report.testTimedOut,
       agentPaths: new Set(diffFiles(patch.toString('utf8')).map((f) => `${root}/${f.path}`)),
     });
-    const evidence = await excuseMirrorFlags(gathered, { ...reference, canaryPlan: run.canaryPlan, family: run.family }, signal);
+    const excused = await excuseMirrorFlags(gathered, { ...reference, canaryPlan: run.canaryPlan, family: run.family }, signal);
+    // The tests' text compiled into the code under test is the model's doing, whatever the results.
+    const evidence = { ...excused, integrityFlags: [...excused.integrityFlags, ...(run.compiledIn ?? [])] };
     report.canaries = run.canaries.length;
     decideReport(report, {
       task,

@@ -23,3 +23,7 @@ export const LOCK_TESTS_SCRIPT = script('lock-tests.sh');
 export const GO_EXEC_SCRIPT = script('go-exec.sh');
 export const GO_TOOLEXEC_SCRIPT = script('go-toolexec.sh');
 export const GO_CC_SCRIPT = script('go-cc.sh');
+export const LOCK_CARGO_SCRIPT = script('lock-cargo.sh');
+export const CARGO_EXEC_SCRIPT = script('cargo-exec.sh');
+export const CARGO_RUSTDOC_SCRIPT = script('cargo-rustdoc.sh');
+export const COMPILED_IN_SCRIPT = script('compiled-in.sh');

@@ -1,4 +1,4 @@
-/** Which files a go test run locks, and the overlay the tests' own `go` commands get (hidden-tests-locked.ts). */
+/** Which files a go test or cargo test run locks, and the overlay the tests' own `go` commands get (hidden-tests-locked.ts). */
 import { describe, expect, it } from 'vitest';
 import type { CanaryPlan } from '../../src/reward/grading/canaries.js';
 import { goOverlay, lockedPaths } from '../../src/reward/grading/hidden-tests-locked.js';
@@ -12,6 +12,15 @@ describe('lockedPaths', () => {
   it('locks the Go sources the go tool compiles, not the data the tests read at run time', () => {
     const paths = lockedPaths(patch('a_test.go', 'pkg/helper.go', 'pkg/testdata/in.go', 'testdata/golden.txt', 'README.md'), undefined);
     expect(paths).toEqual(['a_test.go', 'pkg/helper.go']);
+  });
+
+  it("locks cargo's Rust sources (tests, their modules, src/ files with unit tests), not the fixtures the tests read", () => {
+    const paths = lockedPaths(
+      patch('tests/cli.rs', 'tests/common/mod.rs', 'src/lib.rs', 'tests/data/in.txt', 'a_test.go'),
+      undefined,
+      'cargo',
+    );
+    expect(paths).toEqual(['tests/cli.rs', 'tests/common/mod.rs', 'src/lib.rs']);
   });
 
   it('adds the canary files once', () => {

@@ -5,6 +5,7 @@ import { GO_CC_SCRIPT, GO_EXEC_SCRIPT, GO_TOOLEXEC_SCRIPT, LOCK_TESTS_SCRIPT, ba
 import { GRADING_DIR } from './apply-stage.js';
 import type { CanaryPlan } from './canaries.js';
 import type { LanguageRunner } from './language-canaries.js';
+import { lockCargo } from './cargo-lock.js';
 
 /**
  * Evidence by construction for `go test` (issue 28): the go tool compiles the test binaries as
@@ -17,6 +18,7 @@ import type { LanguageRunner } from './language-canaries.js';
  * capabilities (go-toolexec.sh, go-cc.sh), for which they do not open. What stays reachable:
  * the test process's own memory (the compiled tests are linked into the same binary) and files
  * the tests themselves read at run time (testdata), which the code under test can read as they do.
+ * `cargo test` gets the same (cargo-lock.ts: its target runner, its target directory closed).
  */
 
 /** The test user: `nobody` in Debian and Ubuntu images; owns nothing there. */
@@ -27,16 +29,20 @@ export const KEEPER_UID = 65533;
 const STATE = '/swe_env_exec';
 export const GO_EXEC_PATH = `${STATE}/go-exec`;
 export const GO_TOOLEXEC_PATH = `${STATE}/go-toolexec`;
-const LOCK_LIST = `${GRADING_DIR}/locked.list`;
+export const LOCK_LIST = `${GRADING_DIR}/locked.list`;
 /** lock-tests.sh's exit status when the image cannot switch users (no setpriv). */
 const CANNOT_SWITCH = 10;
 
 export type LockOutcome =
   { readonly locked: true; readonly runLines: readonly string[] } | { readonly locked: false; readonly why: string };
 
-/** Go sources the test patch and the canaries leave for the go tool to compile (testdata is read at run time). */
-export function lockedPaths(testPatch: string, canaryPlan: CanaryPlan | undefined): string[] {
-  const compiled = (path: string): boolean => path.endsWith('.go') && !path.split('/').includes('testdata');
+/**
+ * Sources the test patch and the canaries leave for the toolchain to compile: Go's (testdata is
+ * read at run time), Rust's (fixtures the tests read stay readable).
+ */
+export function lockedPaths(testPatch: string, canaryPlan: CanaryPlan | undefined, runner: LanguageRunner = 'go'): string[] {
+  const compiled = (path: string): boolean =>
+    runner === 'cargo' ? path.endsWith('.rs') : path.endsWith('.go') && !path.split('/').includes('testdata');
   const hidden = diffFiles(testPatch)
     .filter((f) => !f.isDeleted)
     .map((f) => f.path);
@@ -52,8 +58,9 @@ export async function lockHiddenTests(
   input: { readonly task: Task; readonly runner: LanguageRunner | undefined; readonly environment: string; readonly testTimeoutS: number },
   canaryPlan: CanaryPlan | undefined,
 ): Promise<LockOutcome | undefined> {
-  if (input.runner !== 'go') return undefined;
-  const paths = lockedPaths(input.task.testPatch, canaryPlan);
+  if (input.runner !== 'go' && input.runner !== 'cargo') return undefined;
+  const go = input.runner === 'go';
+  const paths = lockedPaths(input.task.testPatch, canaryPlan, input.runner);
   await sandbox.putFiles([{ path: LOCK_LIST, content: paths.map((p) => `${p}\0`).join('') }]);
   const run = await sandbox.exec(
     bashArgv(LOCK_TESTS_SCRIPT, 'swe-env-lock', [
@@ -61,11 +68,11 @@ export async function lockHiddenTests(
       LOCK_LIST,
       input.environment,
       String(TEST_UID),
-      GO_EXEC_SCRIPT,
-      goOverlay(input.task.workdir, paths),
+      go ? GO_EXEC_SCRIPT : '',
+      go ? goOverlay(input.task.workdir, paths) : '{}',
       String(KEEPER_UID),
-      GO_TOOLEXEC_SCRIPT,
-      GO_CC_SCRIPT,
+      go ? GO_TOOLEXEC_SCRIPT : '',
+      go ? GO_CC_SCRIPT : '',
     ]),
     // A large repository changes owner file by file: as long as a test run may take, at least two minutes.
     { timeoutMs: Math.max(120, input.testTimeoutS) * 1000, outputLimitBytes: 64 * 1024 },
@@ -73,6 +80,12 @@ export async function lockHiddenTests(
   const said = run.output.toString('utf8').trim().slice(-2000);
   if (run.exitCode === CANNOT_SWITCH) return { locked: false, why: 'setpriv is missing or cannot switch to the test user' };
   if (run.exitCode !== 0 || run.timedOut) throw new Error(`locking the hidden tests failed (exit ${run.exitCode}): ${said}`);
+  if (!go)
+    return lockCargo(sandbox, {
+      workdir: input.task.workdir,
+      environment: input.environment,
+      timeoutMs: Math.max(120, input.testTimeoutS) * 1000,
+    });
   return { locked: true, runLines: goRunLines() };
 }
 

@@ -17,7 +17,8 @@ import { readContainerFile } from './container-file.js';
 import { isLanguageRun } from './language-results.js';
 import { assertAlive, seconds, watchingPause } from './container-watch.js';
 import { attachReporter, type ReporterRun } from './result-reporter.js';
-import { lockHiddenTests } from './hidden-tests-locked.js';
+import { LOCK_LIST, lockHiddenTests } from './hidden-tests-locked.js';
+import { compiledInTests } from './cargo-lock.js';
 
 /**
  * The test stage, once no agent-driven step is left: the test files restored from base_commit and
@@ -57,6 +58,8 @@ export interface TestRunResult {
   readonly reported?: ReporterRun;
   /** A go test run whose hidden tests could not be made unreadable to the code under test: why. */
   readonly unlocked?: string;
+  /** A locked cargo run's crates of the code under test that compiled a hidden test file in (integrity flags). */
+  readonly compiledIn?: readonly string[];
 }
 
 export function runnerFamily(parser: LogParserName): RunnerFamily {
@@ -169,6 +172,7 @@ export async function testRunStage(
   // What the tests left running (a daemon that keeps rewriting or shrinking the channel file while
   // it is read) is ended first: from here on nothing in the container moves.
   await quiesce(sandbox, 'the test run');
+  const compiledIn = runner === 'cargo' && lock?.locked ? await compiledInTests(sandbox, task.workdir, LOCK_LIST) : [];
   const text = (await readContainerFile(sandbox, channel.outFile, CHANNEL_LIMIT))?.toString('utf8') ?? '';
   return {
     log,
@@ -180,6 +184,7 @@ export async function testRunStage(
     pytest,
     ...(attached.reported ? { reported: attached.reported } : {}),
     ...(lock && !lock.locked ? { unlocked: lock.why } : {}),
+    ...(compiledIn.length > 0 ? { compiledIn } : {}),
   };
 }
 

@@ -88,7 +88,7 @@ if [ -n "${TMPDIR:-}" ] && [ -d "$TMPDIR" ]; then chmod 1777 -- "$TMPDIR"; fi
   printf 'SWE_ENV_TEST_UID=%q\n' "$uid"
   printf 'export HOME=%q\n' "$state/home"
   printf 'export GOCACHE=%q\n' "$state/home/.cache/go-build"
-  [ -n "${modcache:-}" ] && printf 'export GOMODCACHE=%q\n' "$modcache"
-  [ -n "${gopath:-}" ] && printf 'export GOPATH=%q\n' "$gopath"
+  if [ -n "${modcache:-}" ]; then printf 'export GOMODCACHE=%q\n' "$modcache"; fi
+  if [ -n "${gopath:-}" ]; then printf 'export GOPATH=%q\n' "$gopath"; fi
 } > "$state/env" || exit 4
 exit 0
