@@ -1,7 +1,9 @@
 import { execFile } from 'node:child_process';
-import { readFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import { afterAll, beforeAll } from 'vitest';
 import { packageRoot } from '../../src/common/paths.js';
 import { loadTaskFile } from '../../src/tasks/loader.js';
 import type { Task } from '../../src/tasks/task.js';
@@ -53,4 +55,41 @@ export async function stopLanguageServer(server: TestServer | undefined): Promis
   if (!server) return;
   await server.stop();
   await expectNoContainers(server.server.provider);
+}
+
+/**
+ * A server over one variant of a language demo row (another test patch, more listed tests), for a
+ * test file: beforeAll builds the images, writes the row with the fields `variant` returns to a
+ * scratch task file and starts a server grading with no network; afterAll stops it, checks no
+ * container is left and removes the scratch folder. The variant is applied at grading time (the
+ * same image). Returns the running server's getter.
+ */
+export function demoVariantServer(
+  id: string,
+  variant: (row: Record<string, string>) => Promise<Record<string, string>> | Record<string, string>,
+): () => TestServer {
+  let scratch: string | undefined;
+  let server: TestServer | undefined;
+  beforeAll(async () => {
+    await buildLanguageDemoImages();
+    scratch = await mkdtemp(join(tmpdir(), 'swe-env-demo-variant-'));
+    const row = await languageDemoRow(id);
+    const file = join(scratch, 'variant.jsonl');
+    await writeFile(file, `${JSON.stringify({ ...row, ...(await variant(row)) })}\n`);
+    server = await startTestServer({ taskFiles: [file], gradingNetwork: 'none' });
+  }, 900_000);
+  afterAll(async () => {
+    try {
+      if (server) {
+        await server.stop();
+        await expectNoContainers(server.server.provider);
+      }
+    } finally {
+      if (scratch) await rm(scratch, { recursive: true, force: true });
+    }
+  });
+  return () => {
+    if (!server) throw new Error(`the server over the ${id} variant did not start`);
+    return server;
+  };
 }

@@ -13,20 +13,16 @@
  * two doctests added to src/lib.rs: one that needs root fails there too (doctests run as the test
  * user through rustdoc's runtool), the other passes.
  */
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { packageRoot } from '../../src/common/paths.js';
 import { languageEvalScript } from '../../src/tasks/demo/language-demo.js';
 import { RUST_TASK, patchOf } from '../cheats/shared/language-plants.js';
 import { lines, said } from '../helpers/exploit-grading.js';
 import { DOCTESTS, ENVIRONMENT_TESTS, FIXTURE, KEPT, LOST } from '../helpers/rust-environment-tests.js';
-import { buildLanguageDemoImages, languageDemoRow } from '../helpers/language-demo.js';
-import { expectNoContainers, startTestServer, type TestServer } from '../helpers/server.js';
+import { demoVariantServer } from '../helpers/language-demo.js';
 
-let scratch: string | undefined;
-let server: TestServer | undefined;
 /** The gold fix with DOCTESTS appended: the change graded. */
 let fixWithDoctests = '';
 const TEST_COMMAND = 'cargo test --offline --no-fail-fast';
@@ -35,8 +31,7 @@ const doctest = (name: string, outcome: string): RegExp =>
   new RegExp(`^test src/lib\\.rs - ${name} \\(line \\d+\\) \\.\\.\\. ${outcome}$`, 'm');
 
 /** wordcount-1 whose test patch also adds tests/environment.rs and its fixture, the kept tests listed in PASS_TO_PASS. */
-async function environmentTaskFile(dir: string): Promise<string> {
-  const row = await languageDemoRow(RUST_TASK);
+async function environmentVariant(row: Record<string, string>): Promise<Record<string, string>> {
   fixWithDoctests = patchOf({
     id: 'gold-with-doctests',
     family: 'honest-fixes',
@@ -52,39 +47,23 @@ async function environmentTaskFile(dir: string): Promise<string> {
     task: RUST_TASK,
     files: { 'tests/counts.rs': hidden, 'tests/environment.rs': ENVIRONMENT_TESTS, 'tests/data/greeting.txt': FIXTURE },
   });
-  const task = {
-    ...row,
+  return {
     test_patch: testPatch,
     PASS_TO_PASS: JSON.stringify([...(JSON.parse(row['PASS_TO_PASS']!) as string[]), ...KEPT]),
     eval_script: languageEvalScript(row['base_commit']!, testPatch, TEST_COMMAND),
   };
-  const file = join(dir, 'environment.jsonl');
-  await writeFile(file, `${JSON.stringify(task)}\n`);
-  return file;
 }
 
-beforeAll(async () => {
-  await buildLanguageDemoImages();
-  scratch = await mkdtemp(join(tmpdir(), 'cargo-tests-as-test-user-'));
-  server = await startTestServer({ taskFiles: [await environmentTaskFile(scratch)], gradingNetwork: 'none' });
-}, 900_000);
-
-afterAll(async () => {
-  if (server) {
-    await server.stop();
-    await expectNoContainers(server.server.provider);
-  }
-  if (scratch) await rm(scratch, { recursive: true, force: true });
-});
+const server = demoVariantServer(RUST_TASK, environmentVariant);
 
 /** A heredoc writing a file in the agent's container (the text has no line equal to the marker). */
 const write = (path: string, text: string): string => `cat > ${path} <<'SWE_ENV_EOF'\n${text}SWE_ENV_EOF\n`;
 
 describe('hidden Rust tests that use their environment, run as the test user', () => {
   it("as root in the agent's container, every one of them passes", async () => {
-    const id = (await server!.client.reset({ taskId: RUST_TASK })).episodeId;
+    const id = (await server().client.reset({ taskId: RUST_TASK })).episodeId;
     try {
-      const run = await server!.client.bash(
+      const run = await server().client.bash(
         id,
         0,
         `cd /testbed && mkdir -p tests/data && ${write('tests/data/greeting.txt', FIXTURE)}${write('tests/environment.rs', ENVIRONMENT_TESTS)}` +
@@ -95,12 +74,14 @@ describe('hidden Rust tests that use their environment, run as the test user', (
       for (const test of [...KEPT, ...LOST]) expect(out, run.observation).toContain(`test ${test} ... ok`);
       for (const name of ['doc_kept', 'doc_needs_root']) expect(run.observation).toMatch(doctest(name, 'ok'));
     } finally {
-      await server!.client.close(id).catch(() => undefined);
+      await server()
+        .client.close(id)
+        .catch(() => undefined);
     }
   }, 300_000);
 
   it('graded with the gold fix (and two doctests): the listed ones pass and it scores 1; the known cost fails', async () => {
-    const report = (await server!.client.evaluate(RUST_TASK, fixWithDoctests)).report!;
+    const report = (await server().client.evaluate(RUST_TASK, fixWithDoctests)).report!;
     expect(report.infraError, said(report)).toBe(false);
     for (const test of KEPT) expect(lines(report), said(report)).toContain(`test ${test} ... ok`);
     for (const test of LOST) expect(lines(report), said(report)).toContain(`test ${test} ... FAILED`);

@@ -9,25 +9,20 @@
  * others, left unlisted, fail or skip there: the known cost docs/grading-languages.md lists (a test
  * that needs root, reads its own hidden source, or runs go test on its own package).
  */
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { packageRoot } from '../../src/common/paths.js';
 import { languageEvalScript } from '../../src/tasks/demo/language-demo.js';
 import { GO_TASK, patchOf } from '../cheats/shared/language-plants.js';
 import { said } from '../helpers/exploit-grading.js';
 import { ENVIRONMENT_TESTS, KEPT, LOST, TESTDATA } from '../helpers/go-environment-tests.js';
-import { buildLanguageDemoImages, languageDemoRow } from '../helpers/language-demo.js';
-import { expectNoContainers, startTestServer, type TestServer } from '../helpers/server.js';
+import { demoVariantServer } from '../helpers/language-demo.js';
 
-let scratch: string | undefined;
-let server: TestServer | undefined;
 let goldPatch = '';
 
 /** semver-1 whose test patch also adds environment_test.go and its testdata, the kept tests listed in PASS_TO_PASS. */
-async function environmentTaskFile(dir: string): Promise<string> {
-  const row = await languageDemoRow(GO_TASK);
+async function environmentVariant(row: Record<string, string>): Promise<Record<string, string>> {
   goldPatch = row['patch']!;
   const hidden = await readFile(join(packageRoot(), 'tasks', 'demo-languages', 'tasks', 'semver-1', 'tests', 'semver_test.go'), 'utf8');
   const testPatch = patchOf({
@@ -37,39 +32,23 @@ async function environmentTaskFile(dir: string): Promise<string> {
     task: GO_TASK,
     files: { 'semver_test.go': hidden, 'environment_test.go': ENVIRONMENT_TESTS, 'testdata/greeting.txt': TESTDATA },
   });
-  const task = {
-    ...row,
+  return {
     test_patch: testPatch,
     PASS_TO_PASS: JSON.stringify([...(JSON.parse(row['PASS_TO_PASS']!) as string[]), ...KEPT]),
     eval_script: languageEvalScript(row['base_commit']!, testPatch, 'go test -v ./...'),
   };
-  const file = join(dir, 'environment.jsonl');
-  await writeFile(file, `${JSON.stringify(task)}\n`);
-  return file;
 }
 
-beforeAll(async () => {
-  await buildLanguageDemoImages();
-  scratch = await mkdtemp(join(tmpdir(), 'go-tests-as-test-user-'));
-  server = await startTestServer({ taskFiles: [await environmentTaskFile(scratch)], gradingNetwork: 'none' });
-}, 900_000);
-
-afterAll(async () => {
-  if (server) {
-    await server.stop();
-    await expectNoContainers(server.server.provider);
-  }
-  if (scratch) await rm(scratch, { recursive: true, force: true });
-});
+const server = demoVariantServer(GO_TASK, environmentVariant);
 
 /** A heredoc writing a file in the agent's container (the text has no line equal to the marker). */
 const write = (path: string, text: string): string => `cat > ${path} <<'SWE_ENV_EOF'\n${text}SWE_ENV_EOF\n`;
 
 describe('hidden Go tests that use their environment, run as the test user', () => {
   it("as root in the agent's container, every one of them passes", async () => {
-    const id = (await server!.client.reset({ taskId: GO_TASK })).episodeId;
+    const id = (await server().client.reset({ taskId: GO_TASK })).episodeId;
     try {
-      const run = await server!.client.bash(
+      const run = await server().client.bash(
         id,
         0,
         `cd /testbed && mkdir -p testdata && ${write('testdata/greeting.txt', TESTDATA)}${write('environment_test.go', ENVIRONMENT_TESTS)}` +
@@ -77,12 +56,14 @@ describe('hidden Go tests that use their environment, run as the test user', () 
       );
       for (const test of [...KEPT, ...LOST.map((l) => l.test)]) expect(run.observation).toMatch(new RegExp(`^--- PASS: ${test} \\(`, 'm'));
     } finally {
-      await server!.client.close(id).catch(() => undefined);
+      await server()
+        .client.close(id)
+        .catch(() => undefined);
     }
   }, 300_000);
 
   it('graded with the gold patch: the listed ones pass and it scores 1; the known cost fails or skips', async () => {
-    const report = (await server!.client.evaluate(GO_TASK, goldPatch)).report!;
+    const report = (await server().client.evaluate(GO_TASK, goldPatch)).report!;
     expect(report.infraError, said(report)).toBe(false);
     for (const test of KEPT) expect(report.logTail, said(report)).toMatch(new RegExp(`^--- PASS: ${test} \\(`, 'm'));
     for (const lost of LOST) expect(report.logTail, said(report)).toMatch(new RegExp(`^--- ${lost.outcome}: ${lost.test} \\(`, 'm'));
