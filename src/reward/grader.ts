@@ -21,6 +21,8 @@ import { MIRROR_TIME_FACTOR, testRunStage } from './grading/test-run.js';
 import { decideReport } from './grading/verdict-stage.js';
 import { runResults, UnreadableLog } from './grading/language-results.js';
 import { judgeUnreadableLog } from './grading/unreadable-log.js';
+import { ChannelledSandbox } from '../sandbox/channelled-sandbox.js';
+import { CHANNEL_DIR, runsNothingOfTheChange } from './grading/channel-gate.js';
 
 export type { GradeOptions, GraderConfig } from './grading/grader-options.js';
 
@@ -69,7 +71,22 @@ export class Grader {
       limits: this.config.limits,
       ...(runsTests ? { network: this.network } : {}),
     };
-    return this.starts.with(() => this.provider.create(spec));
+    const created = await this.starts.with(() => this.provider.create(spec));
+    return runsTests ? this.channelled(created) : created;
+  }
+
+  /**
+   * The container with its steps before the change's code runs going through one attached process
+   * (channel-gate.ts); the container itself when that is off or the image cannot run it.
+   */
+  private async channelled(sandbox: Sandbox): Promise<Sandbox> {
+    if (this.config.execChannel === false) return sandbox;
+    try {
+      return await ChannelledSandbox.open(sandbox, CHANNEL_DIR, runsNothingOfTheChange);
+    } catch (error) {
+      await sandbox.remove().catch(() => undefined);
+      throw error;
+    }
   }
 
   /**
@@ -155,7 +172,9 @@ export class Grader {
         limits: this.config.limits,
         network: this.network,
       };
-      sandbox = await this.starts.with(() => this.provider.create(spec, options.signal), options.signal);
+      const created = await this.starts.with(() => this.provider.create(spec, options.signal), options.signal);
+      sandbox = created;
+      sandbox = await this.channelled(created);
       report.gradingNetwork = describeNetwork(sandbox);
       report.durations.containerStartS = seconds(startedContainer);
       const running = sandbox;

@@ -1,10 +1,10 @@
 import type Docker from 'dockerode';
 import { PassThrough, type Duplex } from 'node:stream';
-import { pack as tarPack } from 'tar-stream';
 import type { ContainerEvents } from './container-events.js';
 import type { DiskWatchdog } from './disk-watchdog.js';
 import { InfraError } from '../common/errors.js';
 import { CappedOutput } from './output-buffer.js';
+import { tarOf } from './exec-channel.js';
 import { capturingWritable, demux, envList, exitCodeOf, removeContainer, statusCodeOf, waitForEnd } from './docker-exec.js';
 import { runBeside, type HelperShare } from './helper-container.js';
 import { setOfflineRoute } from './offline-network/offline-route.js';
@@ -164,21 +164,7 @@ export class DockerSandbox implements Sandbox {
   }
 
   async putFiles(files: ReadonlyArray<{ path: string; content: Buffer | string; mode?: number }>): Promise<void> {
-    const pack = tarPack();
-    const directories = new Set<string>();
-    for (const file of files) {
-      const parts = file.path.replace(/^\/+/, '').split('/');
-      for (let i = 1; i < parts.length; i++) directories.add(parts.slice(0, i).join('/'));
-    }
-    for (const dir of [...directories].sort()) pack.entry({ name: `${dir}/`, type: 'directory', mode: 0o755 });
-    for (const file of files) {
-      const content = typeof file.content === 'string' ? Buffer.from(file.content, 'utf8') : file.content;
-      pack.entry({ name: file.path.replace(/^\/+/, ''), mode: file.mode ?? 0o644 }, content);
-    }
-    pack.finalize();
-    const chunks: Buffer[] = [];
-    for await (const chunk of pack) chunks.push(chunk as Buffer);
-    await this.putArchive(Buffer.concat(chunks), '/');
+    await this.putArchive(await tarOf(files), '/');
   }
 
   async putArchive(archive: Buffer | NodeJS.ReadableStream, path: string): Promise<void> {

@@ -10,3 +10,4 @@ export const AGENT_SHELL_SETUP = script('agent-shell-setup.sh');
 export const KILL_COMMAND_SCRIPT = script('kill-command.sh');
 export const KEEPER_SCRIPT = script('keeper.sh');
 export const COMMAND_JOURNAL_SCRIPT = script('command-journal.sh');
+export const EXEC_CHANNEL_SCRIPT = script('exec-channel.sh');

@@ -159,6 +159,7 @@ export async function startServer(
       rewardRule: config.rewardRule,
       harnessGeneration: config.harnessGeneration,
       gradingNetwork: config.gradingNetwork,
+      execChannel: config.gradingExecChannel,
       onGraded: (report) => metrics.graded(report),
     },
     logger,

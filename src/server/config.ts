@@ -69,6 +69,8 @@ export interface ServerConfig {
   readonly harnessGeneration: HarnessGeneration;
   /** The network of containers that run tests: 'offline' (every address routed into loopback) or 'none'. */
   readonly gradingNetwork: GradingNetwork;
+  /** Grading steps before the change's code runs go through one process in the container (false: an engine exec each). */
+  readonly gradingExecChannel: boolean;
   readonly sweepIntervalS: number;
   /** How long a closed or expired episode is remembered (Close stays idempotent, NOT_FOUND says why). */
   readonly tombstoneTtlS: number;
@@ -175,6 +177,7 @@ export const DEFAULTS: Omit<
   rewardRule: 'swe-env',
   harnessGeneration: '5',
   gradingNetwork: 'offline',
+  gradingExecChannel: true,
   sweepIntervalS: 10,
   tombstoneTtlS: 3600,
   shutdownGraceS: 10,

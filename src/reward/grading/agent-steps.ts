@@ -182,9 +182,14 @@ function runInstall(
 export async function quiesce(sandbox: Sandbox, what = 'the install step'): Promise<void> {
   for (let attempt = 0; attempt < 5; attempt++) {
     await sandbox.killAllButInit();
-    await new Promise((resolve) => setTimeout(resolve, 100 + attempt * 200));
-    const left = leftOver(await sandbox.processes());
-    if (left.length === 0) return;
+    // PID 1 ends them after the call returns: looked at again until none is left or the round's
+    // time is up (then signalled again: a process forked while the signal went round survives it).
+    const until = Date.now() + 100 + attempt * 200;
+    for (;;) {
+      if (leftOver(await sandbox.processes()).length === 0) return;
+      if (Date.now() >= until) break;
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
   }
   const left = leftOver(await sandbox.processes());
   if (left.length > 0) {

@@ -40,6 +40,12 @@ export interface GraderConfig {
    * under the harness instead of failing at once with "Network is unreachable".
    */
   readonly gradingNetwork?: GradingNetwork;
+  /**
+   * Whether the steps before the change's code runs (inventory, apply, reads, test patch, files in)
+   * go through one process attached to the grading container, a fork each instead of an engine exec
+   * of about 60 ms (default true; see channel-gate.ts for what may go through it).
+   */
+  readonly execChannel?: boolean;
   /** Told of every finished grading (metrics). */
   readonly onGraded?: (report: GradeReport) => void;
 }
