@@ -53,18 +53,25 @@ async function main(): Promise<void> {
     .find((r) => r['instance_id'] === TASK)!;
   const installTasks = join(scratch, 'install.jsonl');
   await writeFile(installTasks, `${JSON.stringify({ ...record, install: 'python3 setup.py develop' })}\n`);
-  const servers = await Promise.all(
-    [demo, installTasks].map((file) =>
-      startServer(
-        compileConfig({ port: 0, serverId: `bench-evidence-${randomUUID().slice(0, 8)}`, taskFiles: [file], testTimeoutS: 120 }),
-        { logger: pino({ level: 'warn' }) },
-      ),
-    ),
-  );
+  // The same grading with every step an engine exec (no exec channel): what the channel saves.
+  const start = (file: string, gradingExecChannel: boolean): Promise<Running> =>
+    startServer(
+      compileConfig({
+        port: 0,
+        serverId: `bench-evidence-${randomUUID().slice(0, 8)}`,
+        taskFiles: [file],
+        testTimeoutS: 120,
+        gradingExecChannel,
+      }),
+      { logger: pino({ level: 'warn' }) },
+    );
+  const servers = await Promise.all([start(demo, true), start(installTasks, true)]);
+  const unchannelled = await Promise.all([start(demo, false), start(installTasks, false)]);
   const previousDir = textArg('previous');
   const previous = previousDir ? await Promise.all([demo, installTasks].map((file) => startPrevious(previousDir, file))) : [];
   servers.push(...previous);
   const clients = servers.map((s) => new SweEnvClient(s.address));
+  const unchannelledClients = unchannelled.map((s) => new SweEnvClient(s.address));
   try {
     for (const [i, withInstall] of [false, true].entries()) {
       const server = servers[i]!;
@@ -110,10 +117,13 @@ async function main(): Promise<void> {
       const bareMs: number[] = [];
       const gradedMs: number[] = [];
       const previousMs: number[] = [];
+      const unchannelledMs: number[] = [];
       const testRun: number[] = [];
+      await graded(unchannelledClients[i]);
       for (let r = 0; r < rounds; r++) {
         bareMs.push(await bare());
         if (previousClient) previousMs.push((await graded(previousClient)).ms);
+        unchannelledMs.push((await graded(unchannelledClients[i])).ms);
         const g = await graded();
         gradedMs.push(g.ms);
         testRun.push(g.testRunS * 1000);
@@ -122,11 +132,13 @@ async function main(): Promise<void> {
       const b = describe(`${label}: bare (container, apply, ${withInstall ? 'install, ' : ''}tests)`, bareMs);
       const g = describe(`${label}: Evaluate with the evidence`, gradedMs);
       const t = describe(`${label}: its test run (monitor and recorder on)`, testRun);
+      const u = describe(`${label}: Evaluate, every step an engine exec (no exec channel)`, unchannelledMs);
       printRow(b);
       printRow(g);
+      printRow(u);
       printRow(t);
       process.stdout.write(
-        `${label}: Evaluate/bare p50 ${(g.p50 / b.p50).toFixed(3)}x, p95 ${(g.p95 / b.p95).toFixed(3)}x; beyond the bare run ${((g.p50 - b.p50) / 1000).toFixed(2)} s p50\n`,
+        `${label}: Evaluate/bare p50 ${(g.p50 / b.p50).toFixed(3)}x, p95 ${(g.p95 / b.p95).toFixed(3)}x; beyond the bare run ${((g.p50 - b.p50) / 1000).toFixed(2)} s p50; without the exec channel ${(u.p50 / b.p50).toFixed(3)}x p50\n`,
       );
       if (previousMs.length > 0) {
         const p = describe(`${label}: Evaluate on the previous version (${previousDir})`, previousMs);
@@ -137,8 +149,8 @@ async function main(): Promise<void> {
       }
     }
   } finally {
-    for (const c of clients) c.dispose();
-    await Promise.all(servers.map((s) => s.shutdown()));
+    for (const c of [...clients, ...unchannelledClients]) c.dispose();
+    await Promise.all([...servers, ...unchannelled].map((s) => s.shutdown()));
     await rm(scratch, { recursive: true, force: true });
   }
 }
