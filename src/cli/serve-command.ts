@@ -93,6 +93,10 @@ export function registerServeCommand(program: Command): void {
     .option('--reward-rule <rule>', "the verdict the reward follows: swe-env (default, strict) or harness (the official harness's)")
     .option('--harness-generation <g>', 'the swebench grading the harness verdict reproduces: 5 (default) or 4.1')
     .option('--grading-network <mode>', GRADING_NETWORK_HELP)
+    .option(
+      '--no-grading-exec-channel',
+      "run every grading step as an engine exec (slower); by default the steps before the change's code runs go through one process in the grading container",
+    )
     .option('--image-template <t>', 'image name per task, e.g. sweb.eval.x86_64.{id_lower}:latest')
     .option('--auth-token-file <file>', 'every call must carry this bearer token (or set SWE_ENV_AUTH_TOKEN); required beyond loopback')
     .option('--tls-cert <file>', 'TLS server certificate (PEM); required beyond loopback')
@@ -136,6 +140,7 @@ export function registerServeCommand(program: Command): void {
       rewardRule: o['rewardRule'] as RewardRule | undefined,
       harnessGeneration: o['harnessGeneration'] as HarnessGeneration | undefined,
       gradingNetwork: o['gradingNetwork'] as GradingNetwork | undefined,
+      gradingExecChannel: o['gradingExecChannel'] as boolean,
       logLevel: o['logLevel'] as string,
       images: imageSupplyInput(o),
       limits: {
