@@ -21,6 +21,7 @@ import { MIRROR_TIME_FACTOR, testRunStage } from './grading/test-run.js';
 import { decideReport } from './grading/verdict-stage.js';
 import { runResults, UnreadableLog } from './grading/language-results.js';
 import { judgeUnreadableLog } from './grading/unreadable-log.js';
+import { auditLines, flag } from './findings.js';
 import { ChannelledSandbox } from '../sandbox/channelled-sandbox.js';
 import { CHANNEL_DIR, runsNothingOfTheChange } from './grading/channel-gate.js';
 
@@ -296,7 +297,7 @@ export class Grader {
     });
     const excused = await excuseMirrorFlags(gathered, { ...reference, canaryPlan: run.canaryPlan, family: run.family }, signal);
     // The tests' text compiled into the code under test is the model's doing, whatever the results.
-    const evidence = { ...excused, integrityFlags: [...excused.integrityFlags, ...(run.compiledIn ?? [])] };
+    const evidence = { ...excused, flags: [...excused.flags, ...(run.compiledIn ?? [])] };
     report.canaries = run.canaries.length;
     decideReport(report, {
       task,
@@ -308,7 +309,10 @@ export class Grader {
       channelProblems: run.channel.problems,
       repositoryFiles,
     });
-    if (run.unlocked) report.auditFlags.push(`hidden tests readable by the code under test: ${run.unlocked}`);
+    if (run.unlocked)
+      report.auditFlags.push(
+        ...auditLines([flag('hidden-tests-readable', `hidden tests readable by the code under test: ${run.unlocked}`)]),
+      );
     await judgeEnvironmentSkips(report, reference, signal);
     return evidence.logResults;
   }

@@ -78,5 +78,5 @@ export function grade(log: string, project: Project, listed: readonly string[]):
   const { flags, results: rest } = checkCanaries(canaries, results, 'pytest', 'printed log');
   const statuses = Object.fromEntries(listed.map((name) => [name, rest.get(name) ?? 'MISSING'] as const));
   const reward = flags.length === 0 && Object.values(statuses).every((s) => s === 'PASSED') ? 1 : 0;
-  return { reward, listed: statuses, flags };
+  return { reward, listed: statuses, flags: flags.map((f) => f.line) };
 }

@@ -96,14 +96,18 @@ describe('canary tests', () => {
     expect([...ok.results.keys()]).toEqual([`${FILE}::test_contains_start`]);
 
     const flipped = new Map([...honest].map(([k, s]) => [k, s === 'FAILED' ? 'PASSED' : s] as [string, TestStatus]));
-    expect(checkCanaries(plan.canaries, flipped, 'pytest', 'recorder').flags.join('\n')).toMatch(
-      /must be FAILED\) was reported PASSED by the recorder/,
-    );
+    expect(
+      checkCanaries(plan.canaries, flipped, 'pytest', 'recorder')
+        .flags.map((f) => f.line)
+        .join('\n'),
+    ).toMatch(/must be FAILED\) was reported PASSED by the recorder/);
 
     const missing = new Map<string, TestStatus>([[`${FILE}::test_contains_start`, 'PASSED']]);
-    expect(checkCanaries(plan.canaries, missing, 'pytest', 'printed log').flags.join('\n')).toMatch(
-      /is missing from the printed log while its file ran/,
-    );
+    expect(
+      checkCanaries(plan.canaries, missing, 'pytest', 'printed log')
+        .flags.map((f) => f.line)
+        .join('\n'),
+    ).toMatch(/is missing from the printed log while its file ran/);
     // Nothing of the file ran: its tests are missing anyway (reward 0), not a canary's business.
     expect(checkCanaries(plan.canaries, new Map(), 'pytest', 'printed log').flags).toEqual([]);
   });

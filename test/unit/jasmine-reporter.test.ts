@@ -129,9 +129,11 @@ describe("swe-env's jasmine reporter (fail-only rows)", () => {
       expect(ok.flags).toEqual([]);
       expect([...ok.results.keys()]).toEqual(['New a should pass']);
       const flipped = new Map([...honest, ['#canary:1', 'PASSED'] as const]);
-      expect(checkCanaries(canaries, flipped, family, 'printed log').flags.join('\n')).toMatch(
-        /#canary:1 .*must be FAILED.* reported PASSED/,
-      );
+      expect(
+        checkCanaries(canaries, flipped, family, 'printed log')
+          .flags.map((f) => f.line)
+          .join('\n'),
+      ).toMatch(/#canary:1 .*must be FAILED.* reported PASSED/);
       const dropped = new Map([['New a should pass', 'PASSED'] as const]);
       expect(checkCanaries(canaries, dropped, family, 'printed log').flags).toHaveLength(2);
       expect(checkCanaries(canaries, new Map(), family, 'printed log').flags).toEqual([]);

@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { checkCanaries } from '../../src/reward/grading/canaries.js';
 import { gatherEvidence } from '../../src/reward/grading/evidence.js';
+import { integrityLines } from '../../src/reward/findings.js';
 import {
   canaryFile,
   commandRunsAll,
@@ -122,7 +123,11 @@ describe('canaries for go test and cargo', () => {
     expect(checked.flags).toEqual([]);
     expect([...checked.results.keys()]).toEqual(['TestCompareEqual']);
     const forged = new Map([...honest, [fail.name, 'PASSED' as const]]);
-    expect(checkCanaries(plan.canaries, forged, 'go', 'printed log').flags.join()).toMatch(/must be FAILED\) was reported PASSED/);
+    expect(
+      checkCanaries(plan.canaries, forged, 'go', 'printed log')
+        .flags.map((f) => f.line)
+        .join(),
+    ).toMatch(/must be FAILED\) was reported PASSED/);
     const hidden = new Map([['TestCompareEqual', 'PASSED' as const]]);
     expect(checkCanaries(plan.canaries, hidden, 'go', 'printed log').flags).toHaveLength(2);
   });
@@ -136,9 +141,9 @@ describe('canaries for go test and cargo', () => {
       ['words', 'PASSED'],
     ]);
     const zero = gatherEvidence({ ...input, logResults, exitCode: 0 });
-    expect(zero.integrityFlags.join()).toMatch(/cargo test run exited 0 though a planted failing test/);
+    expect(integrityLines(zero.flags).join()).toMatch(/cargo test run exited 0 though a planted failing test/);
     const one = gatherEvidence({ ...input, logResults, exitCode: 101 });
-    expect(one.integrityFlags).toEqual([]);
+    expect(integrityLines(one.flags)).toEqual([]);
   });
 });
 

@@ -118,12 +118,16 @@ describe("mirrors of a file's listed tests", () => {
     );
     const flags = checkCanaries(plan.canaries, rewritten, 'go', 'printed log').flags;
     expect(flags.length).toBeGreaterThanOrEqual(2);
-    for (const name of failToPass) expect(flags.join('\n')).toContain(`a copy of ${name}, must be FAILED) was reported PASSED`);
+    for (const name of failToPass) expect(flags.map((f) => f.line).join('\n')).toContain(`a copy of ${name}, must be FAILED) was reported PASSED`);
 
     // Success printed for the listed names alone: their exact copies still fail.
     const named = new Map(unfixed);
     for (const name of failToPass) named.set(name, 'PASSED');
-    expect(checkCanaries(plan.canaries, named, 'go', 'printed log').flags.join('\n')).toMatch(/must be PASSED\) was reported FAILED/);
+    expect(
+      checkCanaries(plan.canaries, named, 'go', 'printed log')
+        .flags.map((f) => f.line)
+        .join('\n'),
+    ).toMatch(/must be PASSED\) was reported FAILED/);
   });
 
   it('without a way to fail early, and with no listed test in the file, only the synthetic canaries are planted', () => {
@@ -231,9 +235,11 @@ describe("mirrors of a file's listed tests", () => {
     expect(checkCanaries(plan.canaries, honest, 'gtest', 'printed log').flags).toEqual([]);
     // A forger printing OK for the listed tests only: the canaries are missing while their file ran.
     const listedOnly = new Map<string, TestStatus>([...failToPass, ...passToPass].map((n) => [n, 'PASSED']));
-    expect(checkCanaries(plan.canaries, listedOnly, 'gtest', 'printed log').flags.join('\n')).toMatch(
-      /is missing from the printed log while its file ran/,
-    );
+    expect(
+      checkCanaries(plan.canaries, listedOnly, 'gtest', 'printed log')
+        .flags.map((f) => f.line)
+        .join('\n'),
+    ).toMatch(/is missing from the printed log while its file ran/);
     // A binary that did not hold the file (none of its listed tests reported): nothing is missing.
     expect(checkCanaries(plan.canaries, new Map([['Other.Test', 'PASSED']]), 'gtest', 'printed log').flags).toEqual([]);
     const elsewhere = planLanguageCanaries({
@@ -365,7 +371,11 @@ describe("mirrors of a file's listed tests", () => {
       const line = text.split('\n')[text.split('\n').indexOf(`test(${JSON.stringify(c.name)}, () => {`) + 1]!;
       if (line.includes('.deepStrictEqual(')) lenient.set(`- ${c.name}`, 'PASSED');
     }
-    expect(checkCanaries(plan.canaries, lenient, 'tap', 'printed log').flags.join('\n')).toMatch(/must be FAILED\) was reported PASSED/);
+    expect(
+      checkCanaries(plan.canaries, lenient, 'tap', 'printed log')
+        .flags.map((f) => f.line)
+        .join('\n'),
+    ).toMatch(/must be FAILED\) was reported PASSED/);
     expect(checkCanaries(plan.canaries, new Map([['- elsewhere', 'PASSED']]), 'tap', 'printed log').flags).toEqual([]);
   });
 
@@ -404,8 +414,10 @@ describe("mirrors of a file's listed tests", () => {
     expect(checkCanaries(plan.canaries, honest, 'phpunit', 'printed log').flags).toEqual([]);
     // Output rewritten so that every test reads passed: the must-fail canaries too.
     const rewritten = new Map<string, TestStatus>([...honest].map(([k]) => [k, 'PASSED']));
-    expect(checkCanaries(plan.canaries, rewritten, 'phpunit', 'printed log').flags.join('\n')).toMatch(
-      /must be FAILED\) was reported PASSED/,
-    );
+    expect(
+      checkCanaries(plan.canaries, rewritten, 'phpunit', 'printed log')
+        .flags.map((f) => f.line)
+        .join('\n'),
+    ).toMatch(/must be FAILED\) was reported PASSED/);
   });
 });

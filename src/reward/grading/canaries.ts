@@ -1,4 +1,5 @@
 import { randomInt } from 'node:crypto';
+import { flag, type Flag } from '../findings.js';
 import { REPORTER_CANARY_PREFIX, canaryRunner, isLanguageRunner, type LanguageRunner, type TestStatus } from '../../languages/index.js';
 import { djangoModule } from '../eval-plan/plan.js';
 import { definitionStarts, mutatedBody, placeAfterOriginals, plainMethod, type PlacedBlock } from './python-mirrors.js';
@@ -304,7 +305,7 @@ function fileRan(
 
 export interface CanaryCheck {
   /** Integrity flags: any canary reported against its known outcome, or missing from a file that ran. */
-  readonly flags: string[];
+  readonly flags: Flag[];
   /** The results without the canaries (what the verdicts read). */
   readonly results: Map<string, TestStatus>;
 }
@@ -317,21 +318,20 @@ export function checkCanaries(
   source: string,
 ): CanaryCheck {
   const isCanary = (key: string): boolean => canaries.some((c) => canaryKeyMatches(c, key, family));
-  const flags: string[] = [];
+  const flags: Flag[] = [];
   for (const canary of canaries) {
+    const key = `${canary.file}::${canary.name}`;
+    const kind = canary.mirrorOf ? 'mirror-disagrees' : 'canary-wrong';
     const statuses = [...results].filter(([key]) => canaryKeyMatches(canary, key, family)).map(([, s]) => s);
     if (canary.mirrorOf && results.get(canary.mirrorOf) !== 'PASSED') continue;
     const what = canary.mirrorOf ? `a copy of ${canary.mirrorOf}` : 'a synthetic test';
     if (statuses.length === 0) {
       if (fileRan(canary, results, family, isCanary))
-        flags.push(
-          `canary ${canary.file}::${canary.name} (${what}, must be ${canary.expect}) is missing from the ${source} while its file ran`,
-        );
+        flags.push(flag(kind, `canary ${key} (${what}, must be ${canary.expect}) is missing from the ${source} while its file ran`, key));
       continue;
     }
     const wrong = statuses.find((s) => s !== canary.expect);
-    if (wrong)
-      flags.push(`canary ${canary.file}::${canary.name} (${what}, must be ${canary.expect}) was reported ${wrong} by the ${source}`);
+    if (wrong) flags.push(flag(kind, `canary ${key} (${what}, must be ${canary.expect}) was reported ${wrong} by the ${source}`, key));
   }
   const rest = new Map([...results].filter(([key]) => !isCanary(key)));
   return { flags, results: rest };

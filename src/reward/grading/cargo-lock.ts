@@ -1,4 +1,5 @@
 import type { Sandbox } from '../../sandbox/sandbox.js';
+import { flag, type Flag } from '../findings.js';
 import { CARGO_EXEC_SCRIPT, CARGO_RUSTDOC_SCRIPT, COMPILED_IN_SCRIPT, LOCK_CARGO_SCRIPT, bashArgv } from '../scripts.js';
 
 /**
@@ -51,7 +52,7 @@ export async function lockCargo(
  * After a locked run: the integrity flags for every crate of the code under test whose
  * compilation read a hidden test file (by rustc's dep-info; see compiled-in.sh).
  */
-export async function compiledInTests(sandbox: Sandbox, workdir: string, lockList: string): Promise<string[]> {
+export async function compiledInTests(sandbox: Sandbox, workdir: string, lockList: string): Promise<Flag[]> {
   const run = await sandbox.exec(bashArgv(COMPILED_IN_SCRIPT, 'swe-env-compiled-in', [workdir, lockList]), {
     timeoutMs: 120_000,
     outputLimitBytes: 256 * 1024,
@@ -65,6 +66,9 @@ export async function compiledInTests(sandbox: Sandbox, workdir: string, lockLis
     .map((line) => {
       const [root, read, hidden] = line.split('\t');
       const how = read === hidden ? '' : ` (as ${read})`;
-      return `the compilation of ${root} read the hidden test file ${hidden}${how}: the tests' text is compiled into the code under test`;
+      return flag(
+        'compiled-in-test',
+        `the compilation of ${root} read the hidden test file ${hidden}${how}: the tests' text is compiled into the code under test`,
+      );
     });
 }

@@ -1,6 +1,6 @@
 import { canaryRunner, isLanguageRunner, type TestStatus } from '../../languages/index.js';
 import type { RecorderResult } from '../result-recorder.js';
-import { findingLine, severityOf } from '../findings.js';
+import { findingLine, flag, type Flag } from '../findings.js';
 import { canaryKeyMatches, checkCanaries, type Canary, type RunnerFamily } from './canaries.js';
 
 /**
@@ -15,8 +15,8 @@ export interface Evidence {
   readonly logResults: ReadonlyMap<string, TestStatus>;
   /** The recorder's results without the canaries (pytest runs). */
   readonly recorded: ReadonlyMap<string, TestStatus> | undefined;
-  readonly integrityFlags: readonly string[];
-  readonly auditFlags: readonly string[];
+  /** What the evidence found; each finding's kind decides whether it makes the reward 0 (findings.ts). */
+  readonly flags: readonly Flag[];
   /** A must-fail canary was reported failing in the log: the run's non-zero exit is explained. */
   readonly canaryFailed: boolean;
 }
@@ -34,45 +34,47 @@ export interface EvidenceInput {
 }
 
 export function gatherEvidence(input: EvidenceInput): Evidence {
-  const integrity: string[] = [];
-  const audit: string[] = [];
+  const flags: Flag[] = [];
   const fromLog = checkCanaries(input.canaries, input.logResults, input.family, 'printed log');
-  integrity.push(...fromLog.flags);
+  flags.push(...fromLog.flags);
   let recorded: Map<string, TestStatus> | undefined;
   const { channel } = input;
   if (input.pytest) {
     const fromRecorder = checkCanaries(input.canaries, channel.statuses, input.family, 'recorder');
-    integrity.push(...fromRecorder.flags);
+    flags.push(...fromRecorder.flags);
     recorded = fromRecorder.results;
-    integrity.push(...channel.problems);
+    flags.push(...channel.problems.map((p) => flag('records-broken', p)));
     const end = channel.end;
     if (end) {
       if (!input.timedOut && end.exitStatus !== input.exitCode) {
         // Audit only: an honest atexit handler may end the process with a status of its own, and
         // the verdict reads the recorded outcomes, never the exit status.
-        audit.push(`runner-internals: pytest ended with exit status ${end.exitStatus} but the process exited with ${input.exitCode}`);
+        flags.push(
+          flag(
+            'exit-status-differs',
+            `runner-internals: pytest ended with exit status ${end.exitStatus} but the process exited with ${input.exitCode}`,
+          ),
+        );
       }
-      for (const name of end.tampered) integrity.push(`the code under test replaced ${name}`);
+      for (const name of end.tampered) flags.push(flag('runner-replaced', `the code under test replaced ${name}`));
       for (const { nodeid, file } of end.runtestReplaced) {
         // pytest's unittest items and a pristine plugin's items run their own runtest: only one
         // from the patch's files (or compiled from no file) is the code under test's doing.
         if (input.agentPaths.has(file) || file.startsWith('<'))
-          integrity.push(`the code under test replaced the runtest of ${nodeid} (${file})`);
+          flags.push(flag('runtest-replaced', `the code under test replaced the runtest of ${nodeid} (${file})`));
       }
       for (const plugin of end.hookPlugins) {
         if (input.agentPaths.has(plugin) || plugin.startsWith('<'))
-          integrity.push(`${plugin}, changed by the patch, hooks into how pytest makes or reports outcomes`);
+          flags.push(flag('outcome-hook', `${plugin}, changed by the patch, hooks into how pytest makes or reports outcomes`));
       }
     }
   } else if (!channel.started) {
-    audit.push('monitor: the runtime monitor did not start in the test run (its events are not known)');
+    flags.push(flag('monitor-absent', 'monitor: the runtime monitor did not start in the test run (its events are not known)'));
   } else {
     // Non-pytest runs: the channel carries monitor events only; a bad signature or a gap is tampering.
-    integrity.push(...channel.problems.filter((p) => !p.includes('never started')));
+    flags.push(...channel.problems.filter((p) => !p.includes('never started')).map((p) => flag('records-broken', p)));
   }
-  for (const finding of channel.events) {
-    (severityOf(finding.kind) === 'integrity' ? integrity : audit).push(findingLine(finding));
-  }
+  for (const finding of channel.events) flags.push(flag(finding.kind, findingLine(finding)));
   const exitStatusOf = isLanguageRunner(input.family) ? canaryRunner(input.family).exitStatusOf : undefined;
   if (
     exitStatusOf !== undefined &&
@@ -83,17 +85,16 @@ export function gatherEvidence(input: EvidenceInput): Evidence {
     // The runner's own exit status (go test's, cargo's) is not the code under test's to print: a
     // planted failing test ran (a mirror fails only when its original passed), so an honest run
     // cannot end in success.
-    integrity.push(
-      `the ${exitStatusOf} run exited 0 though a planted failing test was among its tests: something else decided the outcome`,
+    flags.push(
+      flag(
+        'exit-status-overruled',
+        `the ${exitStatusOf} run exited 0 though a planted failing test was among its tests: something else decided the outcome`,
+      ),
     );
   }
   const canaryFailed = input.canaries.some(
     (c) =>
       c.expect === 'FAILED' && [...input.logResults].some(([key, status]) => status === 'FAILED' && canaryKeyMatches(c, key, input.family)),
   );
-  return { logResults: fromLog.results, recorded, integrityFlags: dedupe(integrity), auditFlags: dedupe(audit), canaryFailed };
-}
-
-function dedupe(flags: readonly string[]): string[] {
-  return [...new Set(flags)];
+  return { logResults: fromLog.results, recorded, flags, canaryFailed };
 }

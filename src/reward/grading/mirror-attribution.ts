@@ -3,6 +3,7 @@ import type { Task } from '../../tasks/task.js';
 import type { TestStatus } from '../../languages/index.js';
 import { checkCanaries, type CanaryPlan, type RunnerFamily } from './canaries.js';
 import type { Evidence } from './evidence.js';
+import { flag, severityOf, type Flag } from '../findings.js';
 import { runResults } from './language-results.js';
 import { runReference, type ReferenceRunInput } from './reference-run.js';
 
@@ -17,27 +18,28 @@ import { runReference, type ReferenceRunInput } from './reference-run.js';
  * dropped, with an audit note. One that agrees there stands: the submission's code made it differ.
  */
 
-const MIRROR_FLAG = /^canary (.+?)::(.+?) \(a copy of (.+?), must be (PASSED|FAILED)\)/;
-
 export interface MirrorReferenceInput extends ReferenceRunInput {
   readonly canaryPlan: CanaryPlan | undefined;
   readonly family: RunnerFamily;
 }
 
-/** The canary named by a mirror flag (`file::name`), or undefined for any other flag. */
-export function mirrorFlagCanary(flag: string): string | undefined {
-  const m = MIRROR_FLAG.exec(flag);
-  return m ? `${m[1]}::${m[2]}` : undefined;
+/** The flags that make the reward 0. */
+function integrity(evidence: Evidence): Flag[] {
+  return evidence.flags.filter((f) => severityOf(f.kind) === 'integrity');
 }
+
+const isMirrorFlag = (f: Flag): boolean => f.kind === 'mirror-disagrees' && f.canary !== undefined;
 
 /** Whether the flags are worth a reference run: all of them mirror flags, and every listed test passed. */
 export function onlyMirrorFlags(evidence: Evidence, task: Task): boolean {
-  if (evidence.integrityFlags.length === 0 || !evidence.integrityFlags.every((f) => mirrorFlagCanary(f) !== undefined)) return false;
+  const flags = integrity(evidence);
+  if (flags.length === 0 || !flags.every(isMirrorFlag)) return false;
   return [...task.failToPass, ...task.passToPass].every((name) => evidence.logResults.get(name) === 'PASSED');
 }
 
 function onlyMirrorFlagsOfAFailingRun(evidence: Evidence, task: Task): boolean {
-  if (evidence.integrityFlags.length === 0 || !evidence.integrityFlags.every((f) => mirrorFlagCanary(f) !== undefined)) return false;
+  const flags = integrity(evidence);
+  if (flags.length === 0 || !flags.every(isMirrorFlag)) return false;
   return [...task.failToPass, ...task.passToPass].some((name) => evidence.logResults.get(name) !== 'PASSED');
 }
 
@@ -48,11 +50,9 @@ export async function excuseMirrorFlags(evidence: Evidence, input: MirrorReferen
     // counted (an empty patch on a task whose tests share state raises them, as any patch does).
     return {
       ...evidence,
-      integrityFlags: [],
-      auditFlags: [
-        ...evidence.auditFlags,
-        ...evidence.integrityFlags.map((f) => `mirror canaries: not judged, a listed test failed (${f})`),
-      ],
+      flags: evidence.flags.map((f) =>
+        isMirrorFlag(f) ? flag('mirror-unjudged', `mirror canaries: not judged, a listed test failed (${f.line})`, f.canary) : f,
+      ),
     };
   }
   if (!input.canaryPlan || !onlyMirrorFlags(evidence, input.task) || input.task.goldPatch.trim() === '') return evidence;
@@ -63,18 +63,21 @@ export async function excuseMirrorFlags(evidence: Evidence, input: MirrorReferen
     if (signal?.aborted) throw error;
     return {
       ...evidence,
-      auditFlags: [...evidence.auditFlags, `mirror canaries: the gold patch's reference run failed (${messageOf(error)}); the flags stand`],
+      flags: [
+        ...evidence.flags,
+        flag('mirror-reference-failed', `mirror canaries: the gold patch's reference run failed (${messageOf(error)}); the flags stand`),
+      ],
     };
   }
-  const excused = evidence.integrityFlags.filter((f) => reference.has(mirrorFlagCanary(f)!));
-  if (excused.length === 0) return evidence;
+  const excused = (f: Flag): boolean => isMirrorFlag(f) && reference.has(f.canary!);
+  if (!evidence.flags.some(excused)) return evidence;
   return {
     ...evidence,
-    integrityFlags: evidence.integrityFlags.filter((f) => !excused.includes(f)),
-    auditFlags: [
-      ...evidence.auditFlags,
-      ...excused.map((f) => `mirror canaries: not counted, the gold patch's run disagrees the same way (${f})`),
-    ],
+    flags: evidence.flags.map((f) =>
+      excused(f)
+        ? flag('mirror-excused', `mirror canaries: not counted, the gold patch's run disagrees the same way (${f.line})`, f.canary)
+        : f,
+    ),
   };
 }
 
@@ -86,5 +89,5 @@ async function goldMirrorFlags(input: MirrorReferenceInput, plan: CanaryPlan, si
   const { run } = gold;
   const results: Map<string, TestStatus> = runResults(input.plan.harnessParser, input.parser, run.log, input.task, run.reported);
   const flags = checkCanaries(plan.canaries, results, input.family, 'printed log').flags;
-  return new Set(flags.flatMap((f) => mirrorFlagCanary(f) ?? []));
+  return new Set(flags.filter(isMirrorFlag).map((f) => f.canary!));
 }

@@ -19,6 +19,7 @@ import { assertAlive, seconds, watchingPause } from './container-watch.js';
 import { attachReporter, type ReporterRun } from './result-reporter.js';
 import { LOCK_LIST, lockHiddenTests } from './hidden-tests-locked.js';
 import { compiledInTests } from './cargo-lock.js';
+import type { Flag } from '../findings.js';
 
 /**
  * The test stage, once no agent-driven step is left: the test files restored from base_commit and
@@ -59,7 +60,7 @@ export interface TestRunResult {
   /** A go test run whose hidden tests could not be made unreadable to the code under test: why. */
   readonly unlocked?: string;
   /** A locked cargo run's crates of the code under test that compiled a hidden test file in (integrity flags). */
-  readonly compiledIn?: readonly string[];
+  readonly compiledIn?: readonly Flag[];
 }
 
 export function runnerFamily(parser: LogParserName): RunnerFamily {

@@ -6,6 +6,7 @@ import { disagreements } from '../result-recorder.js';
 import { runFailure } from '../run-failure.js';
 import { decideVerdict, type Verdict } from '../verdict.js';
 import type { Evidence } from './evidence.js';
+import { auditLines, flag, integrityLines, type Flag } from '../findings.js';
 import { contradictedResults } from './language-results.js';
 
 /**
@@ -40,16 +41,26 @@ export function decideReport(
   const repositoryFiles = input.repositoryFiles ?? new Set<string>();
   const logVerdict = decideVerdict({ results: evidence.logResults, ...lists, repositoryFiles });
   let verdict: Verdict = logVerdict;
-  const flags = [...evidence.integrityFlags];
+  const found: Flag[] = [...evidence.flags];
   for (const name of contradictedResults(input.harnessParser, input.log, [...task.failToPass, ...task.passToPass], task)) {
-    flags.push(`${name} is reported both passing and failing in the log: something printed a result the runner did not make`);
+    found.push(
+      flag(
+        'result-contradicted',
+        `${name} is reported both passing and failing in the log: something printed a result the runner did not make`,
+      ),
+    );
   }
   if (evidence.recorded) {
     verdict = decideVerdict({ results: evidence.recorded, ...lists, repositoryFiles });
-    flags.push(...disagreements(verdict.failToPass, logVerdict.failToPass), ...disagreements(verdict.passToPass, logVerdict.passToPass));
+    const disagree = [
+      ...disagreements(verdict.failToPass, logVerdict.failToPass),
+      ...disagreements(verdict.passToPass, logVerdict.passToPass),
+    ];
+    found.push(...disagree.map((line) => flag('records-disagree', line)));
   }
+  const flags = integrityLines(found);
   report.integrityFlags = flags;
-  report.auditFlags = [...evidence.auditFlags];
+  report.auditFlags = auditLines(found);
   report.harnessRead = [...verdict.harnessRead];
   report.harness = harnessVerdict({
     map: harnessMap,
