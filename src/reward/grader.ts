@@ -70,7 +70,7 @@ export class Grader {
       role: 'grader' as const,
       episodeId,
       limits: this.config.limits,
-      ...(runsTests ? { network: this.network } : {}),
+      ...(runsTests ? { network: this.network, routeInBackground: this.config.execChannel !== false } : {}),
     };
     const created = await this.starts.with(() => this.provider.create(spec));
     return runsTests ? this.channelled(created) : created;
@@ -172,11 +172,12 @@ export class Grader {
         episodeId: options.episodeId ?? `eval-${randomUUID()}`,
         limits: this.config.limits,
         network: this.network,
+        // The route is set while the steps before the change's code run; the channel's close waits for it.
+        routeInBackground: this.config.execChannel !== false,
       };
       const created = await this.starts.with(() => this.provider.create(spec, options.signal), options.signal);
       sandbox = created;
       sandbox = await this.channelled(created);
-      report.gradingNetwork = describeNetwork(sandbox);
       report.durations.containerStartS = seconds(startedContainer);
       const running = sandbox;
       statuses = await this.run(running, task, plan, patch, report, options).catch(async (error: unknown) => {
@@ -195,6 +196,7 @@ export class Grader {
         this.logger.error({ err: error, task: task.id }, 'grading failed');
       }
     }
+    if (sandbox) report.gradingNetwork = await networkOf(sandbox, options.signal);
     const removal = sandbox
       ? sandbox.remove().catch((error: unknown) => this.logger.warn({ err: error }, 'cannot remove grader container'))
       : Promise.resolve();
@@ -318,7 +320,12 @@ export class Grader {
   }
 }
 
-/** What the grading container's network came to, for the report. */
+/** What the grading container's network came to, for the report (its route's helper done, unless cancelled). */
+async function networkOf(sandbox: Sandbox, signal: AbortSignal | undefined): Promise<string> {
+  if (!signal?.aborted) await sandbox.networkReady().catch(() => undefined);
+  return describeNetwork(sandbox);
+}
+
 function describeNetwork(sandbox: Sandbox): string {
   const route = sandbox.offlineRoute;
   if (sandbox.spec.network !== 'offline') return 'none';

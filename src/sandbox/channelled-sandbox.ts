@@ -66,10 +66,18 @@ export class ChannelledSandbox implements Sandbox {
     return this.inner.putFiles(files);
   }
 
-  /** Closes the channel (idempotent): once this resolves its process is gone. */
+  /**
+   * Closes the channel (idempotent): once this resolves its process is gone, and the container's
+   * network is as its spec asks (a route set in the background is in place before anything the gate
+   * refuses runs).
+   */
   closeChannel(): Promise<void> {
-    this.closing ??= this.channel?.close() ?? Promise.resolve();
+    this.closing ??= Promise.all([this.channel?.close(), this.inner.networkReady()]).then(() => undefined);
     return this.closing;
+  }
+
+  networkReady(): Promise<void> {
+    return this.inner.networkReady();
   }
 
   attach(argv: readonly string[], options?: { workdir?: string; env?: Readonly<Record<string, string>> }): Promise<AttachedProcess> {

@@ -152,7 +152,8 @@ export class DockerSandboxProvider implements SandboxProvider {
       if (this.dialect.refusedIpv6Loopback(options, error)) return this.createOnce(spec, signal);
       throw new InfraError(`cannot start a container from ${spec.image}: ${String(error)}`, { cause: error });
     }
-    if (spec.network === 'offline') await this.routeOffline(sandbox);
+    if (spec.network === 'offline' && spec.routeInBackground) sandbox.routeOfflineInBackground();
+    else if (spec.network === 'offline') await this.routeOffline(sandbox);
     if (signal?.aborted) {
       await sandbox.remove();
       throw abortReason(signal);

@@ -33,6 +33,13 @@ export interface SandboxSpec {
    * address waits out its timeout as on a host whose packets are lost (see offline-network/).
    */
   readonly network?: 'none' | 'host' | 'offline';
+  /**
+   * 'offline' only: create returns as soon as the container runs, its route still being set by its
+   * helper; networkReady() says when it is set. The caller must await networkReady() before anything
+   * runs in the container that it does not own or that needs the network (the grader: before any
+   * code of the change runs). Without it, create returns once the route is set.
+   */
+  readonly routeInBackground?: boolean;
 }
 
 /** What an 'offline' sandbox's route came to: set (by which program), or not (why: the sandbox has loopback only). */
@@ -99,8 +106,10 @@ export interface AttachedProcess {
 export interface Sandbox {
   readonly id: string;
   readonly spec: SandboxSpec;
-  /** Set for a sandbox created with network 'offline'. */
+  /** Set for a sandbox created with network 'offline' (once networkReady() resolved). */
   readonly offlineRoute?: OfflineRoute;
+  /** Resolves once the network is as its spec asks (at once but for routeInBackground); rejects when it cannot be. */
+  networkReady(): Promise<void>;
   /** Runs a command to completion and collects its output. */
   exec(argv: readonly string[], options?: ExecOptions): Promise<ExecResult>;
   /** Starts a long-lived process with stdin attached (the agent's shell). */
