@@ -25,7 +25,7 @@ SWE_ENV_PODMAN_ROOTFUL_SOCKET=$podman_rootful SWE_ENV_PODMAN_ROOTLESS_SOCKET=$po
   npx vitest run -c vitest.engines.config.ts
 DOCKER_HOST=unix://$podman_rootful npx vitest run test/sandbox/shell-session.test.ts test/sandbox/timeout-killer.test.ts \
   test/sandbox/host-bounds.test.ts test/sandbox/loopback.test.ts test/sandbox/command-journal.test.ts test/sandbox/image-builder.test.ts \
-  test/sandbox/offline-route.test.ts \
+  test/sandbox/offline-route.test.ts test/sandbox/exec-channel.test.ts \
   test/server/sandbox-fate.test.ts test/server/disk-quota.test.ts test/server/restart-survival.test.ts \
   test/server/crash-recovery.test.ts
 DOCKER_HOST=unix://$podman_rootful npx vitest run test/server/evaluate.test.ts \
