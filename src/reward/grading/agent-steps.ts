@@ -7,6 +7,7 @@ import { INVENTORY_SCRIPT, PRE_TEST_SCRIPT, bashArgv } from '../scripts.js';
 import { closedWorldFindings, contentProblem, type LayerChange, type OutsideChange } from './closed-world.js';
 import { readContainerFile } from './container-file.js';
 import { ModelFault, assertAlive, seconds, watchingPause } from './container-watch.js';
+import { isLanguageRun } from '../../languages/index.js';
 
 /**
  * The stages before the tests. The task's own steps (the plan's eval commands: locale, exports,
@@ -42,7 +43,10 @@ export async function taskSteps(
   signal?: AbortSignal,
 ): Promise<TaskStepsResult> {
   const timeoutS = options.timeoutS;
-  const inventory = await readInventory(sandbox, task.workdir);
+  const installCanRun = plan.install.trim() !== '' && options.installRerun !== 'never';
+  // The inventory (a Python start, 0.1 s) is for pytest's plugins and the install's closed-world
+  // check: a run of another language's runner with no install needs neither.
+  const inventory = isLanguageRun(plan.harnessParser) && !installCanRun ? NO_INVENTORY : await readInventory(sandbox, task.workdir);
   const commands = plan.evalCommands.filter((line) => !environmentLines([line]).length);
   if (commands.length > 0) {
     const started = Date.now();
@@ -58,9 +62,10 @@ export async function taskSteps(
     if (result.timedOut) throw new Error(`the plan's eval commands did not end within ${timeoutS}s on the pristine repository`);
     report.durations.installS += seconds(started);
   }
-  const installCanRun = plan.install.trim() !== '' && options.installRerun !== 'never';
   return { ...inventory, baseline: installCanRun ? await sandbox.changes() : undefined };
 }
+
+const NO_INVENTORY: Omit<TaskStepsResult, 'baseline'> = { plugins: [], owners: new Map(), repoDists: new Set() };
 
 /** The pristine Python's plugins and package ownership (inventory.sh), read before anything of the patch is on disk. */
 async function readInventory(sandbox: Sandbox, workdir: string): Promise<Omit<TaskStepsResult, 'baseline'>> {
