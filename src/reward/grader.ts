@@ -21,6 +21,7 @@ import { MIRROR_TIME_FACTOR, testRunStage } from './grading/test-run.js';
 import { decideReport } from './grading/verdict-stage.js';
 import { runResults, UnreadableLog } from './grading/language-results.js';
 import { judgeUnreadableLog } from './grading/unreadable-log.js';
+import { InventoryCache } from './grading/inventory.js';
 import { auditLines, flag } from './findings.js';
 import { ChannelledSandbox } from '../sandbox/channelled-sandbox.js';
 import { CHANNEL_DIR, runsNothingOfTheChange } from './grading/channel-gate.js';
@@ -46,6 +47,8 @@ export function testCommand(task: Task): string {
 export class Grader {
   /** Every grading holds a place for its whole run: container, patch, tests. */
   private readonly pool: Semaphore;
+  /** Each image's pristine inventory, read once (see inventory.ts). */
+  private readonly inventories = new InventoryCache();
 
   constructor(
     private readonly provider: SandboxProvider,
@@ -231,7 +234,7 @@ export class Grader {
       task,
       plan,
       report,
-      { timeoutS: this.config.testTimeoutS, installRerun: this.config.installRerun ?? 'when-needed' },
+      { timeoutS: this.config.testTimeoutS, installRerun: this.config.installRerun ?? 'when-needed', inventories: this.inventories },
       signal,
     );
     const patchStarted = Date.now();

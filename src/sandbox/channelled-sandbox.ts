@@ -80,6 +80,10 @@ export class ChannelledSandbox implements Sandbox {
     return this.inner.networkReady();
   }
 
+  imageId(): Promise<string | undefined> {
+    return this.inner.imageId();
+  }
+
   attach(argv: readonly string[], options?: { workdir?: string; env?: Readonly<Record<string, string>> }): Promise<AttachedProcess> {
     return this.inner.attach(argv, options);
   }

@@ -237,6 +237,11 @@ export class DockerSandbox implements Sandbox {
     }
   }
 
+  async imageId(): Promise<string | undefined> {
+    const info = await this.container.inspect().catch(() => undefined);
+    return info?.Image || undefined;
+  }
+
   async isRunning(): Promise<boolean> {
     try {
       const info = await this.container.inspect();

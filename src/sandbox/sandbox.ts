@@ -108,6 +108,8 @@ export interface Sandbox {
   readonly spec: SandboxSpec;
   /** Set for a sandbox created with network 'offline' (once networkReady() resolved). */
   readonly offlineRoute?: OfflineRoute;
+  /** The engine's id of the image the container runs (by content), undefined when the engine does not say. */
+  imageId(): Promise<string | undefined>;
   /** Resolves once the network is as its spec asks (at once but for routeInBackground); rejects when it cannot be. */
   networkReady(): Promise<void>;
   /** Runs a command to completion and collects its output. */

@@ -3,7 +3,8 @@ import type { Task } from '../../tasks/task.js';
 import { installDecision, type InstallRerun } from '../eval-plan/install-policy.js';
 import { environmentLines, type EvalPlan } from '../eval-plan/plan.js';
 import type { GradeReport } from '../report.js';
-import { INVENTORY_SCRIPT, PRE_TEST_SCRIPT, bashArgv } from '../scripts.js';
+import { PRE_TEST_SCRIPT, bashArgv } from '../scripts.js';
+import { NO_INVENTORY, inventoryOf, type InventoryCache } from './inventory.js';
 import { closedWorldFindings, contentProblem, type LayerChange, type OutsideChange } from './closed-world.js';
 import { readContainerFile } from './container-file.js';
 import { ModelFault, assertAlive, seconds, watchingPause } from './container-watch.js';
@@ -39,14 +40,15 @@ export async function taskSteps(
   task: Task,
   plan: EvalPlan,
   report: GradeReport,
-  options: { readonly timeoutS: number; readonly installRerun: InstallRerun },
+  options: { readonly timeoutS: number; readonly installRerun: InstallRerun; readonly inventories?: InventoryCache },
   signal?: AbortSignal,
 ): Promise<TaskStepsResult> {
   const timeoutS = options.timeoutS;
   const installCanRun = plan.install.trim() !== '' && options.installRerun !== 'never';
   // The inventory (a Python start, 0.1 s) is for pytest's plugins and the install's closed-world
   // check: a run of another language's runner with no install needs neither.
-  const inventory = isLanguageRun(plan.harnessParser) && !installCanRun ? NO_INVENTORY : await readInventory(sandbox, task.workdir);
+  const inventory =
+    isLanguageRun(plan.harnessParser) && !installCanRun ? NO_INVENTORY : await inventoryOf(sandbox, task.workdir, options.inventories);
   const commands = plan.evalCommands.filter((line) => !environmentLines([line]).length);
   if (commands.length > 0) {
     const started = Date.now();
@@ -63,33 +65,6 @@ export async function taskSteps(
     report.durations.installS += seconds(started);
   }
   return { ...inventory, baseline: installCanRun ? await sandbox.changes() : undefined };
-}
-
-const NO_INVENTORY: Omit<TaskStepsResult, 'baseline'> = { plugins: [], owners: new Map(), repoDists: new Set() };
-
-/** The pristine Python's plugins and package ownership (inventory.sh), read before anything of the patch is on disk. */
-async function readInventory(sandbox: Sandbox, workdir: string): Promise<Omit<TaskStepsResult, 'baseline'>> {
-  const listed = await sandbox.exec(bashArgv(INVENTORY_SCRIPT, 'swe-env-inventory', [workdir]), {
-    timeoutMs: 60_000,
-    outputLimitBytes: 16 * 1024 * 1024,
-    separateStderr: true,
-  });
-  let parsed: { plugins?: unknown; owners?: unknown; repo_dists?: unknown } = {};
-  try {
-    parsed = JSON.parse(listed.output.toString('utf8').trim() || '{}') as typeof parsed;
-  } catch {
-    parsed = {};
-  }
-  const strings = (v: unknown): string[] => (Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : []);
-  const owners = new Map<string, string[]>();
-  if (parsed.owners && typeof parsed.owners === 'object') {
-    for (const [path, names] of Object.entries(parsed.owners as Record<string, unknown>)) owners.set(path, strings(names));
-  }
-  return {
-    plugins: strings(parsed.plugins).filter((p) => /^[A-Za-z_][\w.]*$/.test(p)),
-    owners,
-    repoDists: new Set(strings(parsed.repo_dists)),
-  };
 }
 
 export interface AgentStepsInput {
