@@ -1,3 +1,4 @@
+import { buildFailureText } from './build-failure.js';
 import type Docker from 'dockerode';
 import { InfraError } from '../common/errors.js';
 import type { DockerSandboxProvider } from './docker-sandbox.js';
@@ -54,7 +55,7 @@ export async function buildImageFromFiles(provider: DockerSandboxProvider, spec:
       ...(spec.scriptEnv ? { env: spec.scriptEnv } : {}),
     });
     if (result.timedOut || result.exitCode !== 0) {
-      throw new InfraError(`building ${spec.tag} failed (exit ${result.exitCode}):\n${result.output.toString('utf8').slice(-4000)}`);
+      throw new InfraError(`building ${spec.tag} failed (exit ${result.exitCode}):\n${buildFailureText(result.output.toString('utf8'))}`);
     }
     const container = provider.docker.getContainer(sandbox.id);
     const { repo, tag } = splitTag(spec.tag);
