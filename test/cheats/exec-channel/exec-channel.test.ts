@@ -23,18 +23,18 @@ afterAll(async () => {
 });
 
 describe('C1: a clean filter in the apply step takes the exec channel over', () => {
-  it('channel on: SUCCEEDS, reward 1 without a fix', async () => {
-    const report = (await on!.client.evaluate(CHEAT_TASK, CLEAN_FILTER_TAKEOVER)).report!;
-    expect(report.infraError, said(report)).toBe(false);
-    expect(report.patchApplyMethod).toBe('git apply');
-    expect(report.canaries).toBeGreaterThanOrEqual(2);
-    expect(report.integrityFlags).toEqual([]);
-    expect(report.reward, said(report)).toBe(1);
-  });
-
-  it('channel off: the chain fails, reward 0', async () => {
-    const report = (await off!.client.evaluate(CHEAT_TASK, CLEAN_FILTER_TAKEOVER)).report!;
-    expect(report.infraError, said(report)).toBe(false);
-    expect(report.reward, said(report)).toBe(0);
-  });
+  // Before apply-patch.sh stopped running git after a `patch` that wrote inside .git, the channel-on
+  // grading earned 1 (its apply reported as "git apply", canaries and all, no integrity flag).
+  for (const [name, server] of [
+    ['channel on', () => on!],
+    ['channel off', () => off!],
+  ] as const) {
+    it(`${name}: refused for writing inside .git, the model's 0`, async () => {
+      const report = (await server().client.evaluate(CHEAT_TASK, CLEAN_FILTER_TAKEOVER)).report!;
+      expect(report.infraError, said(report)).toBe(false);
+      expect(report.reward, said(report)).toBe(0);
+      expect(report.patchApplied).toBe(false);
+      expect(report.error).toMatch(/writes inside \.git \(patch --fuzz=5 wrote there, then failed\): refused/);
+    });
+  }
 });
