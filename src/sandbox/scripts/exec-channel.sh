@@ -10,9 +10,13 @@
 # stdout carries only replies.
 exec 2>/dev/null
 dir=$1
-mkdir -p -- "$dir" || exit 1
 head=$(command -v head) && wc=$(command -v wc) && cat=$(command -v cat) && rm=$(command -v rm) && env=$(command -v env) || exit 1
 tar=$(command -v tar) || tar=
+# Requests are read with `head -c`, which must stop at its count on a pipe: busybox's reads ahead,
+# and would eat the next part of a request (the channel then hangs on its first one).
+[[ $(printf 'ab' | { "$head" -c 1 > /dev/null; "$cat"; }) == b ]] || exit 1
+# Made only once it can run: an image it cannot run in keeps no folder of it.
+mkdir -p -- "$dir" || exit 1
 printf 'swe-env-channel ready %s\n' "${tar:+tar}"
 
 run() {
