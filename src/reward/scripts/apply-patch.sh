@@ -36,7 +36,7 @@ pristine
 # `patch` has no rule against .git: what it writes there must never be read by git, or a
 # `commondir` file moves git's configuration (a clean filter, the program it runs) into the patch's
 # own files. Such a patch is refused: when `patch` fails after writing there, no git runs again.
-gitdir() { find .git -path .git/index -prune -o -printf '%P\t%s\t%T@\t%y\n' 2>/dev/null | LC_ALL=C sort; }
+gitdir() { find .git -printf '%P\t%s\t%T@\t%y\n' 2>/dev/null | LC_ALL=C sort; }
 untouched=$(gitdir)
 if patch --batch --forward --fuzz=5 -p1 -i "$2"; then done_with 11; fi
 if [ "$(gitdir)" != "$untouched" ]; then done_with 15; fi
