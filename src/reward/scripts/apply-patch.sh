@@ -7,6 +7,10 @@
 # Exit 10 (git apply), 12 (--3way), 13 (--reject), 11 (patch), 14 (already applied), 1 (none),
 # 15 (patch wrote inside .git and failed: no git runs after it).
 # Arguments: the repository directory, the patch file.
+# The grader's own tools, never the repository's: PATH without relative entries (an empty one is
+# the working directory) or directories inside the repository, where the patch could put a `git`.
+PATH=$(set -f; IFS=:; for p in $PATH; do case $p in "${1%/}" | "${1%/}"/*) ;; /*) printf '%s:' "$p" ;; esac; done)
+PATH=${PATH%:}; PATH=${PATH:-/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin}
 cd "$1" || exit 3
 saved=$(mktemp)
 cp -p .git/index "$saved" 2>/dev/null || saved=""
