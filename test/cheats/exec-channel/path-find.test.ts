@@ -14,7 +14,7 @@ import { said } from '../../helpers/exploit-grading.js';
 import { buildFromFiles, removeImages } from '../../helpers/registry-images.js';
 import { demoImage } from '../../helpers/task-images.js';
 import { DEMO_TASKS, expectNoContainers, startTestServer, type TestServer } from '../../helpers/server.js';
-import { FIND_ON_PATH_TAKEOVER } from './exploits.js';
+import { BASH_ON_PATH_TAKEOVER, FIND_ON_PATH_TAKEOVER } from './exploits.js';
 
 const docker = new Docker();
 const image = `swe-env-test/empty-path-entry:${randomUUID().slice(0, 8)}`;
@@ -69,4 +69,22 @@ describe('C2: the patch’s find first on PATH takes the exec channel over', () 
       expect(report.reward, said(report)).toBe(0);
     });
   }
+});
+
+describe('C3: the patch’s bash first on PATH', () => {
+  // Before the channel looked its commands up on the PATH's absolute entries only, the channel-on
+  // grading earned 1 (its daemon removed the patch's bash before the test run's engine exec).
+  it("channel on: the steps through the channel run the image's bash; the test run's engine exec finds the patch's and fails: the model's 0", async () => {
+    const report = (await on!.client.evaluate(CHEAT_TASK, BASH_ON_PATH_TAKEOVER)).report!;
+    expect(report.infraError, said(report)).toBe(false);
+    expect(report.reward, said(report)).toBe(0);
+  });
+
+  // SUCCEEDS (open): the engine's exec finds `bash` in the repository (the PATH's empty element)
+  // and refuses to run it (exit 126), so the tree snapshot fails: a masked INFRA_ERROR on demand.
+  it('channel off: INFRA_ERROR on demand', async () => {
+    const report = (await off!.client.evaluate(CHEAT_TASK, BASH_ON_PATH_TAKEOVER)).report!;
+    expect(report.infraError, said(report)).toBe(true);
+    expect(report.error).toMatch(/cannot list the repository's files \(exit 126\)/);
+  });
 });
