@@ -106,4 +106,28 @@ describe('apply-patch.sh, the harness chain', () => {
     expect(await apply(dir, patch)).toBe(12);
     expect(await readFile(join(dir, 'a.py'), 'utf8')).toBe(lines(20, (i) => (i === 10 ? 'ten' : String(i))));
   });
+
+  it('a patch git refuses and patch --fuzz=5 takes (one line of context off): patch', async () => {
+    const dir = await repo({ 'a.py': lines(20) });
+    const patch = 'diff --git a/a.py b/a.py\n--- a/a.py\n+++ b/a.py\n@@ -8,5 +8,5 @@\n 8\n nine\n-10\n+ten\n 11\n 12\n';
+    expect(await apply(dir, patch)).toBe(11);
+    expect(await readFile(join(dir, 'a.py'), 'utf8')).toBe(lines(20, (i) => (i === 10 ? 'ten' : String(i))));
+  });
+
+  it('patch writing inside .git, then failing: exit 15 and no git after it (a commondir there would run its config’s filter)', async () => {
+    const dir = await repo({ 'a.py': lines(20) });
+    const file = (path: string, ...text: string[]): string =>
+      `diff --git a/${path} b/${path}\nnew file mode 100644\n--- /dev/null\n+++ b/${path}\n@@ -0,0 +1,${text.length} @@\n${text.map((t) => `+${t}\n`).join('')}`;
+    const patch = [
+      'diff --git a/a.py b/a.py\n--- a/a.py\n+++ b/a.py\n@@ -1,1 +1,1 @@\n-not in a.py\n+x\n',
+      file('.git/commondir', '../evil'),
+      file('evil/objects/k', 'k'),
+      file('evil/refs/k', 'k'),
+      file('evil/config', '[core]', '\trepositoryformatversion = 0', '[filter "x"]', '\tclean = sh -c "touch filter-ran; cat"'),
+      file('.gitattributes', 'b.txt filter=x'),
+      file('b.txt', 'b'),
+    ].join('');
+    expect(await apply(dir, patch)).toBe(15);
+    await expect(readFile(join(dir, 'filter-ran'))).rejects.toThrow(/ENOENT/);
+  });
 });

@@ -21,6 +21,9 @@ const APPLY_METHODS: Readonly<Record<number, string>> = {
   14: 'already applied (the chain left it applied)',
 };
 
+/** apply-patch.sh's exit when `patch` wrote inside .git and failed (no git ran after it). */
+const GIT_WRITTEN = 15;
+
 /**
  * The apply stage: the patch applied with the harness's chain (no program of the repository runs:
  * git without hooks, fsmonitor or the patch's .git/config), then what it changed on disk is swept.
@@ -49,6 +52,11 @@ export async function applyStage(
   );
   if (applied.timedOut) throw new Error(signal?.aborted ? 'grading was cancelled' : 'applying the patch timed out');
   await assertAlive(sandbox, 'applying the patch', applied.exitCode);
+  if (applied.exitCode === GIT_WRITTEN) {
+    report.patchApplied = false;
+    report.error = `the patch writes inside .git (patch --fuzz=5 wrote there, then failed): refused\n${applied.output.toString('utf8').slice(-2000)}`;
+    return undefined;
+  }
   const method = APPLY_METHODS[applied.exitCode];
   if (!method) {
     report.patchApplied = false;

@@ -3,6 +3,10 @@
 # `W -\n` when absent, `H big\n` / `W big\n` over the size limit, `W link\n` for a symbolic link. Git runs without hooks or
 # fsmonitor and reads blobs without filters; .git is known untouched here.
 # Arguments: the repository directory, the list, the size limit in bytes.
+# The grader's own tools, never the repository's: PATH without relative entries (an empty one is
+# the working directory) or directories inside the repository, where the patch could put a `git`.
+PATH=$(set -f; IFS=:; for p in $PATH; do case $p in "${1%/}" | "${1%/}"/*) ;; /*) printf '%s:' "$p" ;; esac; done)
+PATH=${PATH%:}; PATH=${PATH:-/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin}
 cd "$1" || exit 3
 limit=$3
 git_() { git -c safe.directory='*' -c core.hooksPath=/dev/null -c core.fsmonitor=false "$@"; }

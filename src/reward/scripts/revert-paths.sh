@@ -3,6 +3,10 @@
 # Hooks and fsmonitor are off: .git is known untouched here (a patch writing in .git is rejected
 # before this runs), and no program of the repository runs.
 # Arguments: the repository directory, the list.
+# The grader's own tools, never the repository's: PATH without relative entries (an empty one is
+# the working directory) or directories inside the repository, where the patch could put a `git`.
+PATH=$(set -f; IFS=:; for p in $PATH; do case $p in "${1%/}" | "${1%/}"/*) ;; /*) printf '%s:' "$p" ;; esac; done)
+PATH=${PATH%:}; PATH=${PATH:-/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin}
 cd "$1" || exit 3
 git_() { git -c safe.directory='*' -c core.hooksPath=/dev/null -c core.fsmonitor=false "$@"; }
 while IFS= read -r -d '' f; do

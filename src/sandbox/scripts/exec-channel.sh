@@ -10,19 +10,30 @@
 # stdout carries only replies.
 exec 2>/dev/null
 dir=$1
-mkdir -p -- "$dir" || exit 1
 head=$(command -v head) && wc=$(command -v wc) && cat=$(command -v cat) && rm=$(command -v rm) && env=$(command -v env) || exit 1
 tar=$(command -v tar) || tar=
+# Requests are read with `head -c`, which must stop at its count on a pipe: busybox's reads ahead,
+# and would eat the next part of a request (the channel then hangs on its first one).
+[[ $(printf 'ab' | { "$head" -c 1 > /dev/null; "$cat"; }) == b ]] || exit 1
+# Made only once it can run: an image it cannot run in keeps no folder of it.
+mkdir -p -- "$dir" || exit 1
 printf 'swe-env-channel ready %s\n' "${tar:+tar}"
 
 run() {
-  local wd args=() envs=() a
+  local wd args=() envs=() a cmd
   wd=$("$cat" "$dir/wd") || exit 126
+  while IFS= read -r -d '' a; do args+=("$a"); done < "$dir/argv"
+  # The command is looked up from here (/), on the PATH's absolute entries: an empty or relative
+  # one would find a program of the repository in the working directory (the patch's own `bash`).
+  cmd=$(PATH=$(set -f; IFS=:; for p in $PATH; do case $p in /*) printf '%s:' "$p" ;; esac; done); type -P -- "${args[0]}") || {
+    printf 'exec failed: unable to start container process: exec: "%s": executable file not found in $PATH\n' "${args[0]}"
+    exit 127
+  }
+  args[0]=$cmd
   # As the engine's exec: a working directory that is not there is exit 126 with the reason.
   cd -- "$wd" || { printf 'exec failed: chdir to cwd (%s): no such file or directory\n' "$wd"; exit 126; }
   # What this process itself adds to its environment is not the command's.
   unset -v OLDPWD PWD SHLVL
-  while IFS= read -r -d '' a; do args+=("$a"); done < "$dir/argv"
   while IFS= read -r -d '' a; do envs+=("$a"); done < "$dir/env"
   exec "$env" "${envs[@]}" "${args[@]}" < "$dir/in"
 }
