@@ -118,7 +118,8 @@ describe("mirrors of a file's listed tests", () => {
     );
     const flags = checkCanaries(plan.canaries, rewritten, 'go', 'printed log').flags;
     expect(flags.length).toBeGreaterThanOrEqual(2);
-    for (const name of failToPass) expect(flags.map((f) => f.line).join('\n')).toContain(`a copy of ${name}, must be FAILED) was reported PASSED`);
+    for (const name of failToPass)
+      expect(flags.map((f) => f.line).join('\n')).toContain(`a copy of ${name}, must be FAILED) was reported PASSED`);
 
     // Success printed for the listed names alone: their exact copies still fail.
     const named = new Map(unfixed);
