@@ -7,17 +7,10 @@
  * its `head` first and is not used where it reads ahead. Here an image of the demo task whose
  * `head -c` reads ahead as busybox's does, with a pytest plugin its hidden tests need.
  */
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { randomUUID } from 'node:crypto';
-import Docker from 'dockerode';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { CHEAT_TASK } from '../cheats/shared/episode-attack.js';
 import { said } from '../helpers/exploit-grading.js';
-import { buildFromFiles, removeImages } from '../helpers/registry-images.js';
-import { demoImage } from '../helpers/task-images.js';
-import { DEMO_TASKS, expectNoContainers, startTestServer, type TestServer } from '../helpers/server.js';
+import { channelVariantServers } from '../helpers/channel-variant.js';
 
 const READ_AHEAD_HEAD = `#!/usr/bin/python3
 # head -c N on stdin as busybox's: reads what the pipe holds, prints N bytes of it.
@@ -39,63 +32,40 @@ os.execv("/usr/bin/head", ["head", *args])
 const SITE = 'usr/local/lib/python3.11/dist-packages';
 const PLUGIN = 'import pytest\n\n\n@pytest.fixture\ndef right_end():\n    return 5\n';
 
-const docker = new Docker();
-const image = `swe-env-test/channel-readahead:${randomUUID().slice(0, 8)}`;
-let scratch: string | undefined;
-let on: TestServer | undefined;
-let off: TestServer | undefined;
-let gold = '';
-
-beforeAll(async () => {
-  await buildFromFiles(docker, image, {
-    Dockerfile: [
-      `FROM ${demoImage(CHEAT_TASK)}`,
-      'COPY head /usr/local/bin/head',
-      `COPY right_end_plugin.py /${SITE}/right_end_plugin.py`,
-      `COPY entry_points.txt /${SITE}/right_end_plugin-0.1.dist-info/entry_points.txt`,
-      `COPY METADATA /${SITE}/right_end_plugin-0.1.dist-info/METADATA`,
-      'LABEL swe-env.test=channel-readahead',
-      '',
-    ].join('\n'),
+const servers = channelVariantServers({
+  name: 'channel-readahead',
+  dockerfileLines: [
+    'COPY head /usr/local/bin/head',
+    `COPY right_end_plugin.py /${SITE}/right_end_plugin.py`,
+    `COPY entry_points.txt /${SITE}/right_end_plugin-0.1.dist-info/entry_points.txt`,
+    `COPY METADATA /${SITE}/right_end_plugin-0.1.dist-info/METADATA`,
+  ],
+  files: {
     head: { content: Buffer.from(READ_AHEAD_HEAD), mode: 0o755 },
     'right_end_plugin.py': PLUGIN,
     'entry_points.txt': '[pytest11]\nright_end = right_end_plugin\n',
     METADATA: 'Metadata-Version: 2.1\nName: right-end-plugin\nVersion: 0.1\n',
-  });
-  const record = (await readFile(DEMO_TASKS, 'utf8'))
-    .split('\n')
-    .filter(Boolean)
-    .map((l) => JSON.parse(l) as Record<string, unknown>)
-    .find((r) => r['instance_id'] === CHEAT_TASK)!;
-  gold = String(record['patch']);
+  },
   // The issue's first test takes the interval's end from the plugin's fixture.
-  const testPatch = String(record['test_patch']).replace(
-    '+def test_contains_end():\n+    assert Interval(1, 5).contains(5)',
-    '+def test_contains_end(right_end):\n+    assert Interval(1, right_end).contains(right_end)',
-  );
-  expect(testPatch).not.toBe(record['test_patch']);
-  scratch = await mkdtemp(join(tmpdir(), 'swe-env-readahead-'));
-  const file = join(scratch, 'tasks.jsonl');
-  await writeFile(file, `${JSON.stringify({ ...record, image_name: image, test_patch: testPatch })}\n`);
-  on = await startTestServer({ taskFiles: [file], testTimeoutS: 30 });
-  off = await startTestServer({ taskFiles: [file], testTimeoutS: 30, gradingExecChannel: false });
-}, 600_000);
-
-afterAll(async () => {
-  await on?.stop();
-  await off?.stop();
-  if (on) await expectNoContainers(on.server.provider);
-  await removeImages(docker, [image]);
-  if (scratch) await rm(scratch, { recursive: true, force: true });
+  record: (record) => {
+    const testPatch = String(record['test_patch']).replace(
+      '+def test_contains_end():\n+    assert Interval(1, 5).contains(5)',
+      '+def test_contains_end(right_end):\n+    assert Interval(1, right_end).contains(right_end)',
+    );
+    if (testPatch === record['test_patch']) throw new Error('the demo task’s test_contains_end changed: the fixture is not used');
+    return { ...record, test_patch: testPatch };
+  },
 });
+const on = servers.on;
+const off = servers.off;
 
 describe('an image whose head -c reads ahead (busybox’s), its tests needing a pytest plugin of the image', () => {
   for (const [name, server] of [
-    ['channel on', () => on!],
-    ['channel off', () => off!],
+    ['channel on', on],
+    ['channel off', off],
   ] as const) {
     it(`${name}: the gold patch scores 1, the plugin's fixture found`, async () => {
-      const report = (await server().client.evaluate(CHEAT_TASK, gold)).report!;
+      const report = (await server().client.evaluate(CHEAT_TASK, servers.gold())).report!;
       expect(report.infraError, said(report)).toBe(false);
       expect(report.logTail).not.toMatch(/fixture 'right_end' not found/);
       expect(report.reward, said(report)).toBe(1);
@@ -103,7 +73,7 @@ describe('an image whose head -c reads ahead (busybox’s), its tests needing a 
   }
 
   it('channel on, no change: 0 (the fixture alone fixes nothing)', async () => {
-    const report = (await on!.client.evaluate(CHEAT_TASK, '')).report!;
+    const report = (await on().client.evaluate(CHEAT_TASK, '')).report!;
     expect(report.infraError, said(report)).toBe(false);
     expect(report.reward, said(report)).toBe(0);
   });

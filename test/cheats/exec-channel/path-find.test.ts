@@ -3,64 +3,32 @@
  * the repository's root is the tree snapshot's, run while the exec channel is open. Graded through
  * a real server's Evaluate with the channel on and off; the gold patch and no change as controls.
  */
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { randomUUID } from 'node:crypto';
-import Docker from 'dockerode';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { CHEAT_TASK } from '../shared/episode-attack.js';
 import { said } from '../../helpers/exploit-grading.js';
-import { buildFromFiles, removeImages } from '../../helpers/registry-images.js';
-import { demoImage } from '../../helpers/task-images.js';
-import { DEMO_TASKS, expectNoContainers, startTestServer, type TestServer } from '../../helpers/server.js';
+import { channelVariantServers } from '../../helpers/channel-variant.js';
 import { BASH_ON_PATH_TAKEOVER, FIND_ON_PATH_TAKEOVER } from './exploits.js';
 
-const docker = new Docker();
-const image = `swe-env-test/empty-path-entry:${randomUUID().slice(0, 8)}`;
-let scratch: string | undefined;
-let on: TestServer | undefined;
-let off: TestServer | undefined;
-let gold = '';
-
-beforeAll(async () => {
-  await buildFromFiles(docker, image, {
-    Dockerfile: `FROM ${demoImage(CHEAT_TASK)}\nENV PATH=:/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin\nLABEL swe-env.test=empty-path-entry\n`,
-  });
-  const record = (await readFile(DEMO_TASKS, 'utf8'))
-    .split('\n')
-    .filter(Boolean)
-    .map((l) => JSON.parse(l) as Record<string, unknown>)
-    .find((r) => r['instance_id'] === CHEAT_TASK)!;
-  gold = String(record['patch']);
-  scratch = await mkdtemp(join(tmpdir(), 'swe-env-empty-path-'));
-  const file = join(scratch, 'tasks.jsonl');
-  await writeFile(file, `${JSON.stringify({ ...record, image_name: image })}\n`);
-  on = await startTestServer({ taskFiles: [file], testTimeoutS: 30 });
-  off = await startTestServer({ taskFiles: [file], testTimeoutS: 30, gradingExecChannel: false });
-}, 600_000);
-
-afterAll(async () => {
-  await on?.stop();
-  await off?.stop();
-  if (on) await expectNoContainers(on.server.provider);
-  await removeImages(docker, [image]);
-  if (scratch) await rm(scratch, { recursive: true, force: true });
+const servers = channelVariantServers({
+  name: 'empty-path-entry',
+  dockerfileLines: ['ENV PATH=:/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin'],
 });
+const on = servers.on;
+const off = servers.off;
 
 describe('C2: the patch’s find first on PATH takes the exec channel over', () => {
   it('controls: gold 1, no change 0 (channel on)', async () => {
-    const g = (await on!.client.evaluate(CHEAT_TASK, gold)).report!;
+    const g = (await on().client.evaluate(CHEAT_TASK, servers.gold())).report!;
     expect(g.reward, said(g)).toBe(1);
-    const none = (await on!.client.evaluate(CHEAT_TASK, '')).report!;
+    const none = (await on().client.evaluate(CHEAT_TASK, '')).report!;
     expect(none.reward, said(none)).toBe(0);
   });
 
   // Before the grading scripts dropped relative and repository entries from PATH, the channel-on
   // grading earned 1 (canaries and all, no integrity flag); off, the patch's find ran as root too.
   for (const [name, server] of [
-    ['channel on', () => on!],
-    ['channel off', () => off!],
+    ['channel on', on],
+    ['channel off', off],
   ] as const) {
     it(`${name}: the image's find runs, never the patch's: the model's 0`, async () => {
       const report = (await server().client.evaluate(CHEAT_TASK, FIND_ON_PATH_TAKEOVER)).report!;
@@ -75,7 +43,7 @@ describe('C3: the patch’s bash first on PATH', () => {
   // Before the channel looked its commands up on the PATH's absolute entries only, the channel-on
   // grading earned 1 (its daemon removed the patch's bash before the test run's engine exec).
   it("channel on: the steps through the channel run the image's bash; the test run's engine exec finds the patch's and fails: the model's 0", async () => {
-    const report = (await on!.client.evaluate(CHEAT_TASK, BASH_ON_PATH_TAKEOVER)).report!;
+    const report = (await on().client.evaluate(CHEAT_TASK, BASH_ON_PATH_TAKEOVER)).report!;
     expect(report.infraError, said(report)).toBe(false);
     expect(report.reward, said(report)).toBe(0);
   });
@@ -83,7 +51,7 @@ describe('C3: the patch’s bash first on PATH', () => {
   // SUCCEEDS (open): the engine's exec finds `bash` in the repository (the PATH's empty element)
   // and refuses to run it (exit 126), so the tree snapshot fails: a masked INFRA_ERROR on demand.
   it('channel off: INFRA_ERROR on demand', async () => {
-    const report = (await off!.client.evaluate(CHEAT_TASK, BASH_ON_PATH_TAKEOVER)).report!;
+    const report = (await off().client.evaluate(CHEAT_TASK, BASH_ON_PATH_TAKEOVER)).report!;
     expect(report.infraError, said(report)).toBe(true);
     expect(report.error).toMatch(/cannot list the repository's files \(exit 126\)/);
   });
