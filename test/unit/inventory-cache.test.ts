@@ -3,7 +3,7 @@ import { InventoryCache, inventoryOf } from '../../src/reward/grading/inventory.
 import type { ExecResult, Sandbox } from '../../src/sandbox/sandbox.js';
 
 /** A container that answers the inventory's command with `output` and counts how often it ran. */
-function container(imageId: string | undefined, output: string, exitCode = 0): Sandbox & { runs: number } {
+function container(imageId: string | undefined, output: string, exitCode = 0, timedOut = false): Sandbox & { runs: number } {
   const box = {
     runs: 0,
     imageId: () => Promise.resolve(imageId),
@@ -15,7 +15,7 @@ function container(imageId: string | undefined, output: string, exitCode = 0): S
         stderr: '',
         outputBytes: output.length,
         omittedBytes: 0,
-        timedOut: false,
+        timedOut,
         durationMs: 1,
       });
     },
@@ -51,6 +51,10 @@ describe("a grader's inventories, one per image", () => {
     const unnamed = container(undefined, ONE);
     await inventoryOf(unnamed, '/testbed', cache);
     expect(unnamed.runs).toBe(1);
+  });
+
+  it('a read that did not end is the environment’s failure, never an empty inventory', async () => {
+    await expect(inventoryOf(container('sha256:one', '', -1, true), '/testbed', new InventoryCache())).rejects.toThrow(/did not end/);
   });
 
   it('keeps at most its size, the oldest going first', async () => {

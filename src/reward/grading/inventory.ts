@@ -1,3 +1,4 @@
+import { InfraError } from '../../common/errors.js';
 import type { Sandbox } from '../../sandbox/sandbox.js';
 import { INVENTORY_SCRIPT, bashArgv } from '../scripts.js';
 
@@ -55,8 +56,11 @@ async function readInventory(sandbox: Sandbox, workdir: string): Promise<{ inven
     outputLimitBytes: 16 * 1024 * 1024,
     separateStderr: true,
   });
+  // Nothing of the patch is on disk yet: a read that does not end is the machine's or the image's
+  // trouble, and an empty inventory would leave the image's pytest plugins unloaded (an honest 0).
+  if (listed.timedOut) throw new InfraError("reading the pristine image's Python (inventory.sh) did not end within 60 s");
   let parsed: { plugins?: unknown; owners?: unknown; repo_dists?: unknown } = {};
-  let clean = listed.exitCode === 0 && !listed.timedOut && listed.omittedBytes === 0;
+  let clean = listed.exitCode === 0 && listed.omittedBytes === 0;
   try {
     parsed = JSON.parse(listed.output.toString('utf8').trim() || '{}') as typeof parsed;
   } catch {
