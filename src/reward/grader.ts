@@ -179,7 +179,7 @@ export class Grader {
         routeInBackground: this.config.execChannel !== false,
       };
       const created = await this.starts.with(() => this.provider.create(spec, options.signal), options.signal);
-      sandbox = created;
+      // channelled() removes the container itself when the channel cannot be opened.
       sandbox = await this.channelled(created);
       report.durations.containerStartS = seconds(startedContainer);
       const running = sandbox;
