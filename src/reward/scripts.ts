@@ -15,8 +15,15 @@ export const READ_FILES_SCRIPT = script('read-files.sh');
 export const PRE_TEST_SCRIPT = script('pre-test.sh');
 export const INVENTORY_SCRIPT = script('inventory.sh');
 
+/**
+ * By absolute path, as the harness runs its eval script (`/bin/bash /eval.sh`): a bare `bash` is
+ * looked up by the engine on the container's PATH from the repository, where an image whose PATH
+ * has an empty or relative entry (or one inside the repository) would find the change's own `bash`.
+ */
+export const GRADING_BASH = '/bin/bash';
+
 export function bashArgv(script: string, name: string, args: readonly string[]): string[] {
-  return ['bash', '--noprofile', '--norc', '-c', script, name, ...args];
+  return [GRADING_BASH, '--noprofile', '--norc', '-c', script, name, ...args];
 }
 export const GIT_HYGIENE_SCRIPT = script('git-hygiene.sh');
 export const LOCK_TESTS_SCRIPT = script('lock-tests.sh');

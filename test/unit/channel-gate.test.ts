@@ -34,5 +34,7 @@ describe('what may go through the grading container’s exec channel', () => {
     expect(gate(bashArgv('python setup.py develop', 'swe-env-apply', ['/testbed']))).toBe(false);
     expect(gate(['git', 'apply', 'x'])).toBe(false);
     expect(gate(['bash', '-c', APPLY_PATCH_SCRIPT, 'swe-env-apply'])).toBe(false);
+    // A bare `bash` is looked up on the container's PATH, which may reach into the repository.
+    expect(gate(['bash', ...bashArgv(APPLY_PATCH_SCRIPT, 'swe-env-apply', ['/testbed', 'p']).slice(1)])).toBe(false);
   });
 });

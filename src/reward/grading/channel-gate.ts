@@ -1,6 +1,7 @@
 import type { ChannelGate } from '../../sandbox/channelled-sandbox.js';
 import {
   APPLY_PATCH_SCRIPT,
+  GRADING_BASH,
   INVENTORY_SCRIPT,
   PREPARE_TESTS_SCRIPT,
   PRE_TEST_SCRIPT,
@@ -33,7 +34,7 @@ export const CHANNEL_DIR = '/swe_env/grading/channel';
 
 export const runsNothingOfTheChange: ChannelGate = (argv) => {
   const [bash, noProfile, noRc, dashC, script, name] = argv;
-  if (bash !== 'bash' || noProfile !== '--noprofile' || noRc !== '--norc' || dashC !== '-c' || name === undefined) return false;
+  if (bash !== GRADING_BASH || noProfile !== '--noprofile' || noRc !== '--norc' || dashC !== '-c' || name === undefined) return false;
   if (BEFORE_THE_CHANGE_RUNS.get(name) !== script) return false;
   // The test patch's preparation runs the row's steps before it when it has any: on the change's code.
   if (name === 'swe-env-prepare') return argv.length === 12 && argv[11] === '';

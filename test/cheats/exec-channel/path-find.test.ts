@@ -42,17 +42,20 @@ describe('C2: the patch’s find first on PATH takes the exec channel over', () 
 describe('C3: the patch’s bash first on PATH', () => {
   // Before the channel looked its commands up on the PATH's absolute entries only, the channel-on
   // grading earned 1 (its daemon removed the patch's bash before the test run's engine exec).
-  it("channel on: the steps through the channel run the image's bash; the test run's engine exec finds the patch's and fails: the model's 0", async () => {
+  it("channel on: every step runs the image's /bin/bash: the model's 0", async () => {
     const report = (await on().client.evaluate(CHEAT_TASK, BASH_ON_PATH_TAKEOVER)).report!;
     expect(report.infraError, said(report)).toBe(false);
+    expect(report.patchApplied, said(report)).toBe(true);
     expect(report.reward, said(report)).toBe(0);
   });
 
-  // SUCCEEDS (open): the engine's exec finds `bash` in the repository (the PATH's empty element)
-  // and refuses to run it (exit 126), so the tree snapshot fails: a masked INFRA_ERROR on demand.
-  it('channel off: INFRA_ERROR on demand', async () => {
+  // Before the grading ran its bash by absolute path (as the harness runs /bin/bash /eval.sh), the
+  // engine's exec found the patch's `bash` in the repository (the PATH's empty element) and refused
+  // it (exit 126): the tree snapshot failed, a masked INFRA_ERROR on demand.
+  it("channel off: every step runs the image's /bin/bash: the model's 0, never INFRA_ERROR", async () => {
     const report = (await off().client.evaluate(CHEAT_TASK, BASH_ON_PATH_TAKEOVER)).report!;
-    expect(report.infraError, said(report)).toBe(true);
-    expect(report.error).toMatch(/cannot list the repository's files \(exit 126\)/);
+    expect(report.infraError, said(report)).toBe(false);
+    expect(report.patchApplied, said(report)).toBe(true);
+    expect(report.reward, said(report)).toBe(0);
   });
 });
