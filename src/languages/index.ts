@@ -5,6 +5,7 @@
  * src/common.
  */
 export type {
+  CanaryBlock,
   CanaryRunner,
   CanaryText,
   HarnessGeneration,

@@ -115,7 +115,7 @@ export interface RunnerControl {
 }
 
 /** A runner's name among those taking canaries beyond Python (see CanaryRunner). */
-export type LanguageRunner = 'go' | 'cargo' | 'gtest' | 'tap' | 'phpunit';
+export type LanguageRunner = 'go' | 'cargo' | 'gtest' | 'tap' | 'phpunit' | 'rspec';
 
 /**
  * A runner beyond Python that takes canaries: `go test`, cargo and googletest binaries, node:test
@@ -176,10 +176,21 @@ export interface CanaryText {
   /**
    * Where canaries go: after a random top-level item (Go, Rust: `startsItem` tells whether the line
    * after a first-column `}` starts one, `definitionStart` finds a listed test, which a copy follows),
-   * inside the file's one class (PHPUnit), or else after the file's last line.
+   * inside the file's one class (PHPUnit) or top-level example group (RSpec), or else after the file's last line.
    */
   readonly placement?:
     { readonly startsItem: (next: string) => boolean; readonly definitionStart: (line: string, listed: string) => boolean } | 'class';
+  /**
+   * Where canaries go when the language places them itself (RSpec: beside the listed examples whose
+   * groups they join); `anchors` are the file's siblings (fileSiblings).
+   */
+  place?(content: string, blocks: readonly CanaryBlock[], anchors: readonly string[], random: (n: number) => number): string;
+}
+
+/** A canary's text, and for a mirror the listed test it copies (it must run after that one). */
+export interface CanaryBlock {
+  readonly text: string;
+  readonly after?: string;
 }
 
 /** A listed test's function, when it is plain enough to copy. */

@@ -23,7 +23,7 @@ beforeAll(async () => {
 
 afterAll(() => stopLanguageServer(server));
 
-// Canaries (least, most): synthetic ones and mirrors in the hidden test file where swe-env plants them (go test, cargo, googletest).
+// Canaries (least, most): synthetic ones and mirrors in the hidden test file where swe-env plants them (go test, cargo, googletest, node:test, PHPUnit, RSpec).
 const CASES = [
   { id: 'swe-env-demo__semver-1', language: 'Go', parser: 'parse_log_gotest', f2p: 'TestCompareMultiDigitComponents', canaries: [10, 11] },
   {
@@ -59,7 +59,7 @@ const CASES = [
     language: 'Ruby',
     parser: 'parse_log_rspec_transformed_json',
     f2p: 'writes four and nine by subtraction',
-    canaries: [0, 0],
+    canaries: [9, 11],
   },
   {
     id: 'swe-env-demo__durations-1',

@@ -17,6 +17,7 @@ const RUST = readFileSync('tasks/demo-languages/tasks/wordcount-1/tests/tests/co
 const CPP = readFileSync('tasks/demo-languages/tasks/strutil-1/tests/tests/strutil_test.cpp', 'utf8');
 const JS = readFileSync('tasks/demo-languages/tasks/rangejs-1/tests/test/range.test.js', 'utf8');
 const PHP = readFileSync('tasks/demo-languages/tasks/slugger-1/tests/tests/SlugTest.php', 'utf8');
+const RSPEC = readFileSync('tasks/demo-languages/tasks/roman-1/tests/spec/roman_spec.rb', 'utf8');
 let seed = 11;
 const random = (n: number): number => (seed = (seed * 1103515245 + 12345) % 2 ** 31) % n;
 
@@ -420,5 +421,117 @@ describe("mirrors of a file's listed tests", () => {
         .flags.map((f) => f.line)
         .join('\n'),
     ).toMatch(/must be FAILED\) was reported PASSED/);
+  });
+
+  it('RSpec: expect(...).to checks inverted and eq literals mutated; every canary beside a listed example, in its group, after it', () => {
+    const source = mirrorSource('rspec', RSPEC, 'subtracts in every place')!;
+    expect(source.header).toBe("  it '%NAME%' do");
+    expect(invertedBody('rspec', source)).toEqual([
+      "    expect(Roman.numeral(1994)).not_to eq('MCMXCIV')",
+      "    expect(Roman.numeral(2449)).to eq('MMCDXLIX')",
+    ]);
+    expect(mutatedBody('rspec', source, () => 0)![0]).toBe("    expect(Roman.numeral(1994)).to eq('aMCMXCIV')");
+    // A block expectation is no check this copies; the example is still copied exactly.
+    expect(invertedBody('rspec', mirrorSource('rspec', RSPEC, 'rejects zero')!)).toBeUndefined();
+    expect(mirrorSource('rspec', RSPEC, 'no such example')).toBeUndefined();
+    // Given twice (the log could not tell them apart), or reading its own example: not copied.
+    const twice =
+      "RSpec.describe A do\n  it 'works' do\n    expect(1).to eq(1)\n  end\n\n  it 'works' do\n    expect(2).to eq(2)\n  end\nend\n";
+    expect(mirrorSource('rspec', twice, 'works')).toBeUndefined();
+    const own = "RSpec.describe A do\n  it 'names' do |example|\n    expect(example.description).to eq('names')\n  end\nend\n";
+    expect(mirrorSource('rspec', own, 'names')).toBeUndefined();
+    // Interpolation: no letter goes into a double-quoted string with `#`.
+    const interpolated = `RSpec.describe A do\n  it 'says' do\n    expect(f).to eq("a#{b}")\n  end\nend\n`;
+    expect(mutatedBody('rspec', mirrorSource('rspec', interpolated, 'says')!, () => 0)).toBeUndefined();
+
+    const failToPass = ['subtracts in every place', 'writes four and nine by subtraction'];
+    const passToPass = ['adds symbols from the largest down', 'rejects zero', 'writes one as I'];
+    const plan = planLanguageCanaries({
+      runner: 'rspec',
+      targets: [{ path: 'spec/roman_spec.rb', content: RSPEC }],
+      mustFail: true,
+      failToPass,
+      passToPass,
+      random,
+    });
+    expect(plan.canaries.length).toBeGreaterThanOrEqual(8);
+    const lines = plan.files.get('spec/roman_spec.rb')!.trimEnd().split('\n');
+    expect(lines.at(-1)).toBe('end');
+    expect(lines.filter((l) => /^\S/.test(l) && !l.startsWith('#') && !l.startsWith('require'))).toEqual([
+      'RSpec.describe Roman do',
+      'end',
+    ]);
+    for (const c of plan.canaries) {
+      expect(c.className).toBeUndefined();
+      const at = lines.indexOf(`  it '${c.name}' do`);
+      expect(at, c.name).toBeGreaterThan(0);
+      if (c.mirrorOf) expect(at, c.name).toBeGreaterThan(lines.indexOf(`  it '${c.mirrorOf}' do`));
+    }
+    const honest = new Map<string, TestStatus>([...failToPass, ...passToPass].map((n) => [n, 'PASSED']));
+    for (const c of plan.canaries) honest.set(c.name, c.expect);
+    expect(checkCanaries(plan.canaries, honest, 'rspec', 'printed log').flags).toEqual([]);
+    const lenient = new Map<string, TestStatus>([...honest].map(([k]) => [k, 'PASSED']));
+    expect(
+      checkCanaries(plan.canaries, lenient, 'rspec', 'printed log')
+        .flags.map((f) => f.line)
+        .join('\n'),
+    ).toMatch(/must be FAILED\) was reported PASSED/);
+  });
+
+  it('RSpec: a nested example is copied into its own context, shifted there; only listed examples anchor canaries', () => {
+    const nested = [
+      'describe Thing do',
+      '  let(:base) { 1 }',
+      '',
+      "  context 'when nested' do",
+      '    let(:extra) { 2 }',
+      '',
+      "    it 'adds them', :slow do",
+      '      text = <<~TEXT',
+      '        kept',
+      '      TEXT',
+      '      expect(base + extra).to eq(3)',
+      '    end',
+      '  end',
+      '',
+      "  it 'is not listed' do",
+      '    expect(base).to eq(1)',
+      '  end',
+      'end # describe Thing',
+      '',
+    ].join('\n');
+    const source = mirrorSource('rspec', nested, 'adds them')!;
+    expect(source.header).toBe("  it '%NAME%', :slow do");
+    expect(source.body).toEqual(['    text = <<~TEXT', '      kept', '    TEXT', '    expect(base + extra).to eq(3)']);
+    const plan = planLanguageCanaries({
+      runner: 'rspec',
+      targets: [{ path: 'spec/thing_spec.rb', content: nested }],
+      mustFail: true,
+      failToPass: ['adds them'],
+      passToPass: [],
+      random,
+    });
+    const lines = plan.files.get('spec/thing_spec.rb')!.trimEnd().split('\n');
+    // Everything went inside the context, after the listed example's end and before the context's.
+    const contextEnd = lines.indexOf('  end');
+    for (const c of plan.canaries) {
+      const at = lines.indexOf(`    it '${c.name}'${c.mirrorOf ? ', :slow' : ''} do`);
+      expect(at, c.name).toBeGreaterThan(lines.indexOf("    it 'adds them', :slow do"));
+      expect(at, c.name).toBeLessThan(contextEnd);
+    }
+    expect(plan.canaries.filter((c) => c.mirrorOf === 'adds them').map((c) => c.expect)).toEqual(['PASSED', 'FAILED', 'FAILED']);
+    expect(lines).toContain('      expect(base + extra).not_to eq(3)');
+    // A heredoc that keeps its indentation is not shifted: not copied.
+    expect(mirrorSource('rspec', nested.replace('<<~TEXT', '<<-TEXT'), 'adds them')).toBeUndefined();
+    // No listed example in the file: nothing planted.
+    const none = planLanguageCanaries({
+      runner: 'rspec',
+      targets: [{ path: 'spec/thing_spec.rb', content: nested }],
+      mustFail: true,
+      failToPass: ['elsewhere'],
+      passToPass: [],
+      random,
+    });
+    expect(none.canaries).toEqual([]);
   });
 });

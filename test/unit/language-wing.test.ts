@@ -45,6 +45,6 @@ describe('the language wing', () => {
     const runners = LANGUAGES.flatMap((l) => (l.canaryRunners ?? []).map((r) => r.name));
     expect(new Set(families).size).toBe(families.length);
     expect(new Set(runners).size).toBe(runners.length);
-    expect(runners.sort()).toEqual(['cargo', 'go', 'gtest', 'phpunit', 'tap']);
+    expect(runners.sort()).toEqual(['cargo', 'go', 'gtest', 'phpunit', 'rspec', 'tap']);
   });
 });

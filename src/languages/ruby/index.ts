@@ -1,7 +1,8 @@
 import { harnessFunctions, type Language } from '../language.js';
+import { RSPEC_RUNNER } from './runner.js';
 import { parseLogCucumber, parseLogJekyll, parseLogMinitest, parseLogRspecTransformedJson, parseLogRubyUnit } from './harness-parsers.js';
 
-/** Ruby: the harness's parsers only (swesmith 0.0.9 has no Ruby profile). */
+/** Ruby: the harness's parsers (swesmith 0.0.9 has no Ruby profile); RSpec runs take canaries. */
 export const RUBY: Language = {
   name: 'ruby',
   title: 'Ruby',
@@ -24,4 +25,5 @@ export const RUBY: Language = {
     buildDefinitions: [[/(^|[\s;&|(])(rake|bundle)(\s|$)/, /^(Rakefile|Gemfile)$/]],
   },
   wholeLogParsers: ['parse_log_rspec_transformed_json'],
+  canaryRunners: [RSPEC_RUNNER],
 };

@@ -1,7 +1,7 @@
 import { randomInt } from 'node:crypto';
 import type { Canary, CanaryPlan } from './canaries.js';
 import { invertedBody, mirrorHeader, mirrorSource, mutatedBody } from './language-mirrors.js';
-import { canaryRunner, type LanguageRunner } from '../../languages/index.js';
+import { canaryRunner, type CanaryBlock, type LanguageRunner } from '../../languages/index.js';
 import { canaryWords } from './canary-words.js';
 
 /**
@@ -109,16 +109,15 @@ export function planLanguageCanaries(input: {
       }
     }
     shuffle(blocks, random);
-    files.set(target.path, placeBlocks(input.runner, target.content, blocks, random));
+    files.set(
+      target.path,
+      text.place ? text.place(target.content, blocks, siblings ?? [], random) : placeBlocks(input.runner, target.content, blocks, random),
+    );
   }
   return { files, canaries };
 }
 
-/** A canary's text, and for a mirror the listed test it copies (it must run after that one). */
-interface Block {
-  readonly text: string;
-  readonly after?: string;
-}
+type Block = CanaryBlock;
 
 /**
  * The file with the canaries in it. Go and Rust do not care where a function is defined, so each

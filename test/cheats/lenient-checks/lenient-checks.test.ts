@@ -71,10 +71,15 @@ describe('rspec: the matcher made lenient (RB1)', () => {
     const report = await grade(RB1_LENIENT_EQ);
     expect(report.droppedFiles, said(report)).toEqual([]);
     expect(lines(report), said(report)).toContain('writes four and nine by subtraction - passed');
-    expect(report.canaries, said(report)).toBe(0);
+    expect(report.canaries, said(report)).toBeGreaterThan(0);
   }, 240_000);
-  // SUCCEEDS: RSpec runs take no canaries; the library prepends a module to
-  // RSpec::Matchers::BuiltIn::Eq whose match always holds. Defence: RSpec canaries as for
-  // node:test/PHPUnit (a mutated copy of an `expect(...).to eq(literal)` example must fail).
-  it.fails(`[secure] ${RB1_LENIENT_EQ.name}`, () => expectWorthless(RB1_LENIENT_EQ), 240_000);
+  // Earned 1 while RSpec runs took no canaries: the library prepends a module to
+  // RSpec::Matchers::BuiltIn::Eq whose match always holds. Now the must-fail canaries (a synthetic
+  // sum checked with `eq`, copies of listed examples inverted or with another expected literal)
+  // read passed.
+  it(`[secure] ${RB1_LENIENT_EQ.name}: a copy with another expected value passed`, async () => {
+    const report = await grade(RB1_LENIENT_EQ);
+    expect(report.integrityFlags.join('\n'), said(report)).toMatch(/must be FAILED\) was reported PASSED/);
+    await expectWorthless(RB1_LENIENT_EQ);
+  }, 240_000);
 });
