@@ -15,6 +15,7 @@ import type { EpisodeSummary as _swe_env_v1_EpisodeSummary, EpisodeSummary__Outp
 import type { EvalPlan as _swe_env_v1_EvalPlan, EvalPlan__Output as _swe_env_v1_EvalPlan__Output } from './swe_env/v1/EvalPlan';
 import type { EvaluateRequest as _swe_env_v1_EvaluateRequest, EvaluateRequest__Output as _swe_env_v1_EvaluateRequest__Output } from './swe_env/v1/EvaluateRequest';
 import type { EvaluateResponse as _swe_env_v1_EvaluateResponse, EvaluateResponse__Output as _swe_env_v1_EvaluateResponse__Output } from './swe_env/v1/EvaluateResponse';
+import type { Finding as _swe_env_v1_Finding, Finding__Output as _swe_env_v1_Finding__Output } from './swe_env/v1/Finding';
 import type { ForkRequest as _swe_env_v1_ForkRequest, ForkRequest__Output as _swe_env_v1_ForkRequest__Output } from './swe_env/v1/ForkRequest';
 import type { ForkResponse as _swe_env_v1_ForkResponse, ForkResponse__Output as _swe_env_v1_ForkResponse__Output } from './swe_env/v1/ForkResponse';
 import type { GetServerInfoRequest as _swe_env_v1_GetServerInfoRequest, GetServerInfoRequest__Output as _swe_env_v1_GetServerInfoRequest__Output } from './swe_env/v1/GetServerInfoRequest';
@@ -72,6 +73,7 @@ export interface ProtoGrpcType {
       EvalPlan: MessageTypeDefinition<_swe_env_v1_EvalPlan, _swe_env_v1_EvalPlan__Output>
       EvaluateRequest: MessageTypeDefinition<_swe_env_v1_EvaluateRequest, _swe_env_v1_EvaluateRequest__Output>
       EvaluateResponse: MessageTypeDefinition<_swe_env_v1_EvaluateResponse, _swe_env_v1_EvaluateResponse__Output>
+      Finding: MessageTypeDefinition<_swe_env_v1_Finding, _swe_env_v1_Finding__Output>
       ForkRequest: MessageTypeDefinition<_swe_env_v1_ForkRequest, _swe_env_v1_ForkRequest__Output>
       ForkResponse: MessageTypeDefinition<_swe_env_v1_ForkResponse, _swe_env_v1_ForkResponse__Output>
       GetServerInfoRequest: MessageTypeDefinition<_swe_env_v1_GetServerInfoRequest, _swe_env_v1_GetServerInfoRequest__Output>

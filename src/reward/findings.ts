@@ -189,7 +189,7 @@ export const GRADER_FINDING_KINDS = {
     family: 'answers-from-tests',
     severity: 'audit',
     text: 'hidden tests readable by the code under test',
-    label: 'hidden tests readable by the code under test',
+    label: 'hidden-tests',
   },
 } as const satisfies Record<string, KindRow>;
 
@@ -223,6 +223,36 @@ export function integrityLines(flags: readonly Flag[]): string[] {
 /** The flags only reported, as report lines. */
 export function auditLines(flags: readonly Flag[]): string[] {
   return dedupe(flags.filter((f) => rowOf(f.kind).severity === 'audit').map((f) => f.line));
+}
+
+/** A finding as the report carries it (the proto's Finding). */
+export interface ReportFinding {
+  readonly kind: AnyFindingKind;
+  readonly family: FindingFamily;
+  readonly severity: FindingSeverity;
+  /** The label an audit finding is filed under in reports and exports; 'integrity' for an integrity one. */
+  readonly label: string;
+  readonly line: string;
+}
+
+/** The flags as the report's findings, each kind and line once. */
+export function reportFindings(flags: readonly Flag[]): ReportFinding[] {
+  const seen = new Set<string>();
+  return flags.flatMap((f) => {
+    const key = `${f.kind}\n${f.line}`;
+    if (seen.has(key)) return [];
+    seen.add(key);
+    const row = rowOf(f.kind);
+    return [
+      {
+        kind: f.kind,
+        family: row.family,
+        severity: row.severity,
+        label: row.severity === 'integrity' ? 'integrity' : (row.label ?? row.family),
+        line: f.line,
+      },
+    ];
+  });
 }
 
 function dedupe(lines: readonly string[]): string[] {

@@ -22,7 +22,7 @@ import { decideReport } from './grading/verdict-stage.js';
 import { runResults, UnreadableLog } from './grading/language-results.js';
 import { judgeUnreadableLog } from './grading/unreadable-log.js';
 import { InventoryCache } from './grading/inventory.js';
-import { auditLines, flag } from './findings.js';
+import { auditLines, flag, reportFindings } from './findings.js';
 import { ChannelledSandbox } from '../sandbox/channelled-sandbox.js';
 import { CHANNEL_DIR, runsNothingOfTheChange } from './grading/channel-gate.js';
 
@@ -314,10 +314,11 @@ export class Grader {
       channelProblems: run.channel.problems,
       repositoryFiles,
     });
-    if (run.unlocked)
-      report.auditFlags.push(
-        ...auditLines([flag('hidden-tests-readable', `hidden tests readable by the code under test: ${run.unlocked}`)]),
-      );
+    if (run.unlocked) {
+      const unlocked = [flag('hidden-tests-readable', `hidden tests readable by the code under test: ${run.unlocked}`)];
+      report.auditFlags.push(...auditLines(unlocked));
+      report.findings.push(...reportFindings(unlocked));
+    }
     await judgeEnvironmentSkips(report, reference, signal);
     return evidence.logResults;
   }

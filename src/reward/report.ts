@@ -1,6 +1,7 @@
 import type { EvalPlan } from './eval-plan/plan.js';
 import type { HarnessVerdict } from './harness/verdict.js';
 import type { ListedResult, Resolution } from './verdict.js';
+import type { ReportFinding } from './findings.js';
 
 /** The plan's install step after the patch: whether it ran, why, and what it cost. */
 export interface InstallRun {
@@ -52,6 +53,8 @@ export interface GradeReport {
   integrityFlags: string[];
   /** What the code under test did that researchers want to know (network, git, runner internals); never scored. */
   auditFlags: string[];
+  /** Every flag above as data: its kind in the table of findings, family, severity and label. */
+  findings: ReportFinding[];
   /** Canary tests put among the hidden tests (their outcomes are checked, never graded). */
   canaries: number;
   /** What the change reaches into besides the code under repair; reported, never scored. */
@@ -94,6 +97,7 @@ export function baseReport(taskId: string): GradeReport {
     resultsSource: '',
     integrityFlags: [],
     auditFlags: [],
+    findings: [],
     canaries: 0,
     patchWarnings: [],
     logTail: '',

@@ -20,11 +20,19 @@ export interface ExportFilter {
   readonly flag?: string;
 }
 
-/** The kinds of flag an episode's report carries: 'integrity', and each audit flag's kind (its text before ':'). */
+/**
+ * The kinds of flag an episode's report carries: 'integrity', and each audit finding's label
+ * (network, git, subprocess, runner-internals, ...), read from the report's findings. A report
+ * recorded before reports carried findings gives its audit lines' labels, the text before ':'.
+ */
 export function flagKinds(t: Trajectory): Set<string> {
   const report = t.end?.report;
   const kinds = new Set<string>();
   if ((report?.integrityFlags ?? []).length > 0) kinds.add('integrity');
+  if (report?.findings !== undefined) {
+    for (const finding of report.findings) kinds.add(finding.label);
+    return kinds;
+  }
   for (const flag of report?.auditFlags ?? []) kinds.add(flag.split(':')[0]!.trim());
   return kinds;
 }

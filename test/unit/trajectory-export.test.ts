@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { toolCallsOf } from '../../src/trajectories/collect/tool-format.js';
 import { chatMessages, flagKinds, selectTrajectories } from '../../src/trajectories/export.js';
-import { baseReport } from '../../src/reward/report.js';
+import { baseReport, type GradeReport } from '../../src/reward/report.js';
+import { auditLines, flag, integrityLines, reportFindings, type Flag } from '../../src/reward/findings.js';
 import { TRAJECTORY_FORMAT, type Trajectory, type TrajectoryStep } from '../../src/trajectories/trajectory-format.js';
 
 const reply = (content: string) => ({ content, reasoning: '', toolCalls: [], finishReason: 'stop' });
@@ -99,19 +100,37 @@ describe('export', () => {
     expect(selectTrajectories(all, { perTask: 1 }).map((t) => t.header.episode_id)).toEqual(['1']);
   });
 
-  it("filters on the grading report's integrity and audit flags", () => {
-    const withFlags = (id: string, integrityFlags: string[], auditFlags: string[]): Trajectory => {
+  it("filters on the grading report's findings: integrity, and each audit finding's label", () => {
+    const withFlags = (id: string, flags: Flag[]): Trajectory => {
       const t = trajectory(id, id, 'submitted', false, []);
-      return { ...t, end: { ...t.end!, report: { ...baseReport(id), integrityFlags, auditFlags } } };
+      const report = {
+        ...baseReport(id),
+        integrityFlags: integrityLines(flags),
+        auditFlags: auditLines(flags),
+        findings: reportFindings(flags),
+      };
+      return { ...t, end: { ...t.end!, report } };
     };
     const all = [
-      withFlags('1', [], []),
-      withFlags('2', ['monitor: gc.get_objects from /testbed/x.py'], []),
-      withFlags('3', [], ['network: socket.connect', 'git: git object store read /testbed/.git/objects/ab']),
+      withFlags('1', []),
+      withFlags('2', [flag('heap-walk', 'monitor: the heap walked from /testbed/x.py')]),
+      withFlags('3', [
+        flag('hidden-tests-readable', 'hidden tests readable by the code under test: semver_test.go'),
+        flag('git-read', 'git: git object store read /testbed/.git/objects/ab'),
+      ]),
     ];
     expect(selectTrajectories(all, { unflaggedOnly: true }).map((t) => t.header.episode_id)).toEqual(['1']);
     expect(selectTrajectories(all, { flag: 'integrity' }).map((t) => t.header.episode_id)).toEqual(['2']);
     expect(selectTrajectories(all, { flag: 'git' }).map((t) => t.header.episode_id)).toEqual(['3']);
-    expect([...flagKinds(all[2]!)].sort()).toEqual(['git', 'network']);
+    // The label, not the line's text before ':'.
+    expect([...flagKinds(all[2]!)].sort()).toEqual(['git', 'hidden-tests']);
+  });
+
+  it('reads a report recorded before reports carried findings by its audit lines', () => {
+    const t = trajectory('4', '4', 'submitted', false, []);
+    const legacy: Partial<GradeReport> = { ...baseReport('4'), auditFlags: ['network: socket.connect', 'git: git object store read x'] };
+    delete legacy.findings;
+    const old = { ...t, end: { ...t.end!, report: legacy as GradeReport } };
+    expect([...flagKinds(old)].sort()).toEqual(['git', 'network']);
   });
 });

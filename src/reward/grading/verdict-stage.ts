@@ -6,7 +6,7 @@ import { disagreements } from '../result-recorder.js';
 import { runFailure } from '../run-failure.js';
 import { decideVerdict, type Verdict } from '../verdict.js';
 import type { Evidence } from './evidence.js';
-import { auditLines, flag, integrityLines, type Flag } from '../findings.js';
+import { auditLines, flag, integrityLines, reportFindings, type Flag } from '../findings.js';
 import { contradictedResults } from './language-results.js';
 
 /**
@@ -61,6 +61,7 @@ export function decideReport(
   const flags = integrityLines(found);
   report.integrityFlags = flags;
   report.auditFlags = auditLines(found);
+  report.findings = reportFindings(found);
   report.harnessRead = [...verdict.harnessRead];
   report.harness = harnessVerdict({
     map: harnessMap,

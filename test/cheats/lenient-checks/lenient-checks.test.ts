@@ -80,6 +80,12 @@ describe('rspec: the matcher made lenient (RB1)', () => {
   it(`[secure] ${RB1_LENIENT_EQ.name}: a copy with another expected value passed`, async () => {
     const report = await grade(RB1_LENIENT_EQ);
     expect(report.integrityFlags.join('\n'), said(report)).toMatch(/must be FAILED\) was reported PASSED/);
+    // The same findings as data over gRPC: kinds of the one table, never lines to parse.
+    const integrity = report.findings.filter((f) => f.severity === 'integrity');
+    expect(integrity.map((f) => f.line).sort(), said(report)).toEqual([...report.integrityFlags].sort());
+    expect(integrity.length, said(report)).toBeGreaterThan(0);
+    for (const f of integrity)
+      expect([f.kind, f.family, f.label]).toEqual([expect.stringMatching(/^(canary-wrong|mirror-disagrees)$/), 'canaries', 'integrity']);
     await expectWorthless(RB1_LENIENT_EQ);
   }, 240_000);
 });

@@ -6,6 +6,7 @@ import type { Durations as _swe_env_v1_Durations, Durations__Output as _swe_env_
 import type { EvalPlan as _swe_env_v1_EvalPlan, EvalPlan__Output as _swe_env_v1_EvalPlan__Output } from '../../swe_env/v1/EvalPlan';
 import type { InstallRun as _swe_env_v1_InstallRun, InstallRun__Output as _swe_env_v1_InstallRun__Output } from '../../swe_env/v1/InstallRun';
 import type { HarnessVerdict as _swe_env_v1_HarnessVerdict, HarnessVerdict__Output as _swe_env_v1_HarnessVerdict__Output } from '../../swe_env/v1/HarnessVerdict';
+import type { Finding as _swe_env_v1_Finding, Finding__Output as _swe_env_v1_Finding__Output } from '../../swe_env/v1/Finding';
 
 export interface GradeReport {
   'taskId'?: (string);
@@ -38,6 +39,7 @@ export interface GradeReport {
   'canaries'?: (number);
   'afterTestPatch'?: (_swe_env_v1_InstallRun | null);
   'gradingNetwork'?: (string);
+  'findings'?: (_swe_env_v1_Finding)[];
 }
 
 export interface GradeReport__Output {
@@ -71,4 +73,5 @@ export interface GradeReport__Output {
   'canaries': (number);
   'afterTestPatch': (_swe_env_v1_InstallRun__Output | null);
   'gradingNetwork': (string);
+  'findings': (_swe_env_v1_Finding__Output)[];
 }

@@ -550,7 +550,7 @@ class TestResult(_message.Message):
     def __init__(self, name: _Optional[str] = ..., status: _Optional[_Union[TestStatus, str]] = ...) -> None: ...
 
 class GradeReport(_message.Message):
-    __slots__ = ("task_id", "resolved", "reward", "resolution", "infra_error", "error", "patch_empty", "patch_applied", "patch_apply_method", "patch_bytes", "fail_to_pass", "pass_to_pass", "test_exit_code", "test_timed_out", "test_command", "log_tail", "dropped_files", "durations", "results_source", "integrity_flags", "patch_warnings", "plan", "install", "harness", "reward_rule", "harness_read", "audit_flags", "canaries", "after_test_patch", "grading_network")
+    __slots__ = ("task_id", "resolved", "reward", "resolution", "infra_error", "error", "patch_empty", "patch_applied", "patch_apply_method", "patch_bytes", "fail_to_pass", "pass_to_pass", "test_exit_code", "test_timed_out", "test_command", "log_tail", "dropped_files", "durations", "results_source", "integrity_flags", "patch_warnings", "plan", "install", "harness", "reward_rule", "harness_read", "audit_flags", "canaries", "after_test_patch", "grading_network", "findings")
     TASK_ID_FIELD_NUMBER: _ClassVar[int]
     RESOLVED_FIELD_NUMBER: _ClassVar[int]
     REWARD_FIELD_NUMBER: _ClassVar[int]
@@ -581,6 +581,7 @@ class GradeReport(_message.Message):
     CANARIES_FIELD_NUMBER: _ClassVar[int]
     AFTER_TEST_PATCH_FIELD_NUMBER: _ClassVar[int]
     GRADING_NETWORK_FIELD_NUMBER: _ClassVar[int]
+    FINDINGS_FIELD_NUMBER: _ClassVar[int]
     task_id: str
     resolved: bool
     reward: float
@@ -611,7 +612,22 @@ class GradeReport(_message.Message):
     canaries: int
     after_test_patch: InstallRun
     grading_network: str
-    def __init__(self, task_id: _Optional[str] = ..., resolved: _Optional[bool] = ..., reward: _Optional[float] = ..., resolution: _Optional[_Union[Resolution, str]] = ..., infra_error: _Optional[bool] = ..., error: _Optional[str] = ..., patch_empty: _Optional[bool] = ..., patch_applied: _Optional[bool] = ..., patch_apply_method: _Optional[str] = ..., patch_bytes: _Optional[int] = ..., fail_to_pass: _Optional[_Iterable[_Union[TestResult, _Mapping]]] = ..., pass_to_pass: _Optional[_Iterable[_Union[TestResult, _Mapping]]] = ..., test_exit_code: _Optional[int] = ..., test_timed_out: _Optional[bool] = ..., test_command: _Optional[str] = ..., log_tail: _Optional[str] = ..., dropped_files: _Optional[_Iterable[str]] = ..., durations: _Optional[_Union[Durations, _Mapping]] = ..., results_source: _Optional[str] = ..., integrity_flags: _Optional[_Iterable[str]] = ..., patch_warnings: _Optional[_Iterable[str]] = ..., plan: _Optional[_Union[EvalPlan, _Mapping]] = ..., install: _Optional[_Union[InstallRun, _Mapping]] = ..., harness: _Optional[_Union[HarnessVerdict, _Mapping]] = ..., reward_rule: _Optional[str] = ..., harness_read: _Optional[_Iterable[str]] = ..., audit_flags: _Optional[_Iterable[str]] = ..., canaries: _Optional[int] = ..., after_test_patch: _Optional[_Union[InstallRun, _Mapping]] = ..., grading_network: _Optional[str] = ...) -> None: ...
+    findings: _containers.RepeatedCompositeFieldContainer[Finding]
+    def __init__(self, task_id: _Optional[str] = ..., resolved: _Optional[bool] = ..., reward: _Optional[float] = ..., resolution: _Optional[_Union[Resolution, str]] = ..., infra_error: _Optional[bool] = ..., error: _Optional[str] = ..., patch_empty: _Optional[bool] = ..., patch_applied: _Optional[bool] = ..., patch_apply_method: _Optional[str] = ..., patch_bytes: _Optional[int] = ..., fail_to_pass: _Optional[_Iterable[_Union[TestResult, _Mapping]]] = ..., pass_to_pass: _Optional[_Iterable[_Union[TestResult, _Mapping]]] = ..., test_exit_code: _Optional[int] = ..., test_timed_out: _Optional[bool] = ..., test_command: _Optional[str] = ..., log_tail: _Optional[str] = ..., dropped_files: _Optional[_Iterable[str]] = ..., durations: _Optional[_Union[Durations, _Mapping]] = ..., results_source: _Optional[str] = ..., integrity_flags: _Optional[_Iterable[str]] = ..., patch_warnings: _Optional[_Iterable[str]] = ..., plan: _Optional[_Union[EvalPlan, _Mapping]] = ..., install: _Optional[_Union[InstallRun, _Mapping]] = ..., harness: _Optional[_Union[HarnessVerdict, _Mapping]] = ..., reward_rule: _Optional[str] = ..., harness_read: _Optional[_Iterable[str]] = ..., audit_flags: _Optional[_Iterable[str]] = ..., canaries: _Optional[int] = ..., after_test_patch: _Optional[_Union[InstallRun, _Mapping]] = ..., grading_network: _Optional[str] = ..., findings: _Optional[_Iterable[_Union[Finding, _Mapping]]] = ...) -> None: ...
+
+class Finding(_message.Message):
+    __slots__ = ("kind", "family", "severity", "label", "line")
+    KIND_FIELD_NUMBER: _ClassVar[int]
+    FAMILY_FIELD_NUMBER: _ClassVar[int]
+    SEVERITY_FIELD_NUMBER: _ClassVar[int]
+    LABEL_FIELD_NUMBER: _ClassVar[int]
+    LINE_FIELD_NUMBER: _ClassVar[int]
+    kind: str
+    family: str
+    severity: str
+    label: str
+    line: str
+    def __init__(self, kind: _Optional[str] = ..., family: _Optional[str] = ..., severity: _Optional[str] = ..., label: _Optional[str] = ..., line: _Optional[str] = ...) -> None: ...
 
 class EvalPlan(_message.Message):
     __slots__ = ("source", "eval_commands", "install", "test_command", "reset_files", "harness_parser", "notes", "before_test_patch", "after_test_patch")
