@@ -134,18 +134,24 @@ describe('honest patterns: gold fixes doing what ordinary code does score 1 with
     expect(report.integrityFlags.join('\n'), said(report)).toMatch(/another definition of its test file/);
     expect(report.reward, said(report)).toBe(0);
   }, 300_000);
-  // Known open (docs/grading.md section 7): the donor's code rebuilt under the test's own name is
-  // code no file's compilation made, which hypothesis's @given also runs honestly: audit only.
-  it("known open: the same swap with the donor's code renamed (code.replace(co_name=...)) earns 1 with audit findings only", async () => {
+  // Earned 1 while code no compilation made was only an audit finding (hypothesis's @given runs such
+  // code honestly): the donor's code renamed is still, in its bytecode and constants, another
+  // definition of the file, which the boot compares by content.
+  it("a dishonest twin: the same swap with the donor's code renamed (code.replace(co_name=...)) scores 0", async () => {
     const report = await grade(textkitPatch({ 'textkit/wrap.py': swappingWrap('donor.__code__.replace(co_name=first.__code__.co_name)') }));
     expect(report.infraError, said(report)).toBe(false);
+    // The trick works in the grading container: the issue's tests read as passing...
     expect(
       report.failToPass.every((t) => t.status === 'TEST_STATUS_PASSED'),
       said(report),
     ).toBe(true);
-    expect(report.integrityFlags, said(report)).toEqual([]);
-    expect(report.auditFlags.join('\n'), said(report)).toMatch(/could not be traced to its test file/);
-    expect(report.reward, said(report)).toBe(1);
+    // ...through code that is another definition of their file, by content.
+    expect(report.integrityFlags.join('\n'), said(report)).toMatch(/another definition of its test file/);
+    expect(
+      report.findings.map((f) => f.kind),
+      said(report),
+    ).toContain('test-code-swapped');
+    expect(report.reward, said(report)).toBe(0);
   }, 300_000);
 
   for (const pattern of HONEST_PATTERNS) {

@@ -94,6 +94,8 @@ def _boot():
     # classes): id of each code object -> its file, and each file's defined names.
     test_def_codes = {}
     test_def_names = {}
+    # Each test file's definitions themselves, by file, to know a code object rebuilt from one.
+    test_defs = {}
     kept = []
 
     def remember(code, into):
@@ -122,6 +124,7 @@ def _boot():
                 if type(const) is code_type and const.co_flags & 1:
                     test_def_codes[id(const)] = path
                     names.add(const.co_name)
+                    test_defs.setdefault(path, []).append(const)
                     kept.append(const)
 
     def read_text(path):
@@ -197,6 +200,48 @@ def _boot():
             return value
         return None
 
+    plain_constant_types = (str_type, bytes_type, int, float, complex, bool, type(None), type(Ellipsis))
+
+    def same_constants(a, b):
+        """Whether two co_consts tuples hold the same values, compared without running any code of
+        theirs: plain values of exact built-in types, tuples and code objects of them."""
+        if len(a) != len(b):
+            return False
+        for x, y in zip(a, b):
+            if type(x) is not type(y):
+                return False
+            if type(x) is tuple:
+                if not same_constants(x, y):
+                    return False
+            elif type(x) is code_type:
+                if x.co_code != y.co_code or x.co_names != y.co_names or not same_constants(x.co_consts, y.co_consts):
+                    return False
+            elif type(x) in plain_constant_types:
+                if x != y:
+                    return False
+            else:
+                return False
+        return True
+
+    def same_code(a, b):
+        return a.co_code == b.co_code and a.co_names == b.co_names and same_constants(a.co_consts, b.co_consts)
+
+    def rebuilt_from_file(code, full, name):
+        """Whether code no compilation made, under the test file's name, is another definition of
+        that file, a passing test's code renamed to the test's name (`code.replace(co_name=...)`).
+        A wrapper that only borrows the file's name (hypothesis's @given), code recompiled from the
+        test's own source (instrumenting decorators) or a copy of the test's own code is not."""
+        if code.co_filename != full:
+            return False
+        defs = test_defs.get(full, ())
+        for d in defs:
+            if d.co_name == name and same_code(d, code):
+                return False
+        for d in defs:
+            if d.co_name != name and same_code(d, code):
+                return True
+        return False
+
     def check_test_code(nodeid, obj):
         """What runs for a hidden test: "ok" (code its file defines, through any wrappers), "agent"
         (the function that runs in the end is the patch's code: the test replaced), "wrapped" (the
@@ -228,6 +273,8 @@ def _boot():
             agent = id(code) in agent_codes or code.co_filename in agent_files
             inner = fn.__dict__.get("__wrapped__") if type(fn.__dict__) is dict_type else None
             if inner is None:
+                if not agent and rebuilt_from_file(code, full, name):
+                    return "swapped"
                 return "agent" if agent else "unverified"
             wrapped_by_agent = wrapped_by_agent or agent
             fn = function_code(inner)
