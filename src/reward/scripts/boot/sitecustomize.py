@@ -331,10 +331,13 @@ def _boot():
             code = args[0] if args else None
             if type(code) is not code_type:
                 return
-            if code.co_name == "<module>" and code.co_filename in test_files:
+            files = caller_files()
+            # A test file's module code is its tests' only trusted code when the runner's import
+            # runs it: one the patch's code runs (its lines compiled again under the file's name,
+            # a passing test's body as another test's definition) defines nothing trusted.
+            if code.co_name == "<module>" and code.co_filename in test_files and not agent_on_stack(files):
                 remember(code, trusted_test_codes)
                 remember_defs(code)
-            files = caller_files()
             if files and (files[0] in agent_files or files[0].startswith("agent-code:")):
                 remember(code, agent_codes)
             return
