@@ -83,6 +83,22 @@ export function diffFiles(diff: string): DiffFile[] {
   return files;
 }
 
+/**
+ * Every path the diff's text names: its `diff --git` headers (both sides of a rename) and its
+ * `---`/`+++` lines without their first component, as `git apply` and `patch -p1` may take either
+ * (a hunk under a header naming another file changes the file its `---` line names).
+ */
+export function namedPaths(diff: string): string[] {
+  const names = new Set(diffFiles(diff).flatMap((f) => [f.path, f.oldPath]));
+  for (const line of diff.split('\n')) {
+    if (!line.startsWith('--- ') && !line.startsWith('+++ ')) continue;
+    const name = unquote(line.slice(4).split('\t')[0]!.trim());
+    if (name === '/dev/null' || name === '') continue;
+    names.add(name.includes('/') ? name.slice(name.indexOf('/') + 1) : name);
+  }
+  return [...names];
+}
+
 /** SWE-bench's NON_TEST_EXTS: test_patch paths with these endings are not passed to the runner. */
 /** The lines a diff adds to one file (what the task's test patch brings to it), as text. */
 export function addedLines(diff: string, path: string): string {

@@ -5,7 +5,7 @@ import { Semaphore } from '../common/semaphore.js';
 import type { Sandbox, SandboxProvider } from '../sandbox/sandbox.js';
 import type { GradeOptions, GraderConfig } from './grading/grader-options.js';
 import type { Task } from '../tasks/task.js';
-import { diffFiles } from './diff-files.js';
+import { diffFiles, namedPaths } from './diff-files.js';
 import { environmentLines, evalPlan, type EvalPlan } from './eval-plan/plan.js';
 import { prepareReport } from './grading/prepare-report.js';
 import { repositoryTestFiles } from './grading/listed-files.js';
@@ -234,7 +234,12 @@ export class Grader {
       task,
       plan,
       report,
-      { timeoutS: this.config.testTimeoutS, installRerun: this.config.installRerun ?? 'when-needed', inventories: this.inventories },
+      {
+        timeoutS: this.config.testTimeoutS,
+        installRerun: this.config.installRerun ?? 'when-needed',
+        inventories: this.inventories,
+        patchPaths: namedPaths(patch.toString('utf8')),
+      },
       signal,
     );
     const patchStarted = Date.now();

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { diffFiles } from '../../src/reward/diff-files.js';
+import { diffFiles, namedPaths } from '../../src/reward/diff-files.js';
 
 const DIFF = `diff --git a/src/a.py b/src/a.py
 index 1..2 100644
@@ -47,5 +47,27 @@ describe('diffFiles', () => {
     ]);
     expect(files[1]).toMatchObject({ isNew: true, isDeleted: false });
     expect(files[2]).toMatchObject({ isNew: false, isDeleted: true });
+  });
+});
+
+describe('the paths a diff names', () => {
+  it('are its headers and its ---/+++ lines: a hunk under a header naming another file names its own', () => {
+    const mismatched = [
+      'diff --git a/README b/README',
+      '--- a/setup.py',
+      '+++ b/setup.py',
+      '@@ -1 +1,2 @@',
+      ' x',
+      '+y',
+      'diff --git a/notes.txt b/notes.txt',
+      'new file mode 100644',
+      '--- /dev/null',
+      '+++ b/pyproject.toml\t2024-01-01',
+      '@@ -0,0 +1 @@',
+      '+[build-system]',
+      '',
+    ].join('\n');
+    expect(namedPaths(mismatched).sort()).toEqual(['README', 'notes.txt', 'pyproject.toml', 'setup.py']);
+    expect(namedPaths(DIFF)).toEqual(expect.arrayContaining(diffFiles(DIFF).map((f) => f.path)));
   });
 });

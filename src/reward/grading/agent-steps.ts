@@ -29,8 +29,9 @@ export interface TaskStepsResult {
   readonly repoDists: ReadonlySet<string>;
   /**
    * The container's layer once the task's steps ran: the closed-world check's baseline. Undefined
-   * when no install can run (the plan has none, or re-runs are off): the engine's diff of a layer is
-   * the costliest read of a grading (0.44 s of a 1.8 s demo grading), so it is only made when needed.
+   * when the install will not run for this patch (the plan has none, re-runs are off, or the paths
+   * the patch's text names would not re-run it): the engine's diff of a layer is the costliest read
+   * of a grading (0.3-0.4 s), so it is only made when needed.
    */
   readonly baseline: readonly LayerChange[] | undefined;
 }
@@ -40,7 +41,13 @@ export async function taskSteps(
   task: Task,
   plan: EvalPlan,
   report: GradeReport,
-  options: { readonly timeoutS: number; readonly installRerun: InstallRerun; readonly inventories?: InventoryCache },
+  options: {
+    readonly timeoutS: number;
+    readonly installRerun: InstallRerun;
+    readonly inventories?: InventoryCache;
+    /** The paths the patch's text names (both sides of a rename): whether its install will re-run (unknown: as if it will). */
+    readonly patchPaths?: readonly string[];
+  },
   signal?: AbortSignal,
 ): Promise<TaskStepsResult> {
   const timeoutS = options.timeoutS;
@@ -64,7 +71,9 @@ export async function taskSteps(
     if (result.timedOut) throw new Error(`the plan's eval commands did not end within ${timeoutS}s on the pristine repository`);
     report.durations.installS += seconds(started);
   }
-  return { ...inventory, baseline: installCanRun ? await sandbox.changes() : undefined };
+  const installWillRun =
+    installCanRun && (options.patchPaths === undefined || installDecision(plan.install, options.patchPaths, options.installRerun).run);
+  return { ...inventory, baseline: installWillRun ? await sandbox.changes() : undefined };
 }
 
 export interface AgentStepsInput {
@@ -92,8 +101,12 @@ export async function agentSteps(
   report.install = { ran: false, reason: decision.reason, exitCode: 0, seconds: 0, outputTail: '' };
   if (!decision.run) return [];
   const baseline = input.baseline;
+  // The baseline was left out because the patch's text names no path that re-runs the install; on
+  // disk it changed one (a hunk `patch` applied under another name than its header's): the model's.
   if (baseline === undefined)
-    throw new Error('the install was to run with no closed-world baseline taken (taskSteps and installDecision disagree)');
+    throw new ModelFault(
+      `the patch changed what re-runs the install (${decision.reason}) though its text names no such path: the paths a patch changes must be the ones its headers name`,
+    );
   const started = Date.now();
   const result = await runInstall(sandbox, input, signal);
   if (signal?.aborted) throw new Error('grading was cancelled');
