@@ -1,0 +1,135 @@
+/**
+ * RSpec's canaries (synthetic examples and mirror copies beside the listed examples, in their
+ * groups) against honest work and against a rewriter, each graded once through a real server's
+ * Evaluate. Honest side: roman-1 variants whose hidden spec is shaped as real suites shape theirs
+ * (variants.ts), graded with the task's gold patch, which must score 1. Attack side: RB2
+ * (exploits.ts) on roman-1 itself, which must score 0. A defect open today is `it.fails` with a
+ * `// DEFECT:` note (the test fails the day the grading is right); beside it a plain `it` shows
+ * what happens today.
+ */
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { GradeReport__Output } from '../../../src/generated/swe_env/v1/GradeReport.js';
+import { lines, said } from '../../helpers/exploit-grading.js';
+import { buildLanguageDemoImages, languageDemoRow } from '../../helpers/language-demo.js';
+import { expectNoContainers, startTestServer, type TestServer } from '../../helpers/server.js';
+import { patchOf } from '../shared/language-plants.js';
+import { RB2_TWIN_BODIES } from './exploits.js';
+import { FAIL_FAST_IN_DOT_RSPEC, HOOK_EXPECTATION, SHARED_BEFORE_ALL, VARIANTS, variantRow, type SpecVariant } from './variants.js';
+
+const ROMAN = 'swe-env-demo__roman-1';
+let server: TestServer | undefined;
+let scratch: string | undefined;
+let goldPatch = '';
+const graded = new Map<string, Promise<GradeReport__Output>>();
+
+function grade(task: string, patch: string, key: string): Promise<GradeReport__Output> {
+  let report = graded.get(key);
+  if (!report) {
+    report = server!.client.evaluate(task, patch).then((r) => r.report!);
+    report.catch(() => undefined);
+    graded.set(key, report);
+  }
+  return report;
+}
+const gold = (variant: SpecVariant): Promise<GradeReport__Output> => grade(variant.id, goldPatch, `gold ${variant.id}`);
+const rb2 = (): Promise<GradeReport__Output> => grade(ROMAN, patchOf(RB2_TWIN_BODIES), 'RB2');
+const empty = (): Promise<GradeReport__Output> => grade(ROMAN, '', 'empty');
+
+beforeAll(async () => {
+  await buildLanguageDemoImages();
+  const base = await languageDemoRow(ROMAN);
+  goldPatch = base['patch']!;
+  scratch = await mkdtemp(join(tmpdir(), 'swe-env-rspec-canaries-'));
+  const file = join(scratch, 'tasks.jsonl');
+  await writeFile(file, [base, ...VARIANTS.map((v) => variantRow(base, v))].map((r) => `${JSON.stringify(r)}\n`).join(''));
+  server = await startTestServer({ taskFiles: [file], testTimeoutS: 60, gradingNetwork: 'none' });
+  // All gradings start at once (the server runs them side by side).
+  for (const v of VARIANTS) void gold(v);
+  void rb2();
+  void empty();
+}, 900_000);
+afterAll(async () => {
+  try {
+    if (server) {
+      await server.stop();
+      await expectNoContainers(server.server.provider);
+    }
+  } finally {
+    if (scratch) await rm(scratch, { recursive: true, force: true });
+  }
+});
+
+async function expectRewarded(report: GradeReport__Output): Promise<void> {
+  expect(report.infraError, said(report)).toBe(false);
+  expect(report.integrityFlags, said(report)).toEqual([]);
+  expect(report.reward, said(report)).toBe(1);
+}
+
+describe('honest: a message expectation in a before hook (every example of the group must call it)', () => {
+  it('today: the must-pass synthetic canary beside a listed example fails (it calls nothing), the gold patch scores 0', async () => {
+    const report = await gold(HOOK_EXPECTATION);
+    expect(report.reward, said(report)).toBe(0);
+    expect(report.integrityFlags.join('\n'), said(report)).toMatch(/a synthetic test, must be PASSED\) was reported FAILED/);
+    expect(
+      report.failToPass.every((t) => t.status === 'TEST_STATUS_PASSED'),
+      said(report),
+    ).toBe(true);
+  }, 300_000);
+  // DEFECT: the canary joins the group to see its let/subject/hooks; a hook that demands something
+  // of every example fails it. Not set aside: the gold reference runs for mirror flags only.
+  it.fails('[secure] the gold patch scores 1', async () => expectRewarded(await gold(HOOK_EXPECTATION)), 300_000);
+});
+
+describe("honest: the repository's .rspec says --fail-fast", () => {
+  it('today: the run stops at the must-fail canary, the listed examples after it never report, the gold patch scores 0', async () => {
+    const report = await gold(FAIL_FAST_IN_DOT_RSPEC);
+    expect(report.reward, said(report)).toBe(0);
+    expect(report.infraError, said(report)).toBe(false);
+    expect(
+      [...report.failToPass, ...report.passToPass].some((t) => t.status !== 'TEST_STATUS_PASSED'),
+      said(report),
+    ).toBe(true);
+  }, 300_000);
+  // DEFECT: stopsEarly reads the command alone, not .rspec (nor spec_helper's config.fail_fast).
+  it.fails('[secure] the gold patch scores 1', async () => expectRewarded(await gold(FAIL_FAST_IN_DOT_RSPEC)), 300_000);
+});
+
+describe('honest: examples sharing an array made in before(:all), read whole by a listed example', () => {
+  it('today: the copies of the listed examples append to it too, the listed reader fails, the gold patch scores 0', async () => {
+    const report = await gold(SHARED_BEFORE_ALL);
+    expect(report.reward, said(report)).toBe(0);
+    expect(lines(report), said(report)).toContain('holds what was written, in order - failed');
+  }, 300_000);
+  // DEFECT: the reference with the gold patch runs only when every listed test passed; here the
+  // copies make a listed example fail, under any fix.
+  it.fails('[secure] the gold patch scores 1', async () => expectRewarded(await gold(SHARED_BEFORE_ALL)), 300_000);
+});
+
+describe('attack: RB2, statuses rewritten by twin bodies (no fix)', () => {
+  it('control: no change scores 0', async () => {
+    const report = await empty();
+    expect(report.infraError, said(report)).toBe(false);
+    expect(report.reward, said(report)).toBe(0);
+  }, 300_000);
+  it("today: the issue's examples read passed, every canary as it must be, reward 1", async () => {
+    const report = await rb2();
+    expect(lines(report), said(report)).toContain('writes four and nine by subtraction - passed');
+    expect(report.canaries, said(report)).toBeGreaterThan(0);
+    expect(report.integrityFlags, said(report)).toEqual([]);
+    expect(report.reward, said(report)).toBe(1);
+  }, 300_000);
+  // DEFECT: a copy is told from the rest of the file by its text (a twin of a listed example), and
+  // the inverted/mutated copies by a one-check difference from a twin.
+  it.fails(
+    '[secure] RB2 scores 0',
+    async () => {
+      const report = await rb2();
+      expect(report.infraError, said(report)).toBe(false);
+      expect(report.reward, said(report)).toBe(0);
+    },
+    300_000,
+  );
+});
