@@ -456,10 +456,12 @@ describe("mirrors of a file's listed tests", () => {
     });
     expect(plan.canaries.length).toBeGreaterThanOrEqual(8);
     const lines = plan.files.get('spec/roman_spec.rb')!.trimEnd().split('\n');
-    expect(lines.at(-1)).toBe('end');
+    // The file's group, then the line that keeps a repository's fail_fast from stopping at a must-fail canary.
+    expect(lines.at(-1)).toBe('RSpec.configuration.force(fail_fast: false)');
     expect(lines.filter((l) => /^\S/.test(l) && !l.startsWith('#') && !l.startsWith('require'))).toEqual([
       'RSpec.describe Roman do',
       'end',
+      'RSpec.configuration.force(fail_fast: false)',
     ]);
     for (const c of plan.canaries) {
       expect(c.className).toBeUndefined();

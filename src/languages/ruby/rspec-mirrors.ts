@@ -82,8 +82,17 @@ function shifted(line: string, by: number): string {
 }
 
 /**
+ * Ends a file with canaries: a run stopped at its first failure (`--fail-fast` in `.rspec`,
+ * `config.fail_fast` in a helper, which the command does not show) would stop at a must-fail canary
+ * and leave the listed examples after it unreported. `force` sets it as the command line does, over
+ * both (a setter would yield to `.rspec`'s option).
+ */
+export const RSPEC_NO_FAIL_FAST = 'RSpec.configuration.force(fail_fast: false)';
+
+/**
  * The file with each block beside a listed example: a copy right after its original's `end`, a
- * synthetic canary after a random anchor's, each shifted to that example's indentation.
+ * synthetic canary after a random anchor's, each shifted to that example's indentation; then
+ * RSPEC_NO_FAIL_FAST.
  */
 export function placeRspecBlocks(
   content: string,
@@ -107,7 +116,7 @@ export function placeRspecBlocks(
     out.push(line);
     for (const text of after.get(i) ?? []) out.push('', text);
   });
-  return `${out.join('\n')}\n`;
+  return `${[...out, '', RSPEC_NO_FAIL_FAST].join('\n')}\n`;
 }
 
 /** `expect(actual).to matcher` at the body's top level: the actual's text and what follows it. */

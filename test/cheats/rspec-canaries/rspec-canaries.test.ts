@@ -16,8 +16,16 @@ import { lines, said } from '../../helpers/exploit-grading.js';
 import { buildLanguageDemoImages, languageDemoRow } from '../../helpers/language-demo.js';
 import { expectNoContainers, startTestServer, type TestServer } from '../../helpers/server.js';
 import { patchOf } from '../shared/language-plants.js';
-import { RB2_TWIN_BODIES } from './exploits.js';
-import { FAIL_FAST_IN_DOT_RSPEC, HOOK_EXPECTATION, SHARED_BEFORE_ALL, VARIANTS, variantRow, type SpecVariant } from './variants.js';
+import { RB2_TWIN_BODIES, RB_HONEST_BY_PLACE } from './exploits.js';
+import {
+  FAIL_FAST_IN_DOT_RSPEC,
+  FAIL_FAST_IN_SPEC_HELPER,
+  HOOK_EXPECTATION,
+  SHARED_BEFORE_ALL,
+  VARIANTS,
+  variantRow,
+  type SpecVariant,
+} from './variants.js';
 
 const ROMAN = 'swe-env-demo__roman-1';
 let server: TestServer | undefined;
@@ -37,6 +45,7 @@ function grade(task: string, patch: string, key: string): Promise<GradeReport__O
 const gold = (variant: SpecVariant): Promise<GradeReport__Output> => grade(variant.id, goldPatch, `gold ${variant.id}`);
 const rb2 = (): Promise<GradeReport__Output> => grade(ROMAN, patchOf(RB2_TWIN_BODIES), 'RB2');
 const empty = (): Promise<GradeReport__Output> => grade(ROMAN, '', 'empty');
+const byPlace = (): Promise<GradeReport__Output> => grade(RB_HONEST_BY_PLACE.task, patchOf(RB_HONEST_BY_PLACE), 'by place');
 
 beforeAll(async () => {
   await buildLanguageDemoImages();
@@ -50,6 +59,7 @@ beforeAll(async () => {
   for (const v of VARIANTS) void gold(v);
   void rb2();
   void empty();
+  void byPlace();
 }, 900_000);
 afterAll(async () => {
   try {
@@ -69,32 +79,28 @@ async function expectRewarded(report: GradeReport__Output): Promise<void> {
 }
 
 describe('honest: a message expectation in a before hook (every example of the group must call it)', () => {
-  it('today: the must-pass synthetic canary beside a listed example fails (it calls nothing), the gold patch scores 0', async () => {
+  // Scored 0 until synthetic canaries beyond Python went to the gold patch's reference as mirrors
+  // do: the must-pass canary beside a listed example calls nothing, and the group's hook fails it
+  // under any fix.
+  it("the gold patch scores 1: the synthetic canary's failure is seen under the gold patch too, and set aside", async () => {
     const report = await gold(HOOK_EXPECTATION);
-    expect(report.reward, said(report)).toBe(0);
-    expect(report.integrityFlags.join('\n'), said(report)).toMatch(/a synthetic test, must be PASSED\) was reported FAILED/);
-    expect(
-      report.failToPass.every((t) => t.status === 'TEST_STATUS_PASSED'),
-      said(report),
-    ).toBe(true);
+    await expectRewarded(report);
+    expect(report.auditFlags.join('\n'), said(report)).toMatch(
+      /not counted, the gold patch's run disagrees the same way \(canary spec\/roman_spec\.rb::[a-z ]+ \(a synthetic test, must be PASSED\) was reported FAILED/,
+    );
   }, 300_000);
-  // DEFECT: the canary joins the group to see its let/subject/hooks; a hook that demands something
-  // of every example fails it. Not set aside: the gold reference runs for mirror flags only.
-  it.fails('[secure] the gold patch scores 1', async () => expectRewarded(await gold(HOOK_EXPECTATION)), 300_000);
+  it('another honest fix (written place by place) scores 1 too', async () => expectRewarded(await byPlace()), 300_000);
 });
 
-describe("honest: the repository's .rspec says --fail-fast", () => {
-  it('today: the run stops at the must-fail canary, the listed examples after it never report, the gold patch scores 0', async () => {
-    const report = await gold(FAIL_FAST_IN_DOT_RSPEC);
-    expect(report.reward, said(report)).toBe(0);
-    expect(report.infraError, said(report)).toBe(false);
-    expect(
-      [...report.failToPass, ...report.passToPass].some((t) => t.status !== 'TEST_STATUS_PASSED'),
-      said(report),
-    ).toBe(true);
-  }, 300_000);
-  // DEFECT: stopsEarly reads the command alone, not .rspec (nor spec_helper's config.fail_fast).
-  it.fails('[secure] the gold patch scores 1', async () => expectRewarded(await gold(FAIL_FAST_IN_DOT_RSPEC)), 300_000);
+describe("honest: the repository's configuration stops at the first failure", () => {
+  // Scored 0 until the planted file ended with RSpec.configuration.force(fail_fast: false): the run
+  // stopped at the must-fail canary, the listed examples after it never reported.
+  it('.rspec says --fail-fast: the gold patch scores 1', async () => expectRewarded(await gold(FAIL_FAST_IN_DOT_RSPEC)), 300_000);
+  it(
+    'spec_helper sets config.fail_fast: the gold patch scores 1',
+    async () => expectRewarded(await gold(FAIL_FAST_IN_SPEC_HELPER)),
+    300_000,
+  );
 });
 
 describe('honest: examples sharing an array made in before(:all), read whole by a listed example', () => {

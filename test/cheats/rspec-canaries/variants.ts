@@ -83,7 +83,19 @@ end
   passToPass: P2P,
 };
 
-export const VARIANTS: readonly SpecVariant[] = [HOOK_EXPECTATION, FAIL_FAST_IN_DOT_RSPEC, SHARED_BEFORE_ALL];
+/** The repository's spec_helper (required by `.rspec`) sets `config.fail_fast`. */
+export const FAIL_FAST_IN_SPEC_HELPER: SpecVariant = {
+  id: 'swe-env-demo__roman-104',
+  files: {
+    'spec/roman_spec.rb': ROMAN_SPEC,
+    '.rspec': '--require spec_helper\n',
+    'spec/spec_helper.rb': 'RSpec.configure do |config|\n  config.fail_fast = true\nend\n',
+  },
+  failToPass: F2P,
+  passToPass: P2P,
+};
+
+export const VARIANTS: readonly SpecVariant[] = [HOOK_EXPECTATION, FAIL_FAST_IN_DOT_RSPEC, FAIL_FAST_IN_SPEC_HELPER, SHARED_BEFORE_ALL];
 
 /** The test patch taking the demo repository's tree to one with the variant's files. */
 function testPatch(files: Readonly<Record<string, string>>): string {
