@@ -104,14 +104,18 @@ describe("honest: the repository's configuration stops at the first failure", ()
 });
 
 describe('honest: examples sharing an array made in before(:all), read whole by a listed example', () => {
-  it('today: the copies of the listed examples append to it too, the listed reader fails, the gold patch scores 0', async () => {
+  // Scored 0 until copies went to the end of their original's group: right after the original, the
+  // copies of the writers appended to the array before the listed reader read it, and a listed
+  // example failing is no flag the gold patch's reference can set aside. Now only the reader's own
+  // copies (run after the writers' copies) disagree, and the gold patch's run shows it too.
+  it("the gold patch scores 1: the reader's copies disagree under the gold patch too, and are set aside", async () => {
     const report = await gold(SHARED_BEFORE_ALL);
-    expect(report.reward, said(report)).toBe(0);
-    expect(lines(report), said(report)).toContain('holds what was written, in order - failed');
+    await expectRewarded(report);
+    expect(lines(report), said(report)).toContain('holds what was written, in order - passed');
+    expect(report.auditFlags.join('\n'), said(report)).toMatch(
+      /not counted, the gold patch's run disagrees the same way \(canary [^(]+\(a copy of holds what was written, in order/,
+    );
   }, 300_000);
-  // DEFECT: the reference with the gold patch runs only when every listed test passed; here the
-  // copies make a listed example fail, under any fix.
-  it.fails('[secure] the gold patch scores 1', async () => expectRewarded(await gold(SHARED_BEFORE_ALL)), 300_000);
 });
 
 describe('attack: RB2, statuses rewritten by twin bodies (no fix)', () => {
