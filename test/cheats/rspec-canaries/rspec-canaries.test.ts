@@ -20,7 +20,9 @@ import { RB2_TWIN_BODIES, RB_HONEST_BY_PLACE } from './exploits.js';
 import {
   FAIL_FAST_IN_DOT_RSPEC,
   FAIL_FAST_IN_SPEC_HELPER,
+  FOCUS_FILTER,
   HOOK_EXPECTATION,
+  KITCHEN_SINK,
   SHARED_BEFORE_ALL,
   VARIANTS,
   variantRow,
@@ -108,13 +110,29 @@ describe('honest: examples sharing an array made in before(:all), read whole by 
   // copies of the writers appended to the array before the listed reader read it, and a listed
   // example failing is no flag the gold patch's reference can set aside. Now only the reader's own
   // copies (run after the writers' copies) disagree, and the gold patch's run shows it too.
-  it("the gold patch scores 1: the reader's copies disagree under the gold patch too, and are set aside", async () => {
+  it('the gold patch scores 1: the listed reader reads the array its group filled', async () => {
     const report = await gold(SHARED_BEFORE_ALL);
     await expectRewarded(report);
     expect(lines(report), said(report)).toContain('holds what was written, in order - passed');
-    expect(report.auditFlags.join('\n'), said(report)).toMatch(
-      /not counted, the gold patch's run disagrees the same way \(canary [^(]+\(a copy of holds what was written, in order/,
-    );
+    // The reader's own copies disagree when the writers' copies ran before them (the copies' order
+    // is random): then the gold patch's run disagrees the same way, and they are set aside.
+    for (const line of report.auditFlags.filter((l) => l.includes('a copy of')))
+      expect(line, said(report)).toMatch(/not counted, the gold patch's run/);
+  }, 300_000);
+});
+
+describe('honest: held', () => {
+  // Scored 0 until synthetic canaries went to the gold patch's reference (they never run: missing
+  // from a file whose listed examples reported).
+  it('the listed examples tagged :focus, spec_helper filtering on it, random order: the gold patch scores 1', async () => {
+    const report = await gold(FOCUS_FILTER);
+    await expectRewarded(report);
+    expect(report.auditFlags.join('\n'), said(report)).toMatch(/a synthetic test, must be PASSED\) is missing/);
+  }, 300_000);
+  it('much of RSpec at once (see KITCHEN_SINK): the gold patch scores 1 with canaries planted', async () => {
+    const report = await gold(KITCHEN_SINK);
+    await expectRewarded(report);
+    expect(report.canaries, said(report)).toBeGreaterThanOrEqual(6);
   }, 300_000);
 });
 

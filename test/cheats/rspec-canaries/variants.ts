@@ -95,7 +95,150 @@ export const FAIL_FAST_IN_SPEC_HELPER: SpecVariant = {
   passToPass: P2P,
 };
 
-export const VARIANTS: readonly SpecVariant[] = [HOOK_EXPECTATION, FAIL_FAST_IN_DOT_RSPEC, FAIL_FAST_IN_SPEC_HELPER, SHARED_BEFORE_ALL];
+/**
+ * The listed examples tagged `:focus` and spec_helper's `filter_run_when_matching :focus` (only they
+ * run, in random order from `.rspec`): the synthetic canaries, untagged, never run.
+ */
+export const FOCUS_FILTER: SpecVariant = {
+  id: 'swe-env-demo__roman-105',
+  files: {
+    'spec/roman_spec.rb': `# frozen_string_literal: true
+
+require_relative '../lib/roman'
+
+RSpec.describe Roman do
+  it 'writes one as I', :focus do
+    expect(Roman.numeral(1)).to eq('I')
+  end
+
+  it 'adds symbols from the largest down' do
+    expect(Roman.numeral(2026)).to eq('MMXXVI')
+  end
+
+  it 'writes four and nine by subtraction', :focus do
+    expect(Roman.numeral(4)).to eq('IV')
+    expect(Roman.numeral(9)).to eq('IX')
+  end
+
+  it 'subtracts in every place', :focus do
+    expect(Roman.numeral(1994)).to eq('MCMXCIV')
+    expect(Roman.numeral(2449)).to eq('MMCDXLIX')
+  end
+
+  it 'rejects zero' do
+    expect { Roman.numeral(0) }.to raise_error(ArgumentError)
+  end
+end
+`,
+    '.rspec': '--require spec_helper\n--order rand\n',
+    'spec/spec_helper.rb': 'RSpec.configure do |config|\n  config.filter_run_when_matching :focus\nend\n',
+  },
+  failToPass: F2P,
+  passToPass: ['writes one as I'],
+};
+
+/**
+ * Much of RSpec at once: `RSpec.describe` inside a module, `subject` with `described_class`, an
+ * `around` hook, shared examples with `:aggregate_failures`, nested contexts with `let`, a multi-line
+ * `expect`, a `<<~` heredoc, examples defined in a loop, `is_expected`, a `pending` example, `eq`
+ * without parentheses, a second top-level group.
+ */
+export const KITCHEN_SINK: SpecVariant = {
+  id: 'swe-env-demo__roman-106',
+  files: {
+    'spec/roman_spec.rb': `# frozen_string_literal: true
+require 'timeout'
+
+require_relative '../lib/roman'
+
+module RomanSpecs
+  RSpec.describe Roman do
+    let(:number) { 1 }
+    subject(:numeral) { described_class.numeral(number) }
+
+    around do |example|
+      Timeout.timeout(10) { example.run }
+    end
+
+    shared_examples 'a standard numeral' do |value, text|
+      it 'is written in standard form', :aggregate_failures do
+        expect(described_class.numeral(value)).to eq(text)
+        expect(described_class.numeral(value)).not_to include('IIII')
+      end
+    end
+
+    context 'with four' do
+      let(:number) { 4 }
+
+      it 'writes four and nine by subtraction' do
+        expect(numeral).to eq('IV')
+        expect(Roman.numeral(9))
+          .to eq('IX')
+      end
+    end
+
+    context 'with place values' do
+      it_behaves_like 'a standard numeral', 1994, 'MCMXCIV'
+
+      it 'subtracts in every place' do
+        table = <<~TABLE
+          1994 MCMXCIV
+          2449 MMCDXLIX
+        TABLE
+        table.each_line do |line|
+          value, text = line.split
+          expect(Roman.numeral(value.to_i)).to eq(text)
+        end
+      end
+    end
+
+    [1, 5, 10].each do |value|
+      it "writes #{value} with one symbol" do
+        expect(Roman.numeral(value).size).to eq(1)
+      end
+    end
+
+    it 'writes one as I' do
+      is_expected.to eq('I')
+    end
+
+    it 'is pending on purpose' do
+      pending 'not written yet'
+      expect(Roman.numeral(4000)).to eq('MMMM')
+    end
+
+    it 'adds symbols from the largest down' do
+      expect(Roman.numeral(2026)).to eq 'MMXXVI'
+    end
+  end
+end
+
+RSpec.describe 'Roman errors' do
+  it 'rejects zero' do
+    expect { Roman.numeral(0) }.to raise_error(ArgumentError)
+  end
+end
+`,
+  },
+  failToPass: ['writes four and nine by subtraction', 'subtracts in every place', 'is written in standard form'],
+  passToPass: [
+    'writes one as I',
+    'adds symbols from the largest down',
+    'rejects zero',
+    'writes 1 with one symbol',
+    'writes 5 with one symbol',
+    'writes 10 with one symbol',
+  ],
+};
+
+export const VARIANTS: readonly SpecVariant[] = [
+  HOOK_EXPECTATION,
+  FAIL_FAST_IN_DOT_RSPEC,
+  FAIL_FAST_IN_SPEC_HELPER,
+  SHARED_BEFORE_ALL,
+  FOCUS_FILTER,
+  KITCHEN_SINK,
+];
 
 /** The test patch taking the demo repository's tree to one with the variant's files. */
 function testPatch(files: Readonly<Record<string, string>>): string {
