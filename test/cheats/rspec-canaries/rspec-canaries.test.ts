@@ -23,6 +23,7 @@ import {
   FOCUS_FILTER,
   HOOK_EXPECTATION,
   KITCHEN_SINK,
+  SHARED_ACROSS_GROUPS,
   SHARED_BEFORE_ALL,
   VARIANTS,
   variantRow,
@@ -119,6 +120,18 @@ describe('honest: examples sharing an array made in before(:all), read whole by 
     for (const line of report.auditFlags.filter((l) => l.includes('a copy of')))
       expect(line, said(report)).toMatch(/not counted, the gold patch's run/);
   }, 300_000);
+});
+
+describe('honest: a constant array filled by listed examples, read whole by a listed example of a later group', () => {
+  it('today: the copies of the writers append to it first, the listed reader fails, the gold patch scores 0', async () => {
+    const report = await gold(SHARED_ACROSS_GROUPS);
+    expect(report.infraError, said(report)).toBe(false);
+    expect(report.reward, said(report)).toBe(0);
+    expect(lines(report), said(report)).toContain('holds every numeral once, in order - failed');
+  }, 300_000);
+  // DEFECT: a listed example the copies make fail is the run's 0 under any fix; the gold patch's
+  // reference runs only when every listed test passed.
+  it.fails('[secure] the gold patch scores 1', async () => expectRewarded(await gold(SHARED_ACROSS_GROUPS)), 300_000);
 });
 
 describe('honest: held', () => {

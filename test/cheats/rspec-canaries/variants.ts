@@ -231,7 +231,63 @@ end
   ],
 };
 
+/**
+ * State shared across groups: a constant array every numeral written is appended to, read whole by a
+ * listed example of a later group (the copies of the writers, at the end of their own group, still
+ * run before it).
+ */
+export const SHARED_ACROSS_GROUPS: SpecVariant = {
+  id: 'swe-env-demo__roman-107',
+  files: {
+    'spec/roman_spec.rb': `# frozen_string_literal: true
+
+require_relative '../lib/roman'
+
+# Every numeral the examples below write, in the order written.
+WRITTEN = []
+
+RSpec.describe Roman do
+  def written(number)
+    Roman.numeral(number).tap { |text| WRITTEN << text }
+  end
+
+  it 'writes one as I' do
+    expect(Roman.numeral(1)).to eq('I')
+  end
+
+  it 'adds symbols from the largest down' do
+    expect(Roman.numeral(2026)).to eq('MMXXVI')
+  end
+
+  it 'rejects zero' do
+    expect { Roman.numeral(0) }.to raise_error(ArgumentError)
+  end
+
+  describe 'subtraction' do
+    it 'writes four and nine by subtraction' do
+      expect(written(4)).to eq('IV')
+      expect(written(9)).to eq('IX')
+    end
+
+    it 'subtracts in every place' do
+      expect(written(1994)).to eq('MCMXCIV')
+    end
+  end
+
+  describe 'what was written' do
+    it 'holds every numeral once, in order' do
+      expect(WRITTEN).to eq(%w[IV IX MCMXCIV])
+    end
+  end
+end
+`,
+  },
+  failToPass: [...F2P, 'holds every numeral once, in order'],
+  passToPass: P2P,
+};
+
 export const VARIANTS: readonly SpecVariant[] = [
+  SHARED_ACROSS_GROUPS,
   HOOK_EXPECTATION,
   FAIL_FAST_IN_DOT_RSPEC,
   FAIL_FAST_IN_SPEC_HELPER,
