@@ -170,7 +170,7 @@ export const GRADER_FINDING_KINDS = {
   'mirror-excused': {
     family: 'canaries',
     severity: 'audit',
-    text: "a mirror copy's disagreement the gold patch's run shows too (not counted)",
+    text: "a mirror copy's (or a synthetic canary's) disagreement the gold patch's run shows too (not counted)",
     label: 'mirror canaries',
   },
   'mirror-unjudged': {

@@ -31,6 +31,15 @@ describe('findings as data', () => {
     expect(onlyMirrorFlags(evidence([flag('records-broken', MIRROR_LINE)]), task)).toBe(false);
   });
 
+  it("a synthetic canary's flag is worth the gold patch's reference beyond Python only", () => {
+    const synthetic = [
+      flag('canary-wrong', 'canary spec/a_spec.rb::x y (a synthetic test, must be PASSED) was reported FAILED', 'spec/a_spec.rb::x y'),
+    ];
+    expect(onlyMirrorFlags(evidence(synthetic), task, 'rspec')).toBe(true);
+    expect(onlyMirrorFlags(evidence(synthetic), task, 'pytest')).toBe(false);
+    expect(onlyMirrorFlags(evidence(synthetic), task)).toBe(false);
+  });
+
   it('the grader’s kinds are never a monitor event’s', () => {
     for (const kind of Object.keys(GRADER_FINDING_KINDS) as Array<keyof typeof GRADER_FINDING_KINDS>) {
       expect(isFindingKind(kind), kind).toBe(false);

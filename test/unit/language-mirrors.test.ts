@@ -456,10 +456,12 @@ describe("mirrors of a file's listed tests", () => {
     });
     expect(plan.canaries.length).toBeGreaterThanOrEqual(8);
     const lines = plan.files.get('spec/roman_spec.rb')!.trimEnd().split('\n');
-    expect(lines.at(-1)).toBe('end');
+    // The file's group, then the line that keeps a repository's fail_fast from stopping at a must-fail canary.
+    expect(lines.at(-1)).toBe('RSpec.configuration.force(fail_fast: false)');
     expect(lines.filter((l) => /^\S/.test(l) && !l.startsWith('#') && !l.startsWith('require'))).toEqual([
       'RSpec.describe Roman do',
       'end',
+      'RSpec.configuration.force(fail_fast: false)',
     ]);
     for (const c of plan.canaries) {
       expect(c.className).toBeUndefined();
@@ -533,5 +535,54 @@ describe("mirrors of a file's listed tests", () => {
       random,
     });
     expect(none.canaries).toEqual([]);
+  });
+
+  it("RSpec: copies go to the end of their original's group (after every example there), synthetic ones right after an anchor", () => {
+    const group = [
+      "describe 'a list' do",
+      '  before(:all) { @written = [] }',
+      '',
+      "  it 'writes' do",
+      '    @written << 1',
+      '    expect(@written.last).to eq(1)',
+      '  end',
+      '',
+      "  it 'reads all' do",
+      '    expect(@written).to eq([1])',
+      '  end',
+      'end # a list',
+      '__END__',
+      'data',
+    ].join('\n');
+    const plan = planLanguageCanaries({
+      runner: 'rspec',
+      targets: [{ path: 'spec/list_spec.rb', content: group }],
+      mustFail: true,
+      failToPass: ['writes'],
+      passToPass: [],
+      random,
+    });
+    const lines = plan.files.get('spec/list_spec.rb')!.trimEnd().split('\n');
+    for (const c of plan.canaries) {
+      const at = lines.indexOf(`  it '${c.name}' do`);
+      if (c.mirrorOf) expect(at, c.name).toBeGreaterThan(lines.indexOf("  it 'reads all' do"));
+      else expect(lines[at - 2], c.name).toBe('  end');
+      expect(at, c.name).toBeLessThan(lines.indexOf('end # a list'));
+    }
+    // The line keeping fail_fast off goes before the file's data, which stays as it was.
+    expect(lines.slice(-4)).toEqual(['RSpec.configuration.force(fail_fast: false)', '', '__END__', 'data']);
+    // A line one level out that closes no block (a heredoc's text): the copy stays right after its original.
+    const heredoc = group.replace("  it 'reads all' do", "  let(:text) { <<-EOS }\nend text\n  EOS\n\n  it 'reads all' do");
+    const beside = planLanguageCanaries({
+      runner: 'rspec',
+      targets: [{ path: 'spec/list_spec.rb', content: heredoc }],
+      mustFail: false,
+      failToPass: ['writes'],
+      passToPass: [],
+      random,
+    });
+    const out = beside.files.get('spec/list_spec.rb')!.split('\n');
+    const copy = beside.canaries.find((c) => c.mirrorOf === 'writes')!;
+    expect(out.indexOf(`  it '${copy.name}' do`)).toBeLessThan(out.indexOf('end text'));
   });
 });

@@ -82,8 +82,35 @@ function shifted(line: string, by: number): string {
 }
 
 /**
- * The file with each block beside a listed example: a copy right after its original's `end`, a
- * synthetic canary after a random anchor's, each shifted to that example's indentation.
+ * Ends a file with canaries: a run stopped at its first failure (`--fail-fast` in `.rspec`,
+ * `config.fail_fast` in a helper, which the command does not show) would stop at a must-fail canary
+ * and leave the listed examples after it unreported. `force` sets it as the command line does, over
+ * both (a setter would yield to `.rspec`'s option).
+ */
+export const RSPEC_NO_FAIL_FAST = 'RSpec.configuration.force(fail_fast: false)';
+
+/**
+ * The last line of the block holding the example (its group, or a loop defining it) before the
+ * block's own `end` (or `}`) one level out; the example's own `end` when that line is anything else
+ * (a heredoc's text, a string's). A copy there runs after every example of its group: state the
+ * group's examples share (an array made in `before(:all)`, a class's counter) is left as the listed
+ * examples read it, and a copy that disagrees for it is a mirror flag the gold patch's reference
+ * sets aside, where a listed example made to fail would be the run's 0 under any fix.
+ */
+function groupLast(lines: readonly string[], found: Located): number {
+  const close = lines.findIndex((l, i) => i > found.end && l.trim() !== '' && !l.startsWith(found.indent));
+  if (close < 0 || found.indent.length < 2) return found.end;
+  const closer = `${found.indent.slice(2)}`;
+  if (!new RegExp(`^${closer}(end|\\})\\s*(#.*)?$`).test(lines[close]!)) return found.end;
+  let last = close - 1;
+  while (last > found.end && lines[last]!.trim() === '') last--;
+  return last;
+}
+
+/**
+ * The file with each block beside a listed example: a synthetic canary right after a random
+ * anchor's `end`, a copy at the end of its original's group (groupLast), each shifted to that
+ * example's indentation; then RSPEC_NO_FAIL_FAST, before `__END__` when the file has data.
  */
 export function placeRspecBlocks(
   content: string,
@@ -94,20 +121,22 @@ export function placeRspecBlocks(
   const lines = content.replace(/\s*$/, '').split('\n');
   const after = new Map<number, string[]>();
   for (const block of blocks) {
-    const anchor = block.after ?? anchors[random(anchors.length)]!;
-    const found = locate(lines, anchor)!;
+    const found = locate(lines, block.after ?? anchors[random(anchors.length)]!)!;
+    const at = block.after === undefined ? found.end : groupLast(lines, found);
     const text = block.text
       .split('\n')
       .map((l) => (l.trim() === '' ? '' : shifted(l, found.indent.length - 2)))
       .join('\n');
-    after.set(found.end, [...(after.get(found.end) ?? []), text]);
+    after.set(at, [...(after.get(at) ?? []), text]);
   }
+  const data = lines.indexOf('__END__');
   const out: string[] = [];
   lines.forEach((line, i) => {
+    if (i === data) out.push(RSPEC_NO_FAIL_FAST, '');
     out.push(line);
     for (const text of after.get(i) ?? []) out.push('', text);
   });
-  return `${out.join('\n')}\n`;
+  return `${(data < 0 ? [...out, '', RSPEC_NO_FAIL_FAST] : out).join('\n')}\n`;
 }
 
 /** `expect(actual).to matcher` at the body's top level: the actual's text and what follows it. */

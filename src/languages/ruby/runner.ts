@@ -19,8 +19,9 @@ export const RSPEC_RUNNER: CanaryRunner = {
     /\brspec\b/.test(testCommand) &&
     new RegExp(`(^|\\s)(\\./)?${escaped(path)}(\\s|$)`).test(testCommand) &&
     !/(^|\s)(-e|--example|--example-matches|-E|-t|--tag|--only-failures|--next-failure|--dry-run)(\s|=|$)|_spec\.rb[:[]/.test(testCommand),
-  // A run stopped by a failure leaves later examples unreported; the repository's own configuration
-  // (`.rspec`, spec_helper's fail_fast) is not read here.
+  // A run stopped by a failure leaves later examples unreported. The repository's own configuration
+  // (`.rspec`, spec_helper's fail_fast) is overridden in the planted file (RSPEC_NO_FAIL_FAST); the
+  // command's option is still read as stopping (it may come after a file of another runner's).
   stopsEarly: (testCommand) => /--fail-fast\b/.test(testCommand),
   keyMatches: (canary, key) => key === canary.name,
 };

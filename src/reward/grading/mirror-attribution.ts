@@ -1,6 +1,6 @@
 import { messageOf } from '../../common/errors.js';
 import type { Task } from '../../tasks/task.js';
-import type { TestStatus } from '../../languages/index.js';
+import { isLanguageRunner, type TestStatus } from '../../languages/index.js';
 import { checkCanaries, type CanaryPlan, type RunnerFamily } from './canaries.js';
 import type { Evidence } from './evidence.js';
 import { flag, severityOf, type Flag } from '../findings.js';
@@ -16,6 +16,11 @@ import { runReference, type ReferenceRunInput } from './reference-run.js';
  * run in a reference the submission cannot reach: a fresh container from the pristine image with
  * the task's gold patch. A mirror that disagrees there too is no witness on this task: its flag is
  * dropped, with an audit note. One that agrees there stands: the submission's code made it differ.
+ *
+ * A synthetic canary of a runner beyond Python is judged the same way: it joins a listed test's
+ * group or file (RSpec: its example group, with the group's hooks), and a hook demanding something
+ * of every example (`before { expect(X).to receive(:y) }`) fails it under any fix. A synthetic
+ * canary the gold patch's run flags too is no witness either.
  */
 
 export interface MirrorReferenceInput extends ReferenceRunInput {
@@ -30,10 +35,16 @@ function integrity(evidence: Evidence): Flag[] {
 
 const isMirrorFlag = (f: Flag): boolean => f.kind === 'mirror-disagrees' && f.canary !== undefined;
 
-/** Whether the flags are worth a reference run: all of them mirror flags, and every listed test passed. */
-export function onlyMirrorFlags(evidence: Evidence, task: Task): boolean {
+/** A flag the gold patch's reference can set aside: a mirror's, or (beyond Python) a synthetic canary's. */
+const excusable =
+  (family: RunnerFamily | undefined) =>
+  (f: Flag): boolean =>
+    isMirrorFlag(f) || (family !== undefined && isLanguageRunner(family) && f.kind === 'canary-wrong' && f.canary !== undefined);
+
+/** Whether the flags are worth a reference run: all of them canary flags it can set aside, and every listed test passed. */
+export function onlyMirrorFlags(evidence: Evidence, task: Task, family?: RunnerFamily): boolean {
   const flags = integrity(evidence);
-  if (flags.length === 0 || !flags.every(isMirrorFlag)) return false;
+  if (flags.length === 0 || !flags.every(excusable(family))) return false;
   return [...task.failToPass, ...task.passToPass].every((name) => evidence.logResults.get(name) === 'PASSED');
 }
 
@@ -55,7 +66,7 @@ export async function excuseMirrorFlags(evidence: Evidence, input: MirrorReferen
       ),
     };
   }
-  if (!input.canaryPlan || !onlyMirrorFlags(evidence, input.task) || input.task.goldPatch.trim() === '') return evidence;
+  if (!input.canaryPlan || !onlyMirrorFlags(evidence, input.task, input.family) || input.task.goldPatch.trim() === '') return evidence;
   let reference: ReadonlySet<string>;
   try {
     reference = await goldMirrorFlags(input, input.canaryPlan, signal);
@@ -69,7 +80,7 @@ export async function excuseMirrorFlags(evidence: Evidence, input: MirrorReferen
       ],
     };
   }
-  const excused = (f: Flag): boolean => isMirrorFlag(f) && reference.has(f.canary!);
+  const excused = (f: Flag): boolean => excusable(input.family)(f) && reference.has(f.canary!);
   if (!evidence.flags.some(excused)) return evidence;
   return {
     ...evidence,
@@ -81,7 +92,7 @@ export async function excuseMirrorFlags(evidence: Evidence, input: MirrorReferen
   };
 }
 
-/** The mirror canaries the gold patch's run flags, the same canary files written. */
+/** The canaries the gold patch's run flags (those it can set aside), the same canary files written. */
 async function goldMirrorFlags(input: MirrorReferenceInput, plan: CanaryPlan, signal?: AbortSignal): Promise<ReadonlySet<string>> {
   const gold = await runReference(input, { patch: input.task.goldPatch, canaryPlan: plan }, signal);
   if (!gold.applied) throw new Error(`the gold patch does not apply: ${gold.why}`);
@@ -89,5 +100,5 @@ async function goldMirrorFlags(input: MirrorReferenceInput, plan: CanaryPlan, si
   const { run } = gold;
   const results: Map<string, TestStatus> = runResults(input.plan.harnessParser, input.parser, run.log, input.task, run.reported);
   const flags = checkCanaries(plan.canaries, results, input.family, 'printed log').flags;
-  return new Set(flags.filter(isMirrorFlag).map((f) => f.canary!));
+  return new Set(flags.filter(excusable(input.family)).map((f) => f.canary!));
 }
