@@ -169,7 +169,10 @@ describe('honest patterns: gold fixes doing what ordinary code does score 1 with
       said(report),
     ).toBe(true);
     // ...and what runs for the issue's tests is the patch's code, not the file's.
-    expect(report.findings.map((f) => f.kind), said(report)).toContain('foreign-test-code');
+    expect(
+      report.findings.map((f) => f.kind),
+      said(report),
+    ).toContain('foreign-test-code');
     expect(report.reward, said(report)).toBe(0);
   }, 300_000);
 

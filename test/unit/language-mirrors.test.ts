@@ -11,6 +11,7 @@ import { checkCanaries } from '../../src/reward/grading/canaries.js';
 import { planLanguageCanaries } from '../../src/reward/grading/language-canaries.js';
 import { invertedBody, mirrorSource, mutatedBody } from '../../src/reward/grading/language-mirrors.js';
 import { mutateLiteral, type TestStatus } from '../../src/languages/index.js';
+import { RSPEC_NO_FAIL_FAST } from '../../src/languages/ruby/rspec-mirrors.js';
 
 const GO = readFileSync('tasks/demo-languages/tasks/semver-1/tests/semver_test.go', 'utf8');
 const RUST = readFileSync('tasks/demo-languages/tasks/wordcount-1/tests/tests/counts.rs', 'utf8');
@@ -457,11 +458,11 @@ describe("mirrors of a file's listed tests", () => {
     expect(plan.canaries.length).toBeGreaterThanOrEqual(8);
     const lines = plan.files.get('spec/roman_spec.rb')!.trimEnd().split('\n');
     // The file's group, then the line that keeps a repository's fail_fast from stopping at a must-fail canary.
-    expect(lines.at(-1)).toBe('RSpec.configuration.force(fail_fast: false)');
+    expect(lines.at(-1)).toBe(RSPEC_NO_FAIL_FAST);
     expect(lines.filter((l) => /^\S/.test(l) && !l.startsWith('#') && !l.startsWith('require'))).toEqual([
       'RSpec.describe Roman do',
       'end',
-      'RSpec.configuration.force(fail_fast: false)',
+      RSPEC_NO_FAIL_FAST,
     ]);
     for (const c of plan.canaries) {
       expect(c.className).toBeUndefined();
@@ -570,7 +571,7 @@ describe("mirrors of a file's listed tests", () => {
       expect(at, c.name).toBeLessThan(lines.indexOf('end # a list'));
     }
     // The line keeping fail_fast off goes before the file's data, which stays as it was.
-    expect(lines.slice(-4)).toEqual(['RSpec.configuration.force(fail_fast: false)', '', '__END__', 'data']);
+    expect(lines.slice(-4)).toEqual([RSPEC_NO_FAIL_FAST, '', '__END__', 'data']);
     // A line one level out that closes no block (a heredoc's text): the copy stays right after its original.
     const heredoc = group.replace("  it 'reads all' do", "  let(:text) { <<-EOS }\nend text\n  EOS\n\n  it 'reads all' do");
     const beside = planLanguageCanaries({

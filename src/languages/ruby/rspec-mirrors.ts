@@ -85,9 +85,10 @@ function shifted(line: string, by: number): string {
  * Ends a file with canaries: a run stopped at its first failure (`--fail-fast` in `.rspec`,
  * `config.fail_fast` in a helper, which the command does not show) would stop at a must-fail canary
  * and leave the listed examples after it unreported. `force` sets it as the command line does, over
- * both (a setter would yield to `.rspec`'s option).
+ * both (a setter would yield to `.rspec`'s option). `force` is rspec-core's own (private) entry for
+ * the command line's options: an RSpec without it keeps its configuration, and the file still loads.
  */
-export const RSPEC_NO_FAIL_FAST = 'RSpec.configuration.force(fail_fast: false)';
+export const RSPEC_NO_FAIL_FAST = 'RSpec.configuration.force(fail_fast: false) if RSpec.configuration.respond_to?(:force)';
 
 /**
  * The last line of the block holding the example (its group, or a loop defining it) before the
