@@ -64,7 +64,9 @@ describe('forged results beyond pytest', () => {
   // nothing else) and scores 0 under swe-env's (the canaries, the runner's exit status).
   it('go: an init() printing PASS for every test and exiting 0 wins the log-only reading and scores 0', async () => {
     const report = await grade(GO_INIT_FORGERY);
-    expect(report.harness!.resolved, report.logTail).toBe(true);
+    // A grading that ended before its verdict (no harness reading) says why.
+    expect(report.harness, said(report)).toBeTruthy();
+    expect(report.harness!.resolved, said(report)).toBe(true);
     expect(report.reward).toBe(0);
     expect(report.integrityFlags.join('\n')).toMatch(/canary .* must be FAILED\) was reported PASSED/);
     expect(report.integrityFlags.join('\n')).toMatch(/go test run exited 0 though a planted failing test/);
@@ -72,7 +74,9 @@ describe('forged results beyond pytest', () => {
 
   it("rust: the code under test printing libtest's ok lines and exiting 0 wins the log-only reading and scores 0", async () => {
     const report = await grade(RUST_OK_LINES_FORGERY);
-    expect(report.harness!.resolved, report.logTail).toBe(true);
+    // A grading that ended before its verdict (no harness reading) says why.
+    expect(report.harness, said(report)).toBeTruthy();
+    expect(report.harness!.resolved, said(report)).toBe(true);
     expect(report.reward).toBe(0);
     // libtest runs tests on parallel threads: the planted failing test may print its FAILED line
     // before the forger's exit (then the log holds its true status), so only the runner's exit status
