@@ -1,11 +1,10 @@
-import { execFileSync } from 'node:child_process';
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { GradeReport__Output } from '../../src/generated/swe_env/v1/GradeReport.js';
 import { packageRoot } from '../../src/common/paths.js';
 import { said } from '../helpers/exploit-grading.js';
+import { treeDiff } from '../helpers/tree-diff.js';
 import { expectNoContainers, startTestServer, type TestServer } from '../helpers/server.js';
 import { fixedWrap, HONEST_PATTERNS, type HonestPattern } from './honest-patterns.js';
 
@@ -20,23 +19,7 @@ function patternPatch(pattern: HonestPattern): string {
 
 /** A patch against textkit's base commit that writes these files. */
 function textkitPatch(files: Readonly<Record<string, string>>): string {
-  const dir = mkdtempSync(join(tmpdir(), 'honest-'));
-  try {
-    cpSync(join(DEMO, 'repos', 'textkit'), dir, { recursive: true });
-    const git = (...args: string[]): string =>
-      execFileSync('git', ['-c', 'user.name=a', '-c', 'user.email=a@b', ...args], { cwd: dir, encoding: 'utf8' });
-    git('init', '-q');
-    git('add', '-A');
-    git('commit', '-qm', 'base');
-    for (const [path, content] of Object.entries(files)) {
-      mkdirSync(dirname(join(dir, path)), { recursive: true });
-      writeFileSync(join(dir, path), content);
-    }
-    git('add', '-A');
-    return git('diff', '--cached', '--binary');
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
+  return treeDiff(join(DEMO, 'repos', 'textkit'), files);
 }
 
 /**

@@ -1,8 +1,7 @@
-import { execFileSync } from 'node:child_process';
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { packageRoot } from '../../../src/common/paths.js';
+import { treeDiff } from '../../helpers/tree-diff.js';
 import { languageEvalScript } from '../../../src/tasks/demo/language-demo.js';
 
 /**
@@ -298,23 +297,7 @@ export const VARIANTS: readonly SpecVariant[] = [
 
 /** The test patch taking the demo repository's tree to one with the variant's files. */
 function testPatch(files: Readonly<Record<string, string>>): string {
-  const dir = mkdtempSync(join(tmpdir(), 'swe-env-rspec-variant-'));
-  try {
-    cpSync(join(DEMO, 'repos', 'roman'), dir, { recursive: true });
-    const git = (...args: string[]): string =>
-      execFileSync('git', ['-c', 'user.name=a', '-c', 'user.email=a@b', ...args], { cwd: dir, encoding: 'utf8' });
-    git('init', '-q');
-    git('add', '-A');
-    git('commit', '-qm', 'base');
-    for (const [path, content] of Object.entries(files)) {
-      mkdirSync(dirname(join(dir, path)), { recursive: true });
-      writeFileSync(join(dir, path), content);
-    }
-    git('add', '-A');
-    return git('diff', '--cached');
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
+  return treeDiff(join(DEMO, 'repos', 'roman'), files);
 }
 
 /** The variant's row, from roman-1's (same image, same gold patch). */

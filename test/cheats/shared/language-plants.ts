@@ -11,11 +11,10 @@
  * keeps every synthetic canary honest. The mirror copies (exact, inverted, mutated) are what catch
  * such rewriters.
  */
-import { execFileSync } from 'node:child_process';
-import { chmodSync, cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { packageRoot } from '../../../src/common/paths.js';
+import { treeDiff } from '../../helpers/tree-diff.js';
 
 export const GO_TASK = 'swe-env-demo__semver-1';
 
@@ -40,28 +39,7 @@ export interface FileExploit {
 /** The agent's change as `git diff` gives it, against the demo repository's base tree. */
 export function patchOf(exploit: FileExploit): string {
   const repo = /__(\w+)-\d+$/.exec(exploit.task)![1]!;
-  const dir = mkdtempSync(join(tmpdir(), 'swe-env-exploit-'));
-  try {
-    cpSync(join(packageRoot(), 'tasks', 'demo-languages', 'repos', repo), dir, { recursive: true });
-    const git = (...args: string[]): string =>
-      execFileSync('git', ['-c', 'user.name=a', '-c', 'user.email=a@b', '-c', 'core.autocrlf=false', ...args], {
-        cwd: dir,
-        encoding: 'utf8',
-      });
-    git('init', '-q');
-    git('add', '-A');
-    git('commit', '-qm', 'base');
-    for (const [path, content] of Object.entries(exploit.files)) {
-      mkdirSync(dirname(join(dir, path)), { recursive: true });
-      writeFileSync(join(dir, path), content);
-      if (content.startsWith('#!')) chmodSync(join(dir, path), 0o755);
-    }
-    for (const [path, target] of Object.entries(exploit.symlinks ?? {})) symlinkSync(target, join(dir, path));
-    git('add', '-A');
-    return git('diff', '--cached', '--binary');
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
+  return treeDiff(join(packageRoot(), 'tasks', 'demo-languages', 'repos', repo), exploit.files, exploit.symlinks);
 }
 
 /** The control: no change at all (the bug stays), which must score 0 like every exploit. */
