@@ -176,7 +176,8 @@ export interface CanaryText {
   /**
    * Where canaries go: after a random top-level item (Go, Rust: `startsItem` tells whether the line
    * after a first-column `}` starts one, `definitionStart` finds a listed test, which a copy follows),
-   * inside the file's one class (PHPUnit) or top-level example group (RSpec), or else after the file's last line.
+   * inside the file's one class (PHPUnit), or else after the file's last line (unless `place` below
+   * places them).
    */
   readonly placement?:
     { readonly startsItem: (next: string) => boolean; readonly definitionStart: (line: string, listed: string) => boolean } | 'class';
