@@ -7,7 +7,7 @@ import os
 import re
 import shutil
 import subprocess
-import venv
+import sys
 from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
 from typing import Dict, Iterator
@@ -23,7 +23,10 @@ def _fresh_venv_with(root: Path, extra: str, timeout: int) -> str:
     """A fresh venv where only ``pip install './clients/python[EXTRA]'`` ran, pinned by the test
     lock (its direct-URL lines, for the frameworks the set-up installs with --no-deps, left out)."""
     where = root / "venv"
-    venv.EnvBuilder(with_pip=True).create(where)
+    # Made by a process of its own: venv writes the interpreter's copy and then runs it, and a
+    # fork by any other thread of this one (the other venv's build, a test's server) between the
+    # two holds the copy open for writing, so running it failed with ETXTBSY.
+    subprocess.run([sys.executable, "-m", "venv", str(where)], check=True, capture_output=True, timeout=300)
     python = str(where / "bin" / "python")
     # Built from a copy: pip builds a local project in place, and the working tree stays clean.
     source = root / "swe-env-client"
