@@ -179,6 +179,12 @@ export const GRADER_FINDING_KINDS = {
     text: 'mirror copies not judged: a listed test failed',
     label: 'mirror canaries',
   },
+  'mirrors-interfere': {
+    family: 'canaries',
+    severity: 'audit',
+    text: 'mirror copies fail listed tests of the task under the gold patch too: graded again without copies',
+    label: 'mirror canaries',
+  },
   'mirror-reference-failed': {
     family: 'canaries',
     severity: 'audit',

@@ -15,12 +15,15 @@ import { agentSteps, taskSteps } from './grading/agent-steps.js';
 import { GRADING_DIR, applyStage } from './grading/apply-stage.js';
 import { ModelFault, explainStepFailure, seconds } from './grading/container-watch.js';
 import { excuseMirrorFlags } from './grading/mirror-attribution.js';
+import { InterferenceCache, failedWithCopies, type Interference } from './grading/mirror-interference.js';
 import { judgeEnvironmentSkips } from './grading/environment-skips.js';
 import { gatherEvidence } from './grading/evidence.js';
 import { MIRROR_TIME_FACTOR, testRunStage } from './grading/test-run.js';
 import { decideReport } from './grading/verdict-stage.js';
 import { runResults, UnreadableLog } from './grading/language-results.js';
 import { judgeUnreadableLog } from './grading/unreadable-log.js';
+import type { CanaryPlan } from './grading/canaries.js';
+import type { ReferenceRunInput } from './grading/reference-run.js';
 import { InventoryCache } from './grading/inventory.js';
 import { auditLines, flag, reportFindings } from './findings.js';
 import { ChannelledSandbox } from '../sandbox/channelled-sandbox.js';
@@ -49,6 +52,8 @@ export class Grader {
   private readonly pool: Semaphore;
   /** Each image's pristine inventory, read once (see inventory.ts). */
   private readonly inventories = new InventoryCache();
+  /** Each task's answer to whether its mirror copies fail listed tests (see mirror-interference.ts). */
+  private readonly interference = new InterferenceCache();
 
   constructor(
     private readonly provider: SandboxProvider,
@@ -143,8 +148,18 @@ export class Grader {
     await this.admit(options.signal);
     let removed: Promise<void> = Promise.resolve();
     try {
-      const { report, statuses, removal } = await this.runAdmitted(task, rawPatch, options, started);
-      removed = removal;
+      const first = await this.runAdmitted(task, rawPatch, options, started);
+      removed = first.removal;
+      let { report, statuses } = first;
+      if (first.copiesInterfere) {
+        // The place in the pool holds one grading container at a time.
+        await first.removal;
+        const again = await this.runAdmitted(task, rawPatch, { ...options, mirrors: false }, started);
+        removed = again.removal;
+        ({ report, statuses } = again);
+        noteGradedAgain(report, first.report, first.copiesInterfere);
+      }
+      this.config.onGraded?.(report);
       return { report, statuses };
     } finally {
       // The place in the pool waits for the grading container's removal, so that no more than
@@ -158,8 +173,9 @@ export class Grader {
     rawPatch: Buffer,
     options: GradeOptions,
     started: number,
-  ): Promise<{ report: GradeReport; statuses: ReadonlyMap<string, TestStatus>; removal: Promise<void> }> {
+  ): Promise<{ report: GradeReport; statuses: ReadonlyMap<string, TestStatus>; removal: Promise<void>; copiesInterfere?: Interference }> {
     let statuses: ReadonlyMap<string, TestStatus> = new Map();
+    let copiesInterfere: Interference | undefined;
     const { report, plan, patch } = prepareReport(task, rawPatch, {
       captureS: options.captureS,
       rewardRule: options.rewardRule ?? this.config.rewardRule,
@@ -183,9 +199,9 @@ export class Grader {
       sandbox = await this.channelled(created);
       report.durations.containerStartS = seconds(startedContainer);
       const running = sandbox;
-      statuses = await this.run(running, task, plan, patch, report, options).catch(async (error: unknown) => {
+      ({ statuses, copiesInterfere } = await this.run(running, task, plan, patch, report, options).catch(async (error: unknown) => {
         throw options.signal?.aborted ? error : await explainStepFailure(running, error);
-      });
+      }));
     } catch (error) {
       if (error instanceof ModelFault) {
         report.error = messageOf(error);
@@ -212,8 +228,7 @@ export class Grader {
       report.resolved = false;
       report.reward = 0;
     }
-    this.config.onGraded?.(report);
-    return { report, statuses, removal };
+    return { report, statuses, removal, ...(copiesInterfere && !report.infraError ? { copiesInterfere } : {}) };
   }
 
   /** The pipeline: task steps, apply, agent steps, tests, evidence, verdict (each in src/reward/grading/). */
@@ -224,7 +239,7 @@ export class Grader {
     patch: Buffer,
     report: GradeReport,
     options: GradeOptions,
-  ): Promise<ReadonlyMap<string, TestStatus>> {
+  ): Promise<{ statuses: ReadonlyMap<string, TestStatus>; copiesInterfere?: Interference }> {
     const signal = options.signal;
     const openControl = (): Promise<Sandbox> => this.openScratch(task, `control-${randomUUID()}`, true);
     // Looked at first: nothing of the submission is on disk or has run yet.
@@ -246,7 +261,7 @@ export class Grader {
     const changed = await applyStage(sandbox, task, patch, report, signal);
     if (changed === undefined) {
       report.durations.patchS = seconds(patchStarted);
-      return new Map();
+      return { statuses: new Map() };
     }
     const installed = await agentSteps(
       sandbox,
@@ -280,6 +295,7 @@ export class Grader {
         plugins: steps.plugins,
         patchEmpty: report.patchEmpty,
         openControl,
+        ...(options.mirrors === false ? { mirrors: false } : {}),
       },
       report,
       signal,
@@ -325,7 +341,33 @@ export class Grader {
       report.findings.push(...reportFindings(unlocked));
     }
     await judgeEnvironmentSkips(report, reference, signal);
-    return evidence.logResults;
+    const copiesInterfere = await this.copiesInterfere(report, run.canaryPlan, reference, signal);
+    return { statuses: evidence.logResults, ...(copiesInterfere ? { copiesInterfere } : {}) };
+  }
+
+  /** For a grading 0 for listed tests that ran beside copies: the listed tests the task's copies fail (see mirror-interference.ts). */
+  private async copiesInterfere(
+    report: GradeReport,
+    plan: CanaryPlan | undefined,
+    reference: ReferenceRunInput,
+    signal?: AbortSignal,
+  ): Promise<Interference | undefined> {
+    if (!plan || !failedWithCopies(report, plan, reference.task)) return undefined;
+    try {
+      const interfered = await this.interference.of(reference, plan, signal);
+      return interfered.length > 0 ? interfered : undefined;
+    } catch (error) {
+      if (signal?.aborted) throw error;
+      const unknown = [
+        flag(
+          'mirror-reference-failed',
+          `mirror copies: whether they fail listed tests is unknown, the gold patch's reference run failed (${messageOf(error)})`,
+        ),
+      ];
+      report.auditFlags.push(...auditLines(unknown));
+      report.findings.push(...reportFindings(unknown));
+      return undefined;
+    }
   }
 }
 
@@ -340,4 +382,17 @@ function describeNetwork(sandbox: Sandbox): string {
   if (sandbox.spec.network !== 'offline') return 'none';
   if (!route) return 'none: the engine set no route';
   return route.applied ? `offline (route set with ${route.via ?? '?'})` : `none: ${route.why ?? 'no route'}`;
+}
+
+/** The second grading's report says why it was made and what the first one read. */
+function noteGradedAgain(report: GradeReport, first: GradeReport, interfered: Interference): void {
+  const failed = [...first.failToPass, ...first.passToPass].filter((t) => t.status !== 'PASSED').map((t) => t.name);
+  const note = [
+    flag(
+      'mirrors-interfere',
+      `mirror copies: the gold patch's run fails ${interfered.slice(0, 5).join(', ')} with this task's copies and passes it without them; graded again without copies (the run with them failed ${failed.slice(0, 5).join(', ')})`,
+    ),
+  ];
+  report.auditFlags.push(...auditLines(note));
+  report.findings.push(...reportFindings(note));
 }

@@ -59,6 +59,8 @@ export interface CanaryInput {
   readonly failToPass?: readonly string[];
   /** False when the test command stops at the first failure: no must-fail canary then. */
   readonly mustFail: boolean;
+  /** False: no copies of listed tests, only synthetic canaries (a task where the copies change what listed tests see). */
+  readonly mirrors?: boolean;
   /** Random integers in [0, n) (tests pass a seeded one). */
   readonly random?: (n: number) => number;
 }
@@ -171,6 +173,7 @@ interface MirrorCopy {
  */
 function mirrorCopies(path: string, lines: readonly string[], input: CanaryInput, random: (n: number) => number): MirrorCopy[] {
   const copies: MirrorCopy[] = [];
+  if (input.mirrors === false) return copies;
   const take = (names: readonly string[], limit: number): void => {
     const targets = mirrorTargets(path, input.family, [...new Set(names)]);
     shuffle(targets, random);

@@ -13,6 +13,8 @@ export interface GradeOptions {
   readonly rewardRule?: RewardRule;
   /** Told the test run's whole log (as kept: head and tail up to logLimitBytes), for per-instance logs. */
   readonly onTestLog?: (log: string) => void;
+  /** False: canaries without copies of listed tests (the grader's second run on a task where copies interfere). */
+  readonly mirrors?: false;
 }
 
 export type GradingNetwork = 'offline' | 'none';

@@ -66,6 +66,8 @@ export function planLanguageCanaries(input: {
   passToPass?: readonly string[];
   /** Names a canary must not take beyond the file's own (Go: the functions of the package's other files). */
   reserved?: ReadonlySet<string>;
+  /** False: no copies of listed tests, only synthetic canaries (a task where the copies change what listed tests see). */
+  mirrors?: boolean;
   random?: (n: number) => number;
 }): CanaryPlan {
   const random = input.random ?? ((n: number) => randomInt(n));
@@ -87,7 +89,9 @@ export function planLanguageCanaries(input: {
       canaries.push({ file: target.path, name: text.reported(testName), expect, ...(suite ? { className: suite } : {}), ...siblingFields });
       blocks.push({ text: body(input.runner, testName, where, expect === 'PASSED', random) });
     }
-    for (const original of mirrored(input.runner, target.content, input.failToPass ?? [], input.passToPass ?? [], random)) {
+    const originals =
+      input.mirrors === false ? [] : mirrored(input.runner, target.content, input.failToPass ?? [], input.passToPass ?? [], random);
+    for (const original of originals) {
       const source = mirrorSource(input.runner, target.content, original)!;
       const copies: Array<{ expect: 'PASSED' | 'FAILED'; lines: readonly string[] | undefined }> = [
         { expect: 'PASSED', lines: source.body },

@@ -25,12 +25,13 @@ export type ReferenceRun =
 /**
  * The test command in a control the submission cannot reach: a fresh container from the pristine
  * image, at base_commit with the task's steps and the test patch, and `patch` applied (the gold
- * patch) or nothing (an empty patch). `canaryPlan` runs the same canaries as the submission's run.
+ * patch) or nothing (an empty patch). `canaryPlan` runs the same canaries as the submission's run;
+ * `mirrors: false` plans canaries without copies of listed tests.
  * The control is removed before this returns; `applied: false` when the patch does not apply.
  */
 export async function runReference(
   input: ReferenceRunInput,
-  change: { readonly patch?: string; readonly canaryPlan?: CanaryPlan },
+  change: { readonly patch?: string; readonly canaryPlan?: CanaryPlan; readonly mirrors?: false },
   signal?: AbortSignal,
 ): Promise<ReferenceRun> {
   const control = await input.openControl();
@@ -59,6 +60,7 @@ export async function runReference(
         patchEmpty,
         reference: true,
         ...(change.canaryPlan ? { canaryPlan: change.canaryPlan } : {}),
+        ...(change.mirrors === false ? { mirrors: false } : {}),
       },
       scratch,
       signal,

@@ -43,6 +43,8 @@ export interface TestRunInput {
   readonly canaryPlan?: CanaryPlan;
   /** The run is a control's reference run, not a submission's grading. */
   readonly reference?: boolean;
+  /** False: no copies of listed tests among the canaries (see mirror-interference.ts). */
+  readonly mirrors?: boolean;
 }
 
 export interface TestRunResult {
@@ -230,6 +232,7 @@ async function writeCanaries(sandbox: Sandbox, input: TestRunInput, family: Runn
       passToPass: input.task.passToPass,
       failToPass: input.task.failToPass,
       mustFail: !stopsAtFirstFailure(testCommand),
+      ...(input.mirrors === false ? { mirrors: false } : {}),
     }),
   );
 }
@@ -272,6 +275,7 @@ async function writeLanguageCanaries(sandbox: Sandbox, input: TestRunInput, runn
     failToPass: input.task.failToPass,
     passToPass: input.task.passToPass,
     reserved,
+    ...(input.mirrors === false ? { mirrors: false } : {}),
   });
   await sandbox.putFiles([...plan.files].map(([path, content]) => ({ path: `${root}/${path}`, content })));
   return plan;

@@ -16,7 +16,7 @@ import { lines, said } from '../../helpers/exploit-grading.js';
 import { buildLanguageDemoImages, languageDemoRow } from '../../helpers/language-demo.js';
 import { expectNoContainers, startTestServer, type TestServer } from '../../helpers/server.js';
 import { patchOf } from '../shared/language-plants.js';
-import { RB2_TWIN_BODIES, RB_HONEST_BY_PLACE } from './exploits.js';
+import { RB2_TWIN_BODIES, RB_HONEST_BY_PLACE, RB_UNFIXED } from './exploits.js';
 import {
   FAIL_FAST_IN_DOT_RSPEC,
   FAIL_FAST_IN_SPEC_HELPER,
@@ -49,6 +49,9 @@ const gold = (variant: SpecVariant): Promise<GradeReport__Output> => grade(varia
 const rb2 = (): Promise<GradeReport__Output> => grade(ROMAN, patchOf(RB2_TWIN_BODIES), 'RB2');
 const empty = (): Promise<GradeReport__Output> => grade(ROMAN, '', 'empty');
 const byPlace = (): Promise<GradeReport__Output> => grade(RB_HONEST_BY_PLACE.task, patchOf(RB_HONEST_BY_PLACE), 'by place');
+/** The unfixing change on roman-1 or on a variant (the same repository: a variant changes spec files only). */
+const unfixed = (task: string): Promise<GradeReport__Output> => grade(task, patchOf(RB_UNFIXED), `unfixed ${task}`);
+const kinds = (report: GradeReport__Output): string[] => report.findings.map((f) => f.kind);
 
 beforeAll(async () => {
   await buildLanguageDemoImages();
@@ -63,6 +66,8 @@ beforeAll(async () => {
   void rb2();
   void empty();
   void byPlace();
+  void unfixed(ROMAN);
+  void unfixed(SHARED_ACROSS_GROUPS.id);
 }, 900_000);
 afterAll(async () => {
   try {
@@ -123,15 +128,36 @@ describe('honest: examples sharing an array made in before(:all), read whole by 
 });
 
 describe('honest: a constant array filled by listed examples, read whole by a listed example of a later group', () => {
-  it('today: the copies of the writers append to it first, the listed reader fails, the gold patch scores 0', async () => {
+  // Scored 0 until a task whose copies fail listed examples under the gold patch too was graded
+  // again without copies: the copies of the writers, at the end of their own group, append to the
+  // array before the later group's listed reader reads it, under any fix.
+  it('the gold patch scores 1: its run with copies failed the reader, the gold reference too, and it was graded again without them', async () => {
     const report = await gold(SHARED_ACROSS_GROUPS);
+    await expectRewarded(report);
+    expect(kinds(report), said(report)).toContain('mirrors-interfere');
+    expect(report.auditFlags.join('\n'), said(report)).toMatch(
+      /the gold patch's run fails holds every numeral once, in order with this task's copies and passes it without them; graded again without copies \(the run with them failed [^)]*holds every numeral once, in order/,
+    );
+    expect(lines(report), said(report)).toContain('holds every numeral once, in order - passed');
+    // The second grading keeps its synthetic canaries (one must pass, one must fail), and no copy.
+    expect(report.canaries, said(report)).toBe(2);
+  }, 600_000);
+  it('a change that fixes nothing scores 0 graded again without copies: the subtraction examples fail there too', async () => {
+    const report = await unfixed(SHARED_ACROSS_GROUPS.id);
     expect(report.infraError, said(report)).toBe(false);
+    expect(kinds(report), said(report)).toContain('mirrors-interfere');
+    expect(lines(report), said(report)).toContain('writes four and nine by subtraction - failed');
+    expect(report.canaries, said(report)).toBe(2);
     expect(report.reward, said(report)).toBe(0);
-    expect(lines(report), said(report)).toContain('holds every numeral once, in order - failed');
-  }, 300_000);
-  // DEFECT: a listed example the copies make fail is the run's 0 under any fix; the gold patch's
-  // reference runs only when every listed test passed.
-  it.fails('[secure] the gold patch scores 1', async () => expectRewarded(await gold(SHARED_ACROSS_GROUPS)), 300_000);
+  }, 600_000);
+  it('on roman-1, whose copies fail nothing under the gold patch, the same change is graded once, with its copies', async () => {
+    const report = await unfixed(ROMAN);
+    expect(report.infraError, said(report)).toBe(false);
+    expect(lines(report), said(report)).toContain('writes four and nine by subtraction - failed');
+    expect(kinds(report), said(report)).not.toContain('mirrors-interfere');
+    expect(report.canaries, said(report)).toBeGreaterThan(2);
+    expect(report.reward, said(report)).toBe(0);
+  }, 600_000);
 });
 
 describe('honest: held', () => {
