@@ -5,7 +5,17 @@ import type { DiskWatchdog } from './disk-watchdog.js';
 import { InfraError } from '../common/errors.js';
 import { CappedOutput } from './output-buffer.js';
 import { tarOf } from './exec-channel.js';
-import { capturingWritable, demux, envList, exitCodeOf, removeContainer, statusCodeOf, waitForEnd } from './docker-exec.js';
+import {
+  capturingWritable,
+  demux,
+  envList,
+  execEndOf,
+  removeContainer,
+  startFailedForNow,
+  statusCodeOf,
+  waitForEnd,
+  type ExecEnd,
+} from './docker-exec.js';
 import { runBeside, type HelperShare } from './helper-container.js';
 import { setOfflineRoute } from './offline-network/offline-route.js';
 import type {
@@ -22,6 +32,8 @@ import type {
 import { topProcesses } from './engines/top-rows.js';
 
 const DEFAULT_EXEC_OUTPUT_LIMIT = 16 * 1024 * 1024;
+/** Starts of an exec's process the runtime failed for the moment (see startFailedForNow). */
+const EXEC_START_ATTEMPTS = 3;
 
 /** One container of the Docker engine as a Sandbox: exec, attach, files in and out, its fate. */
 export class DockerSandbox implements Sandbox {
@@ -107,6 +119,21 @@ export class DockerSandbox implements Sandbox {
 
   async exec(argv: readonly string[], options: ExecOptions = {}): Promise<ExecResult> {
     const started = Date.now();
+    // A process the runtime failed to start for the moment is started again: nothing of it ran.
+    for (let attempt = 1; ; attempt++) {
+      const { result, end } = await this.execOnce(argv, options, started);
+      if (
+        !end ||
+        !startFailedForNow(end, `${result.output.toString('utf8')}${result.stderr}`) ||
+        attempt >= EXEC_START_ATTEMPTS ||
+        options.signal?.aborted
+      )
+        return result;
+      await new Promise((resolve) => setTimeout(resolve, 200 * attempt));
+    }
+  }
+
+  private async execOnce(argv: readonly string[], options: ExecOptions, started: number): Promise<{ result: ExecResult; end?: ExecEnd }> {
     const hasStdin = options.stdin !== undefined;
     let exec: Docker.Exec;
     let stream: Duplex;
@@ -132,9 +159,9 @@ export class DockerSandbox implements Sandbox {
 
     const timedOut = await waitForEnd(stream, options.timeoutMs, options.signal);
     if (timedOut) stream.destroy();
-    const exitCode = timedOut ? -1 : await exitCodeOf(exec);
-    return {
-      exitCode,
+    const end = timedOut ? undefined : await execEndOf(exec);
+    const result = {
+      exitCode: end?.exitCode ?? -1,
       output: sink.bytes(),
       stderr: options.separateStderr ? errSink.render() : '',
       outputBytes: sink.totalBytes,
@@ -142,6 +169,7 @@ export class DockerSandbox implements Sandbox {
       timedOut,
       durationMs: Date.now() - started,
     };
+    return end ? { result, end } : { result };
   }
 
   async attach(

@@ -72,17 +72,37 @@ export function waitForEnd(stream: Duplex, timeoutMs: number | undefined, signal
   });
 }
 
-/** The exec's exit code; the stream can end a moment before Docker marks the exec finished. */
-export async function exitCodeOf(exec: Docker.Exec): Promise<number> {
+/** How an exec ended: its exit code, and whether the runtime ever started its process. */
+export interface ExecEnd {
+  readonly exitCode: number;
+  /** False when the engine says no process was started (Docker sets the exec's Pid once it is). */
+  readonly started: boolean;
+}
+
+/** The exec's end; the stream can end a moment before Docker marks the exec finished. */
+export async function execEndOf(exec: Docker.Exec): Promise<ExecEnd> {
   for (let attempt = 0; attempt < 50; attempt++) {
     // Podman forgets an exec with its container (Docker keeps it until the container is removed):
     // the exec of a container that died is not found, and its code is as unknown as on Docker.
-    const info = await exec.inspect().catch((error: unknown) => {
-      if (statusCodeOf(error) === 404) return { Running: false, ExitCode: null };
+    const info = (await exec.inspect().catch((error: unknown) => {
+      if (statusCodeOf(error) === 404) return { Running: false, ExitCode: null, Pid: undefined };
       throw error;
-    });
-    if (!info.Running) return info.ExitCode ?? -1;
+    })) as { Running: boolean; ExitCode: number | null; Pid?: number };
+    if (!info.Running) return { exitCode: info.ExitCode ?? -1, started: info.Pid !== 0 };
     await new Promise((r) => setTimeout(r, 10));
   }
-  return -1;
+  return { exitCode: -1, started: true };
+}
+
+/**
+ * The runtime failed to start the exec's process for a reason of the moment (runc's init lost its
+ * pipe, a fork refused while the host was loaded): exit 126 from the engine, no process ever
+ * started (so nothing of the command ran), and the runtime's own words. Not a missing or refused
+ * program, which fails the same way every time.
+ */
+export function startFailedForNow(end: ExecEnd, output: string): boolean {
+  if (end.started || end.exitCode !== 126) return false;
+  return (
+    /OCI runtime exec failed/.test(output) && /init-p|connection reset by peer|broken pipe|resource temporarily unavailable/i.test(output)
+  );
 }
