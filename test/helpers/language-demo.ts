@@ -1,12 +1,11 @@
 import { execFile } from 'node:child_process';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { afterAll, beforeAll } from 'vitest';
 import { packageRoot } from '../../src/common/paths.js';
 import { loadTaskFile } from '../../src/tasks/loader.js';
 import type { Task } from '../../src/tasks/task.js';
+import { rowsServer } from './rows-server.js';
 import { expectNoContainers, startTestServer, type TestServer } from './server.js';
 
 const run = promisify(execFile);
@@ -68,28 +67,12 @@ export function demoVariantServer(
   id: string,
   variant: (row: Record<string, string>) => Promise<Record<string, string>> | Record<string, string>,
 ): () => TestServer {
-  let scratch: string | undefined;
-  let server: TestServer | undefined;
-  beforeAll(async () => {
-    await buildLanguageDemoImages();
-    scratch = await mkdtemp(join(tmpdir(), 'swe-env-demo-variant-'));
-    const row = await languageDemoRow(id);
-    const file = join(scratch, 'variant.jsonl');
-    await writeFile(file, `${JSON.stringify({ ...row, ...(await variant(row)) })}\n`);
-    server = await startTestServer({ taskFiles: [file], gradingNetwork: 'none' });
-  }, 900_000);
-  afterAll(async () => {
-    try {
-      if (server) {
-        await server.stop();
-        await expectNoContainers(server.server.provider);
-      }
-    } finally {
-      if (scratch) await rm(scratch, { recursive: true, force: true });
-    }
-  });
-  return () => {
-    if (!server) throw new Error(`the server over the ${id} variant did not start`);
-    return server;
-  };
+  return rowsServer(
+    async () => {
+      await buildLanguageDemoImages();
+      const row = await languageDemoRow(id);
+      return [{ ...row, ...(await variant(row)) }];
+    },
+    { gradingNetwork: 'none' },
+  );
 }

@@ -8,15 +8,13 @@
  * RSpec's twin is in test/cheats/rspec-canaries/.
  */
 import { readFileSync } from 'node:fs';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { GradeReport__Output } from '../../src/generated/swe_env/v1/GradeReport.js';
 import { packageRoot } from '../../src/common/paths.js';
 import { said } from '../helpers/exploit-grading.js';
 import { treeDiff } from '../helpers/tree-diff.js';
-import { expectNoContainers, startTestServer, type TestServer } from '../helpers/server.js';
+import { gradedOnce, rowsServer } from '../helpers/rows-server.js';
 
 const DEMO = join(packageRoot(), 'tasks', 'demo');
 const BASE = 'swe-env-demo__textkit-2';
@@ -93,55 +91,35 @@ function unfixedPatch(): string {
   return treeDiff(join(DEMO, 'repos', 'textkit'), { 'textkit/wrap.py': `${original}\n# The last line is still to keep.\n` });
 }
 
-let server: TestServer | undefined;
-let scratch: string | undefined;
+const server = rowsServer(
+  async () => {
+    const base = demoRow(BASE);
+    goldPatch = base['patch']!;
+    const shared = {
+      ...base,
+      instance_id: SHARED,
+      image_name: `sweb.eval.x86_64.${BASE}:latest`,
+      test_patch: treeDiff(join(DEMO, 'repos', 'textkit'), SHARED_TESTS),
+      FAIL_TO_PASS: JSON.stringify(F2P),
+      PASS_TO_PASS: JSON.stringify(P2P),
+    };
+    return [base, shared];
+  },
+  { testTimeoutS: 60, gradingNetwork: 'none' },
+  300_000,
+);
 let goldPatch = '';
-const graded = new Map<string, Promise<GradeReport__Output>>();
-
-function grade(task: string, patch: string, key: string): Promise<GradeReport__Output> {
-  let report = graded.get(key);
-  if (!report) {
-    report = server!.client.evaluate(task, patch).then((r) => r.report!);
-    report.catch(() => undefined);
-    graded.set(key, report);
-  }
-  return report;
-}
+const grade = gradedOnce(server);
 const gold = (): Promise<GradeReport__Output> => grade(SHARED, goldPatch, 'gold');
 const unfixed = (task: string): Promise<GradeReport__Output> => grade(task, unfixedPatch(), `unfixed ${task}`);
 const kinds = (report: GradeReport__Output): string[] => report.findings.map((f) => f.kind);
 
-beforeAll(async () => {
-  const base = demoRow(BASE);
-  goldPatch = base['patch']!;
-  const testPatch = treeDiff(join(DEMO, 'repos', 'textkit'), SHARED_TESTS);
-  const shared = {
-    ...base,
-    instance_id: SHARED,
-    image_name: `sweb.eval.x86_64.${BASE}:latest`,
-    test_patch: testPatch,
-    FAIL_TO_PASS: JSON.stringify(F2P),
-    PASS_TO_PASS: JSON.stringify(P2P),
-  };
-  scratch = await mkdtemp(join(tmpdir(), 'swe-env-mirror-interference-'));
-  const file = join(scratch, 'tasks.jsonl');
-  await writeFile(file, [base, shared].map((r) => `${JSON.stringify(r)}\n`).join(''));
-  server = await startTestServer({ taskFiles: [file], testTimeoutS: 60, gradingNetwork: 'none' });
+beforeAll(() => {
   // All at once (the server runs them side by side); the gold patch and the unfixing change on the
   // shared task ask the task's reference together.
   void gold();
   void unfixed(SHARED);
   void unfixed(BASE);
-}, 300_000);
-afterAll(async () => {
-  try {
-    if (server) {
-      await server.stop();
-      await expectNoContainers(server.server.provider);
-    }
-  } finally {
-    if (scratch) await rm(scratch, { recursive: true, force: true });
-  }
 });
 
 describe('pytest: a list the listed tests fill, read whole by a later listed test', () => {

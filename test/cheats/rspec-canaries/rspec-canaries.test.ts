@@ -7,14 +7,11 @@
  * `// DEFECT:` note (the test fails the day the grading is right); beside it a plain `it` shows
  * what happens today.
  */
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { GradeReport__Output } from '../../../src/generated/swe_env/v1/GradeReport.js';
 import { lines, said } from '../../helpers/exploit-grading.js';
 import { buildLanguageDemoImages, languageDemoRow } from '../../helpers/language-demo.js';
-import { expectNoContainers, startTestServer, type TestServer } from '../../helpers/server.js';
+import { gradedOnce, rowsServer } from '../../helpers/rows-server.js';
 import { patchOf } from '../shared/language-plants.js';
 import { RB2_TWIN_BODIES, RB_HONEST_BY_PLACE, RB_UNFIXED } from './exploits.js';
 import {
@@ -31,20 +28,17 @@ import {
 } from './variants.js';
 
 const ROMAN = 'swe-env-demo__roman-1';
-let server: TestServer | undefined;
-let scratch: string | undefined;
 let goldPatch = '';
-const graded = new Map<string, Promise<GradeReport__Output>>();
-
-function grade(task: string, patch: string, key: string): Promise<GradeReport__Output> {
-  let report = graded.get(key);
-  if (!report) {
-    report = server!.client.evaluate(task, patch).then((r) => r.report!);
-    report.catch(() => undefined);
-    graded.set(key, report);
-  }
-  return report;
-}
+const server = rowsServer(
+  async () => {
+    await buildLanguageDemoImages();
+    const base = await languageDemoRow(ROMAN);
+    goldPatch = base['patch']!;
+    return [base, ...VARIANTS.map((v) => variantRow(base, v))];
+  },
+  { testTimeoutS: 60, gradingNetwork: 'none' },
+);
+const grade = gradedOnce(server);
 const gold = (variant: SpecVariant): Promise<GradeReport__Output> => grade(variant.id, goldPatch, `gold ${variant.id}`);
 const rb2 = (): Promise<GradeReport__Output> => grade(ROMAN, patchOf(RB2_TWIN_BODIES), 'RB2');
 const empty = (): Promise<GradeReport__Output> => grade(ROMAN, '', 'empty');
@@ -53,14 +47,7 @@ const byPlace = (): Promise<GradeReport__Output> => grade(RB_HONEST_BY_PLACE.tas
 const unfixed = (task: string): Promise<GradeReport__Output> => grade(task, patchOf(RB_UNFIXED), `unfixed ${task}`);
 const kinds = (report: GradeReport__Output): string[] => report.findings.map((f) => f.kind);
 
-beforeAll(async () => {
-  await buildLanguageDemoImages();
-  const base = await languageDemoRow(ROMAN);
-  goldPatch = base['patch']!;
-  scratch = await mkdtemp(join(tmpdir(), 'swe-env-rspec-canaries-'));
-  const file = join(scratch, 'tasks.jsonl');
-  await writeFile(file, [base, ...VARIANTS.map((v) => variantRow(base, v))].map((r) => `${JSON.stringify(r)}\n`).join(''));
-  server = await startTestServer({ taskFiles: [file], testTimeoutS: 60, gradingNetwork: 'none' });
+beforeAll(() => {
   // All gradings start at once (the server runs them side by side).
   for (const v of VARIANTS) void gold(v);
   void rb2();
@@ -68,16 +55,6 @@ beforeAll(async () => {
   void byPlace();
   void unfixed(ROMAN);
   void unfixed(SHARED_ACROSS_GROUPS.id);
-}, 900_000);
-afterAll(async () => {
-  try {
-    if (server) {
-      await server.stop();
-      await expectNoContainers(server.server.provider);
-    }
-  } finally {
-    if (scratch) await rm(scratch, { recursive: true, force: true });
-  }
 });
 
 async function expectRewarded(report: GradeReport__Output): Promise<void> {
