@@ -80,7 +80,9 @@ describe('fleet client', () => {
       }
       expect([...home.keys()].sort()).toEqual([...taskIds].sort());
       expect(answers.flatMap((a) => a.unknownTaskIds)).toEqual(['no-such-task']);
-      expect(new Set(home.values()).size).toBe(2);
+      // One Prefetch per server. How many servers the tasks' homes cover depends on the servers'
+      // ports (the rendezvous order hashes the address): all nine on one is 1 run in 256.
+      expect(new Set(answers.map((a) => a.server)).size).toBe(answers.length);
       for (const taskId of taskIds) {
         const r = await two.reset({ taskId, groupId: `home-${taskId}` });
         started.push(r.episodeId);
