@@ -9,6 +9,7 @@ import { closedWorldFindings, contentProblem, type LayerChange, type OutsideChan
 import { readContainerFile } from './container-file.js';
 import { ModelFault, assertAlive, seconds, watchingPause } from './container-watch.js';
 import { isLanguageRun } from '../../languages/index.js';
+import { endAllButInit } from './keeper-kill.js';
 
 /**
  * The stages before the tests. The task's own steps (the plan's eval commands: locale, exports,
@@ -171,12 +172,14 @@ function runInstall(
 /**
  * Ends every process the agent-driven step left (a daemon waiting for the test patch to appear),
  * through PID 1, and checks from the host that none is left (after the steps after the test patch too).
+ * Each round waits until the keeper's kill has run (keeper-kill.ts), however loaded the machine;
+ * a process left after that was forked while the kill went round, and is signalled again.
  */
 export async function quiesce(sandbox: Sandbox, what = 'the install step'): Promise<void> {
   for (let attempt = 0; attempt < 5; attempt++) {
-    await sandbox.killAllButInit();
-    // PID 1 ends them after the call returns: looked at again until none is left or the round's
-    // time is up (then signalled again: a process forked while the signal went round survives it).
+    await endAllButInit(sandbox);
+    // Looked at again until none is left or the round's time is up: the ended processes are
+    // listed until PID 1 reaps them, and without a witness its kill itself may still be to come.
     const until = Date.now() + 100 + attempt * 200;
     for (;;) {
       if (leftOver(await sandbox.processes()).length === 0) return;

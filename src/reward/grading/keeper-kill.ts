@@ -1,0 +1,88 @@
+import { randomInt } from 'node:crypto';
+import type { Sandbox } from '../../sandbox/sandbox.js';
+
+/**
+ * Ending every process of a container but its PID 1, and knowing when that happened.
+ *
+ * The engine's signal reaches the keeper (PID 1) at once, but the keeper's `kill -9 -1` runs when
+ * the kernel next schedules it: on a loaded machine (a trainer's hundreds of gradings, the CI's
+ * parallel files) that can be seconds later. Looking at the processes for a fixed while after the
+ * signal then reads a keeper that has not run yet as processes that survived it, and an honest test
+ * run that leaves a process behind is scored 0. So a witness goes first: a process of ours that
+ * only the keeper's kill ends. Once the engine says it ended, the kill has happened, however late;
+ * what is left after that (forked while the kill went round) is signalled again.
+ */
+
+/** How long the witness lives by itself: past it the signal is sent again. */
+const WITNESS_LIFE_S = 20;
+/** How long a witness may take to show in the engine's list before the round goes on without it. */
+const WITNESS_SHOW_MS = 15_000;
+
+export interface KeeperKillRound {
+  /** Whether a witness showed and ended after the signal: the keeper's kill has run. */
+  readonly witnessed: boolean;
+}
+
+/**
+ * Signals PID 1 to end every other process and waits until it has (its witness ended). Without a
+ * witness (the image cannot run one, or it never showed), returns after the signal alone: the
+ * caller then looks at the processes for a while, as it must for a process forked during the kill.
+ */
+export async function endAllButInit(sandbox: Sandbox): Promise<KeeperKillRound> {
+  const mark = `0.${String(randomInt(100_000_000, 1_000_000_000))}`;
+  const ended = runWitness(sandbox, mark);
+  let signalled = false;
+  try {
+    const shown = await witnessShown(sandbox, mark, ended.finished);
+    await sandbox.killAllButInit();
+    signalled = true;
+    if (!shown) return { witnessed: false };
+    const exit = await ended.result;
+    // 137: SIGKILLed, which is what the keeper's kill does; an exit of its own (0 after its life,
+    // or the image's `sleep` refusing the mark) says nothing of the kill.
+    return { witnessed: exit === 137 };
+  } finally {
+    // The witness is always waited for: no exec outlives the call, none rejects unobserved.
+    if (!signalled) await sandbox.killAllButInit().catch(() => undefined);
+    await ended.result;
+  }
+}
+
+interface Witness {
+  /** The witness's exit code; -1 when it could not be run. Never rejects. */
+  readonly result: Promise<number>;
+  /** Whether it has ended (read while waiting for it to show). */
+  readonly finished: () => boolean;
+}
+
+function runWitness(sandbox: Sandbox, mark: string): Witness {
+  let done = false;
+  // `sleep` sums its arguments: the mark is a fraction of a second that makes it ours to find.
+  const result = sandbox
+    .exec(['sleep', String(WITNESS_LIFE_S), mark], { timeoutMs: (WITNESS_LIFE_S + 40) * 1000, outputLimitBytes: 4096 })
+    .then(
+      (run) => run.exitCode,
+      () => -1,
+    )
+    .finally(() => {
+      done = true;
+    });
+  return { result, finished: () => done };
+}
+
+async function witnessShown(sandbox: Sandbox, mark: string, finished: () => boolean): Promise<boolean> {
+  const until = Date.now() + WITNESS_SHOW_MS;
+  for (;;) {
+    if (finished()) return false;
+    const listed = await sandbox.processes();
+    if (listed.some((p) => isWitness(p.command, mark))) return true;
+    if (Date.now() >= until) return false;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+/** The witness's line in the engine's list (its args). */
+function isWitness(command: string, mark: string): boolean {
+  const words = command.trim().split(/\s+/);
+  return words.length === 3 && /(^|\/)sleep$/.test(words[0] ?? '') && words[1] === String(WITNESS_LIFE_S) && words[2] === mark;
+}

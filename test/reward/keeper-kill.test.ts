@@ -1,0 +1,127 @@
+/**
+ * Ending what a test run or an install step left behind waits for the keeper's kill to have run,
+ * not for a fixed while after the signal. On a loaded machine PID 1 may not be scheduled for
+ * seconds after the engine's signal; the grading then read its leftover processes as having
+ * survived being ended and scored an honest run that leaves a process behind 0. Here the keeper
+ * is held from the host (SIGSTOP: the kernel does not schedule it, as under load, only longer):
+ * the signal waits pending, and the processes are ended once it runs.
+ */
+import { readFile } from 'node:fs/promises';
+import { afterAll, describe, expect, it } from 'vitest';
+import type { Sandbox } from '../../src/sandbox/sandbox.js';
+import { quiesce } from '../../src/reward/grading/agent-steps.js';
+import { endAllButInit } from '../../src/reward/grading/keeper-kill.js';
+import { disposeAll, testProvider, testSpec } from '../helpers/docker.js';
+import { expectNoContainers } from '../helpers/server.js';
+
+const provider = testProvider();
+const sandboxes: Sandbox[] = [];
+const held = new Set<number>();
+const USR2 = 1n << 11n; // signal 12's bit in /proc's masks
+
+afterAll(async () => {
+  for (const pid of held) resume(pid);
+  await disposeAll(provider, sandboxes);
+  await expectNoContainers(provider);
+});
+
+/** A sandbox whose keeper has its SIGUSR2 handler in place, with its host pid. */
+async function sandboxWithKeeper(): Promise<{ sandbox: Sandbox; keeper: number }> {
+  const sandbox = await provider.create(testSpec({ workdir: '/tmp' }));
+  sandboxes.push(sandbox);
+  const keeper = (await provider.docker.getContainer(sandbox.id).inspect()).State.Pid;
+  // A signal sent before the keeper's trap is set is dropped (PID 1 ignores what it does not handle).
+  await until(async () => ((await signalMask(keeper, 'SigCgt')) & USR2) !== 0n);
+  return { sandbox, keeper };
+}
+
+async function signalMask(pid: number, field: 'SigCgt' | 'SigPnd' | 'ShdPnd'): Promise<bigint> {
+  const status = await readFile(`/proc/${pid}/status`, 'utf8');
+  const hex = new RegExp(`^${field}:\\s*([0-9a-f]+)$`, 'm').exec(status)?.[1];
+  if (hex === undefined) throw new Error(`no ${field} in /proc/${pid}/status`);
+  return BigInt(`0x${hex}`);
+}
+
+async function until(check: () => Promise<boolean>): Promise<void> {
+  while (!(await check())) await new Promise((resolve) => setTimeout(resolve, 20));
+}
+
+function hold(pid: number): void {
+  process.kill(pid, 'SIGSTOP');
+  held.add(pid);
+}
+
+function resume(pid: number): void {
+  held.delete(pid);
+  try {
+    process.kill(pid, 'SIGCONT');
+  } catch {
+    // already gone with its container
+  }
+}
+
+async function leaveDaemon(sandbox: Sandbox): Promise<void> {
+  const started = await sandbox.exec(['bash', '-c', 'setsid sleep 600 </dev/null >/dev/null 2>&1 & echo started'], {
+    timeoutMs: 30_000,
+  });
+  expect(started.output.toString()).toContain('started');
+  expect(await commands(sandbox)).toContain('sleep 600');
+}
+
+async function commands(sandbox: Sandbox): Promise<string[]> {
+  return (await sandbox.processes()).filter((p) => !p.init).map((p) => p.command.trim());
+}
+
+describe('ending the processes a grading step left', () => {
+  it('waits for a keeper that is not scheduled for a while, and ends them once it runs', async () => {
+    const { sandbox, keeper } = await sandboxWithKeeper();
+    await leaveDaemon(sandbox);
+    hold(keeper);
+    let settled: 'resolved' | Error | undefined;
+    const ending = quiesce(sandbox, 'the test run').then(
+      () => {
+        settled = 'resolved';
+      },
+      (error: unknown) => {
+        settled = error instanceof Error ? error : new Error(String(error));
+      },
+    );
+    // The signal has reached the held keeper: it is pending, not handled.
+    await until(async () => (((await signalMask(keeper, 'ShdPnd')) | (await signalMask(keeper, 'SigPnd'))) & USR2) !== 0n);
+    // Longer than the whole of the fixed rounds that once followed the signal (2.5 s): those read
+    // the held keeper's leftovers as survivors and failed the step.
+    await new Promise((resolve) => setTimeout(resolve, 5_000));
+    expect(settled).toBeUndefined();
+    resume(keeper);
+    await ending;
+    expect(settled).toBe('resolved');
+    expect(await commands(sandbox)).toEqual([]);
+  }, 60_000);
+
+  it('says the kill was witnessed, and leaves nothing behind it', async () => {
+    const { sandbox } = await sandboxWithKeeper();
+    await leaveDaemon(sandbox);
+    const round = await endAllButInit(sandbox);
+    expect(round.witnessed).toBe(true);
+    await until(async () => (await commands(sandbox)).length === 0);
+  }, 60_000);
+
+  it('still ends them where the image’s sleep cannot be the witness', async () => {
+    const { sandbox } = await sandboxWithKeeper();
+    const broken = await sandbox.exec(
+      ['bash', '-c', 'printf "#!/bin/sh\\nexit 1\\n" > /usr/local/bin/sleep && chmod +x /usr/local/bin/sleep && echo planted'],
+      {
+        timeoutMs: 30_000,
+      },
+    );
+    expect(broken.output.toString()).toContain('planted');
+    const started = await sandbox.exec(['bash', '-c', 'setsid /bin/sleep 600 </dev/null >/dev/null 2>&1 & echo started'], {
+      timeoutMs: 30_000,
+    });
+    expect(started.output.toString()).toContain('started');
+    const round = await endAllButInit(sandbox);
+    expect(round.witnessed).toBe(false);
+    await quiesce(sandbox, 'the test run');
+    expect(await commands(sandbox)).toEqual([]);
+  }, 60_000);
+});
