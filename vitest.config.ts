@@ -1,4 +1,5 @@
 import { defineConfig } from 'vitest/config';
+import DurationSequencer from './test/duration-sequencer.js';
 
 export default defineConfig({
   test: {
@@ -9,5 +10,7 @@ export default defineConfig({
     // Docker serialises container starts; a few files at once is what the 2-core machine takes.
     maxWorkers: 2,
     reporters: ['default'],
+    // Longest files first (test/durations.json): no worker is left alone with a long file at the end.
+    sequence: { sequencer: DurationSequencer },
   },
 });

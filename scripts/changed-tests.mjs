@@ -17,7 +17,7 @@ import { fileURLToPath } from 'node:url';
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 
 /** Files whose change can break any test: the full suite is the only honest selection. */
-const EVERYTHING = [/^package(-lock)?\.json$/, /^tsconfig.*\.json$/, /^vitest.*\.ts$/, /^eslint\.config\.js$/, /^proto\//, /^scripts\/(setup|test-all|lib|ensure-docker|build-base-image|setup-python|setup-harbor-python|link-cli)\.sh$/, /^tasks\/demo\//, /^\.ci\//, /^src\/generated\//];
+const EVERYTHING = [/^package(-lock)?\.json$/, /^tsconfig.*\.json$/, /^vitest.*\.ts$/, /^test\/duration-sequencer\.ts$/, /^eslint\.config\.js$/, /^proto\//, /^scripts\/(setup|test-all|lib|ensure-docker|build-base-image|setup-python|setup-harbor-python|link-cli)\.sh$/, /^tasks\/demo\//, /^\.ci\//, /^src\/generated\//];
 
 /**
  * What a source file's change is proved by beyond its importers: the engine tests that reach it only
