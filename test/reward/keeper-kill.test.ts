@@ -106,19 +106,58 @@ describe('ending the processes a grading step left', () => {
     await until(async () => (await commands(sandbox)).length === 0);
   }, 60_000);
 
-  it('still ends them where the image’s sleep cannot be the witness', async () => {
-    const { sandbox } = await sandboxWithKeeper();
-    const broken = await sandbox.exec(
-      ['bash', '-c', 'printf "#!/bin/sh\\nexit 1\\n" > /usr/local/bin/sleep && chmod +x /usr/local/bin/sleep && echo planted'],
-      {
-        timeoutMs: 30_000,
-      },
+  it('does not take a process named as the keeper’s own `sleep 5` for the keeper’s while the kill is still to come', async () => {
+    const { sandbox, keeper } = await sandboxWithKeeper();
+    // An orphan (PID 1's child, as the keeper's fallback loop's `sleep 5` is) that says "sleep 5" and
+    // starts nothing: bash under that name, reading a script file named 5.
+    const disguised = await sandbox.exec(
+      [
+        'bash',
+        '-c',
+        "mkdir -p /tmp/d /tmp/w && cp /usr/bin/bash /tmp/d/sleep && printf 'while :; do read -t 1 -u 3 3<>/dev/ptmx; done\\n' > /tmp/w/5 && (cd /tmp/w && setsid bash -c 'exec -a sleep /tmp/d/sleep 5' </dev/null >/dev/null 2>&1 &) && echo started",
+      ],
+      { timeoutMs: 30_000 },
     );
-    expect(broken.output.toString()).toContain('planted');
-    const started = await sandbox.exec(['bash', '-c', 'setsid /bin/sleep 600 </dev/null >/dev/null 2>&1 & echo started'], {
-      timeoutMs: 30_000,
+    expect(disguised.output.toString()).toContain('started');
+    await until(async () => (await commands(sandbox)).includes('sleep 5'));
+    hold(keeper);
+    let settled = false;
+    const ending = quiesce(sandbox, 'the test run').finally(() => {
+      settled = true;
     });
-    expect(started.output.toString()).toContain('started');
+    await until(async () => (((await signalMask(keeper, 'ShdPnd')) | (await signalMask(keeper, 'SigPnd'))) & USR2) !== 0n);
+    await new Promise((resolve) => setTimeout(resolve, 5_000));
+    // Ended only once the keeper has run: until then the grading must not go on.
+    expect(settled).toBe(false);
+    expect(await commands(sandbox)).toContain('sleep 5');
+    resume(keeper);
+    await ending;
+    expect(await commands(sandbox)).toEqual([]);
+  }, 60_000);
+
+  it('is witnessed with the image’s bash and sleep replaced: the witness runs none of the container’s files', async () => {
+    const { sandbox } = await sandboxWithKeeper();
+    await leaveDaemon(sandbox);
+    const replaced = await sandbox.exec(
+      [
+        '/bin/bash',
+        '-c',
+        "printf '#!/bin/sh\\nexit 1\\n' > /tmp/fake && chmod +x /tmp/fake && for f in /usr/bin/sleep /usr/bin/bash; do cp /tmp/fake $f.new && mv -f $f.new $f; done && echo replaced",
+      ],
+      { timeoutMs: 30_000 },
+    );
+    expect(replaced.output.toString()).toContain('replaced');
+    expect((await sandbox.exec(['bash', '-c', 'echo ran'], { timeoutMs: 30_000 })).output.toString()).not.toContain('ran');
+    const round = await endAllButInit(sandbox);
+    expect(round.witnessed).toBe(true);
+    await until(async () => (await commands(sandbox)).length === 0);
+  }, 60_000);
+
+  it('still ends them, unwitnessed, where no witness can run (no /dev/ptmx)', async () => {
+    const { sandbox } = await sandboxWithKeeper();
+    await leaveDaemon(sandbox);
+    const removed = await sandbox.exec(['bash', '-c', 'rm -f /dev/ptmx && echo removed'], { timeoutMs: 30_000 });
+    expect(removed.output.toString()).toContain('removed');
     const round = await endAllButInit(sandbox);
     expect(round.witnessed).toBe(false);
     await quiesce(sandbox, 'the test run');

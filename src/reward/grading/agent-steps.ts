@@ -180,14 +180,16 @@ export async function quiesce(sandbox: Sandbox, what = 'the install step'): Prom
     await endAllButInit(sandbox);
     // Looked at again until none is left or the round's time is up: the ended processes are
     // listed until PID 1 reaps them, and without a witness its kill itself may still be to come.
+    // Every process but PID 1 counts here, one named as the keeper's own `sleep 5` too: only
+    // once the rounds are over is that one taken for the keeper's.
     const until = Date.now() + 100 + attempt * 200;
     for (;;) {
-      if (leftOver(await sandbox.processes()).length === 0) return;
+      if (leftOver(await sandbox.processes(), { keepersSleep: false }).length === 0) return;
       if (Date.now() >= until) break;
       await new Promise((resolve) => setTimeout(resolve, 20));
     }
   }
-  const left = leftOver(await sandbox.processes());
+  const left = leftOver(await sandbox.processes(), { keepersSleep: true });
   if (left.length > 0) {
     throw new ModelFault(
       `processes started by ${what} survived being ended: ${left
@@ -198,10 +200,14 @@ export async function quiesce(sandbox: Sandbox, what = 'the install step'): Prom
   }
 }
 
-/** Processes other than PID 1 and, with the keeper's fallback loop, its own `sleep 5`. */
-function leftOver(processes: Awaited<ReturnType<Sandbox['processes']>>): typeof processes {
+/**
+ * Processes other than PID 1 and, with keepersSleep, PID 1's children named `sleep 5`: the keeper's
+ * fallback loop (an image whose /run is read-only) always has one, and a process of the change can
+ * take the same name, so it is set aside only after every round.
+ */
+function leftOver(processes: Awaited<ReturnType<Sandbox['processes']>>, o: { keepersSleep: boolean }): typeof processes {
   const init = processes.find((p) => p.init)?.pid;
-  return processes.filter((p) => !p.init && !(p.ppid === init && p.command.trim() === 'sleep 5'));
+  return processes.filter((p) => !p.init && !(o.keepersSleep && p.ppid === init && p.command.trim() === 'sleep 5'));
 }
 
 const CONTENT_LIMIT = 1024 * 1024;

@@ -41,7 +41,7 @@ export async function endAllButInit(sandbox: Sandbox): Promise<KeeperKillRound> 
   // A witness that never showed says nothing; it ends with the kill, its life or its container,
   // and its result never rejects, so it is not waited for.
   if (!shown) return { witnessed: false };
-  // 137: SIGKILLed, which is what the keeper's kill does; an exit of its own (0 after its life)
+  // 137: SIGKILLed, which is what the keeper's kill does; an exit of its own (its read timed out)
   // says nothing of the kill. Either way it has ended: at most its life is waited for.
   return { witnessed: (await witness.result) === 137 };
 }
@@ -53,11 +53,23 @@ interface Witness {
   readonly finished: () => boolean;
 }
 
+/**
+ * The witness is PID 1's own program (`/proc/1/exe`: the keeper's bash, loaded from the pristine
+ * image when the container started; a file replaced on disk since is another inode), waiting on a
+ * new terminal that nothing writes to: no file of the container that the change could have replaced
+ * runs. Whatever makes it end early (no /dev/ptmx) only leaves the round without a witness.
+ */
+const WITNESS_SCRIPT = `read -t ${String(WITNESS_LIFE_S)} -u 3 3<>/dev/ptmx`;
+const WITNESS_PROGRAM = '/proc/1/exe';
+
 function runWitness(sandbox: Sandbox, mark: string): Witness {
   let done = false;
-  // `sleep` sums its arguments: the mark is a fraction of a second that makes it ours to find.
+  // The mark is its $0, the last word of its line in the engine's list: it makes the witness ours to find.
   const result = sandbox
-    .exec(['sleep', String(WITNESS_LIFE_S), mark], { timeoutMs: (WITNESS_LIFE_S + 40) * 1000, outputLimitBytes: 4096 })
+    .exec([WITNESS_PROGRAM, '--noprofile', '--norc', '-c', WITNESS_SCRIPT, mark], {
+      timeoutMs: (WITNESS_LIFE_S + 40) * 1000,
+      outputLimitBytes: 4096,
+    })
     .then(
       (run) => run.exitCode,
       () => -1,
@@ -81,6 +93,6 @@ async function witnessShown(sandbox: Sandbox, mark: string, finished: () => bool
 
 /** The witness's line in the engine's list (its args). */
 function isWitness(command: string, mark: string): boolean {
-  const words = command.trim().split(/\s+/);
-  return words.length === 3 && /(^|\/)sleep$/.test(words[0] ?? '') && words[1] === String(WITNESS_LIFE_S) && words[2] === mark;
+  const line = command.trim();
+  return line.startsWith(`${WITNESS_PROGRAM} `) && line.endsWith(` ${mark}`);
 }
