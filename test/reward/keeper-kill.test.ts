@@ -72,29 +72,42 @@ async function commands(sandbox: Sandbox): Promise<string[]> {
   return (await sandbox.processes()).filter((p) => !p.init).map((p) => p.command.trim());
 }
 
+/**
+ * Ends the sandbox's leftovers while its keeper is held from the host: holds it, starts the ending,
+ * waits until the signal is pending at the held keeper, then 5 s more (longer than the whole of the
+ * fixed rounds that once followed the signal, 2.5 s). Returns what had settled by then (undefined:
+ * nothing, as it must be) and a function that releases the keeper and waits for the ending's outcome.
+ */
+async function quiesceWhileHeld(
+  sandbox: Sandbox,
+  keeper: number,
+): Promise<{ settledWhileHeld: 'resolved' | Error | undefined; release: () => Promise<'resolved' | Error> }> {
+  hold(keeper);
+  let settled: 'resolved' | Error | undefined;
+  const ending: Promise<'resolved' | Error> = quiesce(sandbox, 'the test run').then(
+    (): 'resolved' => (settled = 'resolved'),
+    (error: unknown) => (settled = error instanceof Error ? error : new Error(String(error))),
+  );
+  await until(async () => (((await signalMask(keeper, 'ShdPnd')) | (await signalMask(keeper, 'SigPnd'))) & USR2) !== 0n);
+  await new Promise((resolve) => setTimeout(resolve, 5_000));
+  const settledWhileHeld = settled;
+  return {
+    settledWhileHeld,
+    release: async () => {
+      resume(keeper);
+      return ending;
+    },
+  };
+}
+
 describe('ending the processes a grading step left', () => {
   it('waits for a keeper that is not scheduled for a while, and ends them once it runs', async () => {
     const { sandbox, keeper } = await sandboxWithKeeper();
     await leaveDaemon(sandbox);
-    hold(keeper);
-    let settled: 'resolved' | Error | undefined;
-    const ending = quiesce(sandbox, 'the test run').then(
-      () => {
-        settled = 'resolved';
-      },
-      (error: unknown) => {
-        settled = error instanceof Error ? error : new Error(String(error));
-      },
-    );
-    // The signal has reached the held keeper: it is pending, not handled.
-    await until(async () => (((await signalMask(keeper, 'ShdPnd')) | (await signalMask(keeper, 'SigPnd'))) & USR2) !== 0n);
-    // Longer than the whole of the fixed rounds that once followed the signal (2.5 s): those read
-    // the held keeper's leftovers as survivors and failed the step.
-    await new Promise((resolve) => setTimeout(resolve, 5_000));
-    expect(settled).toBeUndefined();
-    resume(keeper);
-    await ending;
-    expect(settled).toBe('resolved');
+    const held = await quiesceWhileHeld(sandbox, keeper);
+    // The fixed rounds read the held keeper's leftovers as survivors and failed the step.
+    expect(held.settledWhileHeld).toBeUndefined();
+    expect(await held.release()).toBe('resolved');
     expect(await commands(sandbox)).toEqual([]);
   }, 60_000);
 
@@ -114,24 +127,20 @@ describe('ending the processes a grading step left', () => {
       [
         'bash',
         '-c',
-        "mkdir -p /tmp/d /tmp/w && cp /usr/bin/bash /tmp/d/sleep && printf 'while :; do read -t 1 -u 3 3<>/dev/ptmx; done\\n' > /tmp/w/5 && (cd /tmp/w && setsid bash -c 'exec -a sleep /tmp/d/sleep 5' </dev/null >/dev/null 2>&1 &) && echo started",
+        "mkdir -p /tmp/d /tmp/w && cp /usr/bin/bash /tmp/d/sleep && printf 'while :; do read -t 1 -u 3 3<>/dev/ptmx; done\\n' > /tmp/w/5 && cd /tmp/w && setsid -f bash -c 'exec -a sleep /tmp/d/sleep 5' </dev/null >/dev/null 2>&1 && echo started",
       ],
       { timeoutMs: 30_000 },
     );
     expect(disguised.output.toString()).toContain('started');
-    await until(async () => (await commands(sandbox)).includes('sleep 5'));
-    hold(keeper);
-    let settled = false;
-    const ending = quiesce(sandbox, 'the test run').finally(() => {
-      settled = true;
-    });
-    await until(async () => (((await signalMask(keeper, 'ShdPnd')) | (await signalMask(keeper, 'SigPnd'))) & USR2) !== 0n);
-    await new Promise((resolve) => setTimeout(resolve, 5_000));
+    // Listed alone, as PID 1's child: nothing else of the setup is left.
+    await until(async () => (await commands(sandbox)).join('|') === 'sleep 5');
+    const orphan = (await sandbox.processes()).find((p) => p.command.trim() === 'sleep 5');
+    expect(orphan?.ppid).toBe((await sandbox.processes()).find((p) => p.init)?.pid);
+    const held = await quiesceWhileHeld(sandbox, keeper);
     // Ended only once the keeper has run: until then the grading must not go on.
-    expect(settled).toBe(false);
+    expect(held.settledWhileHeld).toBeUndefined();
     expect(await commands(sandbox)).toContain('sleep 5');
-    resume(keeper);
-    await ending;
+    expect(await held.release()).toBe('resolved');
     expect(await commands(sandbox)).toEqual([]);
   }, 60_000);
 
