@@ -60,11 +60,14 @@ function resume(pid: number): void {
   }
 }
 
+/** Runs a setup script in the sandbox (the image's bash, by absolute path) and checks it got to its end. */
+async function setUp(sandbox: Sandbox, script: string): Promise<void> {
+  const run = await sandbox.exec(['/bin/bash', '-c', `${script} && echo set-up-done`], { timeoutMs: 30_000 });
+  expect(run.output.toString()).toContain('set-up-done');
+}
+
 async function leaveDaemon(sandbox: Sandbox): Promise<void> {
-  const started = await sandbox.exec(['bash', '-c', 'setsid sleep 600 </dev/null >/dev/null 2>&1 & echo started'], {
-    timeoutMs: 30_000,
-  });
-  expect(started.output.toString()).toContain('started');
+  await setUp(sandbox, '{ setsid sleep 600 </dev/null >/dev/null 2>&1 & }');
   expect(await commands(sandbox)).toContain('sleep 600');
 }
 
@@ -123,15 +126,10 @@ describe('ending the processes a grading step left', () => {
     const { sandbox, keeper } = await sandboxWithKeeper();
     // An orphan (PID 1's child, as the keeper's fallback loop's `sleep 5` is) that says "sleep 5" and
     // starts nothing: bash under that name, reading a script file named 5.
-    const disguised = await sandbox.exec(
-      [
-        'bash',
-        '-c',
-        "mkdir -p /tmp/d /tmp/w && cp /usr/bin/bash /tmp/d/sleep && printf 'while :; do read -t 1 -u 3 3<>/dev/ptmx; done\\n' > /tmp/w/5 && cd /tmp/w && setsid -f bash -c 'exec -a sleep /tmp/d/sleep 5' </dev/null >/dev/null 2>&1 && echo started",
-      ],
-      { timeoutMs: 30_000 },
+    await setUp(
+      sandbox,
+      "mkdir -p /tmp/d /tmp/w && cp /usr/bin/bash /tmp/d/sleep && printf 'while :; do read -t 1 -u 3 3<>/dev/ptmx; done\\n' > /tmp/w/5 && cd /tmp/w && setsid -f bash -c 'exec -a sleep /tmp/d/sleep 5' </dev/null >/dev/null 2>&1",
     );
-    expect(disguised.output.toString()).toContain('started');
     // Listed alone, as PID 1's child: nothing else of the setup is left.
     await until(async () => (await commands(sandbox)).join('|') === 'sleep 5');
     const orphan = (await sandbox.processes()).find((p) => p.command.trim() === 'sleep 5');
@@ -147,15 +145,10 @@ describe('ending the processes a grading step left', () => {
   it('is witnessed with the image’s bash and sleep replaced: the witness runs none of the container’s files', async () => {
     const { sandbox } = await sandboxWithKeeper();
     await leaveDaemon(sandbox);
-    const replaced = await sandbox.exec(
-      [
-        '/bin/bash',
-        '-c',
-        "printf '#!/bin/sh\\nexit 1\\n' > /tmp/fake && chmod +x /tmp/fake && for f in /usr/bin/sleep /usr/bin/bash; do cp /tmp/fake $f.new && mv -f $f.new $f; done && echo replaced",
-      ],
-      { timeoutMs: 30_000 },
+    await setUp(
+      sandbox,
+      "printf '#!/bin/sh\\nexit 1\\n' > /tmp/fake && chmod +x /tmp/fake && for f in /usr/bin/sleep /usr/bin/bash; do cp /tmp/fake $f.new && mv -f $f.new $f; done",
     );
-    expect(replaced.output.toString()).toContain('replaced');
     expect((await sandbox.exec(['bash', '-c', 'echo ran'], { timeoutMs: 30_000 })).output.toString()).not.toContain('ran');
     const round = await endAllButInit(sandbox);
     expect(round.witnessed).toBe(true);
@@ -165,8 +158,7 @@ describe('ending the processes a grading step left', () => {
   it('still ends them, unwitnessed, where no witness can run (no /dev/ptmx)', async () => {
     const { sandbox } = await sandboxWithKeeper();
     await leaveDaemon(sandbox);
-    const removed = await sandbox.exec(['bash', '-c', 'rm -f /dev/ptmx && echo removed'], { timeoutMs: 30_000 });
-    expect(removed.output.toString()).toContain('removed');
+    await setUp(sandbox, 'rm -f /dev/ptmx');
     const round = await endAllButInit(sandbox);
     expect(round.witnessed).toBe(false);
     await quiesce(sandbox, 'the test run');
