@@ -1,6 +1,7 @@
 import type { Sandbox } from '../sandbox/sandbox.js';
 import { planChange } from './capture/change-plan.js';
 import { controlCapture } from './capture/control.js';
+import { freezeForCapture } from './capture/freeze.js';
 import { ChangeTooLarge, readAgentChange } from './capture/read-agent-change.js';
 import { scratchDiff } from './capture/scratch-diff.js';
 
@@ -14,9 +15,10 @@ const MAX_CHANGED_PATHS = 200_000;
 /**
  * Reads the agent's change without running anything in the agent's container, from a frozen
  * sandbox: the engine pauses it (a cgroup freeze nothing inside can undo, so no background process
- * races the read), its writable-layer diff says what changed, its stat and archive API take the
- * changed files out (a new directory in one read, a huge or sparse file refused before it is read),
- * and the sandbox is thawed again (its PID 1's own expiry must keep working should the removal that
+ * races the read; when the freezer refuses, the episode's processes are ended first), its
+ * writable-layer diff says what changed, its stat and archive API take the changed files out (a
+ * new directory in one read, a huge or sparse file refused before it is read), and the sandbox is
+ * thawed again (its PID 1's own expiry must keep working should the removal that
  * follows fail). The diff is computed in a fresh container from the task's pristine image by that
  * image's git, with plumbing only: no git, PATH, config, hook, filter or attribute of the agent's is
  * obeyed, and everything git can hold is kept (symlinks anywhere, the executable bit, binary bytes).
@@ -38,7 +40,7 @@ export async function captureChange(
     durationS: elapsed(),
   });
   try {
-    await agent.pause();
+    await freezeForCapture(agent);
   } catch (error) {
     // A sandbox that is gone or stopped: the episode asks the engine whether its own commands did it.
     return { ok: false, error: `could not freeze the sandbox to capture its change: ${String(error)}`, infra: true, durationS: elapsed() };

@@ -61,7 +61,9 @@ describe('collect -> export -> eval, with a scripted OpenAI-compatible model', (
       '--run',
       'ci',
     );
-    expect(collected.stdout).toMatch(/4 samples: 2 resolved, 2 unresolved, 0 infra_error/);
+    // The collector's own words on anything it retried, shown when an assertion below fails.
+    const said = `collect stderr:\n${collected.stderr}`;
+    expect(collected.stdout, said).toMatch(/4 samples: 2 resolved, 2 unresolved, 0 infra_error/);
     // The model was sent the server's tools in OpenAI format, and the server's own prompt.
     const first = model.requests[0] as {
       tools: Array<{ type: string; function: { name: string } }>;
@@ -74,7 +76,11 @@ describe('collect -> export -> eval, with a scripted OpenAI-compatible model', (
     // turn went over gRPC with each Step).
     for (const dir of [join(out, 'trajectories'), serverRecords]) {
       const trajectories = await loadTrajectories([dir]);
-      expect(trajectories).toHaveLength(4);
+      const ends = trajectories.map((t) => {
+        const last = t.steps.at(-1);
+        return `${t.header.episode_id}: ${t.end?.end_reason ?? 'no end'} ${t.end?.reward ?? ''}; last step ${last?.tool} ${last?.status}: ${last?.observation.slice(0, 2000)}`;
+      });
+      expect(trajectories, `${dir}:\n${ends.join('\n')}\n${said}`).toHaveLength(4);
       for (const t of trajectories) {
         expect(t.steps.map((s) => s.tool)).toEqual(['bash', 'submit_solution']);
         expect(t.steps[0]?.assistant?.content).toMatch(/applying the fix|look around/);
