@@ -1,8 +1,14 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Sandbox } from '../../sandbox/sandbox.js';
 
-/** Waits between the asks after the kill: the last writers end once their flush returns. */
-const RETRY_WAITS_MS = [250, 500, 1000, 2000, 4000, 8000, 15000];
+/**
+ * How long the freeze is asked for after the kill: the killed writers end once their flush
+ * returns, and a flush is bounded by the sandbox's page cache (its memory limit) over the disk's
+ * speed. Past it, the failure is the environment's (a disk that slow is no sandbox's doing).
+ */
+const AFTER_KILL_MS = 60_000;
+const FIRST_WAIT_MS = 250;
+const LONGEST_WAIT_MS = 5_000;
 
 /**
  * Freezes the agent's sandbox for the capture. The engine's freeze can be refused while the
@@ -22,16 +28,14 @@ export async function freezeForCapture(agent: Sandbox): Promise<void> {
     if (!(await agent.isRunning())) throw error;
   }
   await agent.killAllButInit();
-  let last: unknown;
-  for (const wait of RETRY_WAITS_MS) {
-    await sleep(wait);
+  const until = Date.now() + AFTER_KILL_MS;
+  for (let wait = FIRST_WAIT_MS; ; wait = Math.min(wait * 2, LONGEST_WAIT_MS)) {
+    await sleep(Math.max(0, Math.min(wait, until - Date.now())));
     try {
       await agent.pause();
       return;
     } catch (error) {
-      last = error;
-      if (!(await agent.isRunning())) break;
+      if (Date.now() >= until || !(await agent.isRunning())) throw error;
     }
   }
-  throw last;
 }
