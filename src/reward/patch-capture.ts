@@ -18,8 +18,8 @@ const MAX_CHANGED_PATHS = 200_000;
  * races the read; when the freezer refuses, the episode's processes are ended first), its
  * writable-layer diff says what changed, its stat and archive API take the changed files out (a
  * new directory in one read, a huge or sparse file refused before it is read), and the sandbox is
- * thawed again (its PID 1's own expiry must keep working should the removal that
- * follows fail). The diff is computed in a fresh container from the task's pristine image by that
+ * thawed again (its PID 1's own expiry must keep working should the removal that follows fail).
+ * The diff is computed in a fresh container from the task's pristine image by that
  * image's git, with plumbing only: no git, PATH, config, hook, filter or attribute of the agent's is
  * obeyed, and everything git can hold is kept (symlinks anywhere, the executable bit, binary bytes).
  * Compiled artefacts and anything inside .git are not part of a change. A change too large to grade
@@ -42,7 +42,8 @@ export async function captureChange(
   try {
     await freezeForCapture(agent);
   } catch (error) {
-    // A sandbox that is gone or stopped: the episode asks the engine whether its own commands did it.
+    // A sandbox that is gone or stopped (the episode asks the engine whether its own commands did
+    // it), or one still refused a freeze after its processes were ended.
     return { ok: false, error: `could not freeze the sandbox to capture its change: ${String(error)}`, infra: true, durationS: elapsed() };
   }
   let failure: string;
