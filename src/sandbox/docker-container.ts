@@ -28,6 +28,7 @@ import type {
   Sandbox,
   SandboxFate,
   SandboxSpec,
+  TopProcess,
 } from './sandbox.js';
 import { topProcesses } from './engines/top-rows.js';
 
@@ -309,10 +310,10 @@ export class DockerSandbox implements Sandbox {
     }
   }
 
-  async processes(): Promise<Array<{ pid: number; ppid: number; command: string; init: boolean }>> {
+  async processes(): Promise<TopProcess[]> {
     try {
       const initPid = (await this.container.inspect()).State.Pid;
-      const top = (await this.container.top({ ps_args: '-o pid,ppid,args' })) as { Titles?: string[]; Processes?: string[][] };
+      const top = (await this.container.top({ ps_args: '-o pid,ppid,stat,args' })) as { Titles?: string[]; Processes?: string[][] };
       return topProcesses(top.Processes ?? [], initPid);
     } catch (error) {
       throw new InfraError(`cannot list the processes of sandbox ${this.id.slice(0, 12)}: ${String(error)}`, { cause: error });

@@ -4,6 +4,16 @@
  */
 import type { Duplex } from 'node:stream';
 
+/** One process of a sandbox as the engine's `top` lists it. */
+export interface TopProcess {
+  readonly pid: number;
+  readonly ppid: number;
+  /** The first letter of ps's STAT: R running, S or D sleeping (D: in the kernel, uninterruptible), Z ended, T stopped. */
+  readonly state: string;
+  readonly command: string;
+  readonly init: boolean;
+}
+
 export interface SandboxLimits {
   readonly memoryBytes: number;
   readonly nanoCpus: number;
@@ -139,7 +149,7 @@ export interface Sandbox {
   /** Thaws a paused container; not paused, or gone: no error. */
   unpause(): Promise<void>;
   /** The container's processes as the engine lists them from the host (nothing runs inside). */
-  processes(): Promise<Array<{ readonly pid: number; readonly ppid: number; readonly command: string; readonly init: boolean }>>;
+  processes(): Promise<TopProcess[]>;
   /**
    * Ends every process of the container but its PID 1, through PID 1's own signal handler (no file
    * of the container runs). Check with processes(): a process racing the kill may survive it.

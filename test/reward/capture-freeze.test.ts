@@ -2,6 +2,7 @@ import Docker from 'dockerode';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadTaskFile } from '../../src/tasks/loader.js';
 import { applyPatchCommand, DEMO_TASKS, startTestServer, type TestServer } from '../helpers/server.js';
+import { stuckDisk } from '../helpers/stuck-disk.js';
 
 /**
  * The capture freezes the agent's container (the engine's pause) before it reads the change. The
@@ -82,4 +83,51 @@ describe('a submit while processes of the sandbox wait on the disk', () => {
       await t.client.close(id).catch(() => undefined);
     }
   });
+
+  // A killed process can wait in the kernel for as long as the disk takes (reads queued by the
+  // gigabyte through Linux AIO, test/fixtures/attacks/aio-unkillable-reads.c: the submit was
+  // INFRA_ERROR after 77 s). A disk that stops answering writes holds one there for as long as the
+  // test wants, without loading the host's disk.
+  it('the fix scores 1, not INFRA_ERROR, though a killed process of the sandbox stays in the kernel', async () => {
+    const reset = await t.client.reset({ taskId: task.id });
+    const id = reset.episodeId;
+    const [containerId] = await t.server.provider.listContainers({ episodeId: id });
+    const container = docker.getContainer(containerId!);
+    const disk = await stuckDisk((await container.inspect()).State.Pid);
+    try {
+      expect((await t.client.bash(id, 0, applyPatchCommand(task.goldPatch))).exitCode).toBe(0);
+      await disk.stall();
+      const writer = `setsid nohup dd if=/dev/zero of=${disk.mountPoint}/f bs=1M count=4 oflag=direct >/dev/null 2>&1 &`;
+      expect((await t.client.bash(id, 1, `${writer} sleep 1; echo started`)).observation).toContain('started');
+      // The trick at work: the writer waits in the kernel and SIGKILL does not end it.
+      const writers = async (): Promise<string[][]> =>
+        ((await container.top({ ps_args: '-o pid,stat,args' })) as { Processes?: string[][] }).Processes?.filter((row) =>
+          row[2]?.startsWith('dd '),
+        ) ?? [];
+      const stuck = async (): Promise<string[]> => (await writers()).map((row) => row[1]!.charAt(0));
+      await until(async () => (await stuck()).join() === 'D');
+      const ddPid = (await writers())[0]![0];
+      process.kill(Number(ddPid), 'SIGKILL');
+      await new Promise((resolve) => setTimeout(resolve, 1_000));
+      expect(await stuck()).toEqual(['D']);
+      if (freezerGivesUp) expect((await refusedPauses(id)).join('\n')).toMatch(/unable to freeze/);
+      const submitted = await t.client.submit(id, 2);
+      expect(submitted.report?.error ?? '').toBe('');
+      expect(submitted.status).toBe('STEP_STATUS_OK');
+      expect(submitted.report!.infraError).toBe(false);
+      expect(submitted.reward).toBe(1);
+    } finally {
+      await disk.release();
+      await t.client.close(id).catch(() => undefined);
+      await disk.dispose();
+    }
+  }, 180_000);
 });
+
+async function until(check: () => Promise<boolean>): Promise<void> {
+  const deadline = Date.now() + 30_000;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error('the awaited state never came');
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}

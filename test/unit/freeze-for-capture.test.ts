@@ -1,0 +1,85 @@
+import { describe, expect, it } from 'vitest';
+import { freezeForCapture } from '../../src/reward/capture/freeze.js';
+import type { ExecResult, Sandbox, TopProcess } from '../../src/sandbox/sandbox.js';
+
+/**
+ * The capture's freeze when the engine keeps refusing it, against a sandbox whose processes are
+ * scripted: the freezer refuses while a process waits on the disk, and a process that queued reads
+ * by the gigabyte waits there past its SIGKILL for as long as the disk takes (seen with Linux AIO
+ * O_DIRECT reads: the freeze refused for over a minute after the kill, and the submit was
+ * INFRA_ERROR). The engine's own behaviour is in test/reward/capture-freeze.test.ts.
+ */
+interface Scripted {
+  /** The processes but PID 1 after each kill (the last one stays). */
+  readonly afterKills: ReadonlyArray<ReadonlyArray<Pick<TopProcess, 'pid' | 'state'>>>;
+  /** Pauses refused before one succeeds (Infinity: never). */
+  readonly refusals: number;
+  readonly running?: boolean;
+}
+
+function scriptedSandbox(script: Scripted): { sandbox: Sandbox; kills: () => number } {
+  let kills = 0;
+  let pauses = 0;
+  let witness: { mark: string; end: (code: number) => void } | undefined;
+  const init: TopProcess = { pid: 1, ppid: 0, state: 'S', command: 'bash keeper', init: true };
+  const others = (): TopProcess[] =>
+    (script.afterKills[Math.min(kills, script.afterKills.length) - 1] ?? [{ pid: 7, state: 'R' }]).map((p) => ({
+      ...p,
+      ppid: 1,
+      command: 'aio-reads',
+      init: false,
+    }));
+  const fake: Partial<Sandbox> = {
+    pause: () => (++pauses > script.refusals ? Promise.resolve() : Promise.reject(new Error('OCI runtime pause failed: unable to freeze'))),
+    isRunning: () => Promise.resolve(script.running ?? true),
+    killAllButInit: () => {
+      kills++;
+      witness?.end(137);
+      witness = undefined;
+      return Promise.resolve();
+    },
+    processes: () => {
+      const listed = [init, ...others()];
+      if (witness) listed.push({ pid: 99, ppid: 0, state: 'S', command: `/proc/1/exe --noprofile --norc -c read ${witness.mark}`, init: false });
+      return Promise.resolve(listed);
+    },
+    exec: (argv: readonly string[]) =>
+      new Promise<ExecResult>((resolve) => {
+        witness = { mark: argv[argv.length - 1]!, end: (exitCode) => resolve({ exitCode } as ExecResult) };
+      }),
+  };
+  return { sandbox: fake as Sandbox, kills: () => kills };
+}
+
+describe("the capture's freeze, refused", () => {
+  it('is asked again after the kill and taken when granted', async () => {
+    const { sandbox, kills } = scriptedSandbox({ refusals: 2, afterKills: [[{ pid: 7, state: 'R' }]] });
+    expect(await freezeForCapture(sandbox)).toBe('frozen');
+    expect(kills()).toBe(1);
+  });
+
+  it('refused for good, with only killed processes waiting in the kernel left: the capture goes on without it', async () => {
+    const { sandbox, kills } = scriptedSandbox({
+      refusals: Infinity,
+      afterKills: [[{ pid: 7, state: 'D' }, { pid: 8, state: 'Z' }], [{ pid: 7, state: 'D' }]],
+    });
+    expect(await freezeForCapture(sandbox)).toBe('killed');
+    // The first kill, then the witnessed one that shows they were all there before it.
+    expect(kills()).toBe(2);
+  });
+
+  it('a process new since the witnessed kill (forked while it went round) is killed again before the capture goes on', async () => {
+    const { sandbox, kills } = scriptedSandbox({
+      refusals: Infinity,
+      afterKills: [[{ pid: 7, state: 'D' }], [{ pid: 7, state: 'D' }, { pid: 9, state: 'D' }], [{ pid: 9, state: 'D' }]],
+    });
+    expect(await freezeForCapture(sandbox)).toBe('killed');
+    expect(kills()).toBe(3);
+  });
+
+  it('a sandbox that is not running: the first refusal is thrown, nothing killed', async () => {
+    const { sandbox, kills } = scriptedSandbox({ refusals: Infinity, running: false, afterKills: [] });
+    await expect(freezeForCapture(sandbox)).rejects.toThrow(/unable to freeze/);
+    expect(kills()).toBe(0);
+  });
+});
