@@ -59,7 +59,14 @@ export async function stuckDisk(containerHostPid: number, mountPoint = '/mnt/stu
     if (minor === undefined) throw new Error(`losetup gave ${loop}`);
     // The device node goes in the container's /dev (a tmpfs of its own): nothing in its layer.
     const node = `/dev/swe-env-stuck-${minor}`;
-    await run('nsenter', ['-t', String(containerHostPid), '-m', 'sh', '-c', `mknod ${node} b 7 ${minor} && mkdir -p ${mountPoint} && mount ${node} ${mountPoint} && chmod 777 ${mountPoint}`]);
+    await run('nsenter', [
+      '-t',
+      String(containerHostPid),
+      '-m',
+      'sh',
+      '-c',
+      `mknod ${node} b 7 ${minor} && mkdir -p ${mountPoint} && mount ${node} ${mountPoint} && chmod 777 ${mountPoint}`,
+    ]);
   } catch (error) {
     await dispose();
     throw error;

@@ -40,7 +40,8 @@ function scriptedSandbox(script: Scripted): { sandbox: Sandbox; kills: () => num
     },
     processes: () => {
       const listed = [init, ...others()];
-      if (witness) listed.push({ pid: 99, ppid: 0, state: 'S', command: `/proc/1/exe --noprofile --norc -c read ${witness.mark}`, init: false });
+      if (witness)
+        listed.push({ pid: 99, ppid: 0, state: 'S', command: `/proc/1/exe --noprofile --norc -c read ${witness.mark}`, init: false });
       return Promise.resolve(listed);
     },
     exec: (argv: readonly string[]) =>
@@ -61,7 +62,13 @@ describe("the capture's freeze, refused", () => {
   it('refused for good, with only killed processes waiting in the kernel left: the capture goes on without it', async () => {
     const { sandbox, kills } = scriptedSandbox({
       refusals: Infinity,
-      afterKills: [[{ pid: 7, state: 'D' }, { pid: 8, state: 'Z' }], [{ pid: 7, state: 'D' }]],
+      afterKills: [
+        [
+          { pid: 7, state: 'D' },
+          { pid: 8, state: 'Z' },
+        ],
+        [{ pid: 7, state: 'D' }],
+      ],
     });
     expect(await freezeForCapture(sandbox)).toBe('killed');
     // The first kill, then the witnessed one that shows they were all there before it.
@@ -71,7 +78,14 @@ describe("the capture's freeze, refused", () => {
   it('a process new since the witnessed kill (forked while it went round) is killed again before the capture goes on', async () => {
     const { sandbox, kills } = scriptedSandbox({
       refusals: Infinity,
-      afterKills: [[{ pid: 7, state: 'D' }], [{ pid: 7, state: 'D' }, { pid: 9, state: 'D' }], [{ pid: 9, state: 'D' }]],
+      afterKills: [
+        [{ pid: 7, state: 'D' }],
+        [
+          { pid: 7, state: 'D' },
+          { pid: 9, state: 'D' },
+        ],
+        [{ pid: 9, state: 'D' }],
+      ],
     });
     expect(await freezeForCapture(sandbox)).toBe('killed');
     expect(kills()).toBe(3);

@@ -92,7 +92,10 @@ describe('go test: the test binary re-run and its output rewritten', () => {
   it('G3 at work: no file dropped, each listed test reported once, PASS, though the package is unfixed', async () => {
     const report = await grade(G3_INIT_REEXEC);
     expect(report.droppedFiles, said(report)).toEqual([]);
-    expect(lines(report).filter((l) => GO_PASS_LINE.test(l)), said(report)).toHaveLength(1);
+    expect(
+      lines(report).filter((l) => GO_PASS_LINE.test(l)),
+      said(report),
+    ).toHaveLength(1);
     expect(report.logTail, said(report)).not.toMatch(/--- FAIL: (TestCompareMultiDigitComponents|TestCompareNumericNotTextual) /);
     expect(report.logTail, said(report)).toMatch(/--- FAIL: Test\w+ \(/);
     expect(report.infraError, said(report)).toBe(false);
@@ -108,7 +111,10 @@ describe('go test: the test binary re-run and its output rewritten', () => {
   it("G4 at work: the issue's tests reported PASS though the package is unfixed", async () => {
     const report = await grade(G4_MIRROR_AWARE);
     expect(report.droppedFiles, said(report)).toEqual([]);
-    expect(lines(report).filter((l) => GO_PASS_LINE.test(l)), said(report)).toHaveLength(1);
+    expect(
+      lines(report).filter((l) => GO_PASS_LINE.test(l)),
+      said(report),
+    ).toHaveLength(1);
     expect(report.logTail, said(report)).not.toMatch(/--- FAIL: (TestCompareMultiDigitComponents|TestCompareNumericNotTextual) /);
     expect(report.infraError, said(report)).toBe(false);
   }, 120_000);
@@ -123,7 +129,10 @@ describe('go test: the test binary re-run and its output rewritten', () => {
   it("G6 at work: the issue's tests reported PASS though the package is unfixed", async () => {
     const report = await grade(G6_MIRROR_MODEL);
     expect(report.droppedFiles, said(report)).toEqual([]);
-    expect(lines(report).filter((l) => GO_PASS_LINE.test(l)), said(report)).toHaveLength(1);
+    expect(
+      lines(report).filter((l) => GO_PASS_LINE.test(l)),
+      said(report),
+    ).toHaveLength(1);
     expect(report.logTail, said(report)).not.toMatch(/--- FAIL: (TestCompareMultiDigitComponents|TestCompareNumericNotTextual) /);
     expect(report.infraError, said(report)).toBe(false);
   }, 120_000);
