@@ -1,8 +1,10 @@
 import type { Command } from 'commander';
+import { InvalidArgumentError } from '../common/errors.js';
 import type { InstallRerun } from '../reward/eval-plan/install-policy.js';
 import { GRADING_NETWORK_HELP, type GradingNetwork } from '../reward/grading/grader-options.js';
 import type { HarnessGeneration } from '../languages/index.js';
 import type { RewardRule } from '../reward/report.js';
+import type { SandboxIoLimits } from '../sandbox/sandbox.js';
 import { startServer } from '../server/app.js';
 import { DEFAULTS as D, compileConfig, type ShutdownMode } from '../server/config.js';
 
@@ -65,6 +67,11 @@ export function registerServeCommand(program: Command): void {
       `disk quota per sandbox's writable layer (0: none); over it the episode ends with reward 0 (default ${D.limits.diskBytes / MB})`,
       number,
     )
+    .option('--io-device <path>', "the block device of the engine's storage (its host's path, e.g. /dev/vda), for the --io-* limits")
+    .option('--io-read-mbps <n>', 'reads per sandbox on --io-device, MB/s at most (default: no limit)', number)
+    .option('--io-write-mbps <n>', 'writes per sandbox on --io-device, MB/s at most (default: no limit)', number)
+    .option('--io-read-iops <n>', 'read operations per sandbox on --io-device per second at most (default: no limit)', number)
+    .option('--io-write-iops <n>', 'write operations per sandbox on --io-device per second at most (default: no limit)', number)
     .option('--disk-check-interval <s>', `how often the disk watchdog measures each sandbox (default ${D.diskCheckIntervalS})`, number)
     .option(
       '--min-free-mb <n>',
@@ -148,6 +155,7 @@ export function registerServeCommand(program: Command): void {
         nanoCpus: o['cpus'] === undefined ? undefined : Math.round((o['cpus'] as number) * 1e9),
         pidsLimit: o['pids'] as number | undefined,
         diskBytes: o['diskMb'] === undefined ? undefined : (o['diskMb'] as number) * 1024 * 1024,
+        io: ioLimits(o),
       },
       diskCheckIntervalS: o['diskCheckInterval'] as number | undefined,
       minHostFreeBytes: o['minFreeMb'] === undefined ? undefined : (o['minFreeMb'] as number) * 1024 * 1024,
@@ -172,4 +180,25 @@ export function registerServeCommand(program: Command): void {
     process.once('SIGINT', stop);
     process.once('SIGTERM', stop);
   });
+}
+
+/** The --io-* options as the sandboxes' I/O limits; a rate without its device (or the reverse) is refused. */
+export function ioLimits(o: Record<string, unknown>): SandboxIoLimits | undefined {
+  const rate = (key: string, scale: number): number => (o[key] === undefined ? 0 : Math.round((o[key] as number) * scale));
+  const io = {
+    readBps: rate('ioReadMbps', 1024 * 1024),
+    writeBps: rate('ioWriteMbps', 1024 * 1024),
+    readIops: rate('ioReadIops', 1),
+    writeIops: rate('ioWriteIops', 1),
+  };
+  const device = o['ioDevice'] as string | undefined;
+  const anyRate = ['ioReadMbps', 'ioWriteMbps', 'ioReadIops', 'ioWriteIops'].some((key) => o[key] !== undefined);
+  if (device === undefined && !anyRate) return undefined;
+  if (device === undefined)
+    throw new InvalidArgumentError(
+      '--io-read-mbps, --io-write-mbps and the --io-*-iops limits need --io-device: the block device they hold',
+    );
+  if (!anyRate)
+    throw new InvalidArgumentError('--io-device needs a limit: --io-read-mbps, --io-write-mbps, --io-read-iops or --io-write-iops');
+  return { device, ...io };
 }

@@ -7,7 +7,7 @@ import { buildContainerName, sandboxLabels } from './labels.js';
 
 /** Numbers this process's build containers (their names must differ). */
 let buildCount = 0;
-import type { SandboxSpec } from './sandbox.js';
+import type { SandboxIoLimits, SandboxSpec } from './sandbox.js';
 
 /**
  * The engine-side log of a sandbox is off: nothing here reads it (commands' output comes back over
@@ -54,6 +54,7 @@ export function sandboxCreateOptions(
       MemorySwap: spec.limits.memoryBytes,
       NanoCpus: spec.limits.nanoCpus,
       PidsLimit: spec.limits.pidsLimit,
+      ...(spec.limits.io ? ioThrottle(spec.limits.io) : {}),
       SecurityOpt: spec.role === 'build' ? ['no-new-privileges'] : ['no-new-privileges', `seccomp=${SANDBOX_SECCOMP_PROFILE}`],
       CapDrop: ['NET_RAW', 'MKNOD', 'AUDIT_WRITE', 'SYS_CHROOT'],
       ...(spec.role === 'build' ? {} : { MaskedPaths: [...SANDBOX_MASKED_PATHS] }),
@@ -100,4 +101,19 @@ export const IPV6_LOOPBACK_SYSCTLS: Readonly<Record<string, string>> = Object.fr
 /** Only a build container may be given the host's network; a sandbox an agent or grader runs in never. */
 function hostNetwork(spec: SandboxSpec): boolean {
   return spec.role === 'build' && spec.network === 'host';
+}
+
+/** The engine's block I/O throttles for a sandbox's limits: one entry per kind that has one. */
+function ioThrottle(io: SandboxIoLimits): Record<string, Array<{ Path: string; Rate: number }>> {
+  const kinds = {
+    BlkioDeviceReadBps: io.readBps,
+    BlkioDeviceWriteBps: io.writeBps,
+    BlkioDeviceReadIOps: io.readIops,
+    BlkioDeviceWriteIOps: io.writeIops,
+  };
+  return Object.fromEntries(
+    Object.entries(kinds)
+      .filter(([, rate]) => rate > 0)
+      .map(([kind, rate]) => [kind, [{ Path: io.device, Rate: rate }]]),
+  );
 }

@@ -150,7 +150,7 @@ export class DockerSandboxProvider implements SandboxProvider {
     } catch (error) {
       await sandbox.remove();
       if (this.dialect.refusedIpv6Loopback(options, error)) return this.createOnce(spec, signal);
-      throw new InfraError(`cannot start a container from ${spec.image}: ${String(error)}`, { cause: error });
+      throw new InfraError(`cannot start a container from ${spec.image}: ${String(error)}${ioDeviceHint(spec, error)}`, { cause: error });
     }
     if (spec.network === 'offline' && spec.routeInBackground) sandbox.routeOfflineInBackground();
     else if (spec.network === 'offline') await this.routeOffline(sandbox);
@@ -210,4 +210,11 @@ export class DockerSandboxProvider implements SandboxProvider {
   listContainers(filter: { episodeId?: string } = {}): Promise<string[]> {
     return this.managed.ids(filter);
   }
+}
+
+/** What to do when the engine could not find the I/O limits' device (it stats the path on its own host). */
+function ioDeviceHint(spec: SandboxSpec, error: unknown): string {
+  const device = spec.limits.io?.device;
+  if (device === undefined || !String(error).includes(`stat ${device}`)) return '';
+  return ` (the I/O limits' device ${device} is not a device on the engine's host: give --io-device the block device its storage lies on, e.g. from \`findmnt -no SOURCE --target "$(docker info -f '{{.DockerRootDir}}')"\` run there)`;
 }

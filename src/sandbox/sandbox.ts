@@ -20,6 +20,22 @@ export interface SandboxLimits {
   readonly pidsLimit: number;
   /** Writable-layer quota (0: none): the driver's size option where it has one, a watchdog otherwise. */
   readonly diskBytes: number;
+  /** Disk bandwidth per sandbox on the engine's storage device; none by default. */
+  readonly io?: SandboxIoLimits;
+}
+
+/**
+ * A sandbox's reads and writes on one block device of the engine's host, in bytes and operations
+ * per second (0: no limit of that kind). Direct I/O and reads are held to it on cgroup v1 and v2;
+ * buffered writes only on v2 (v1 charges their flush to the kernel).
+ */
+export interface SandboxIoLimits {
+  /** The device node the engine's storage lies on, as a path on the engine's host (`/dev/vda`). */
+  readonly device: string;
+  readonly readBps: number;
+  readonly writeBps: number;
+  readonly readIops: number;
+  readonly writeIops: number;
 }
 
 export interface SandboxSpec {

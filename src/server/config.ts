@@ -1,6 +1,6 @@
 import { InvalidArgumentError } from '../common/errors.js';
 import { GRADING_NETWORKS, type GradingNetwork } from '../reward/grading/grader-options.js';
-import type { SandboxLimits } from '../sandbox/sandbox.js';
+import type { SandboxIoLimits, SandboxLimits } from '../sandbox/sandbox.js';
 import { INSTALL_RERUNS, type InstallRerun } from '../reward/eval-plan/install-policy.js';
 import type { HarnessGeneration } from '../languages/index.js';
 import { REWARD_RULES, type RewardRule } from '../reward/report.js';
@@ -196,6 +196,20 @@ function nonNegative(name: string, value: number): number {
   return value;
 }
 
+/** The I/O throttle of every sandbox: a device path and at least one rate. */
+function checkIoLimits(io: SandboxIoLimits): SandboxIoLimits {
+  if (typeof io.device !== 'string' || !io.device.startsWith('/')) {
+    throw new InvalidArgumentError(
+      `limits.io.device must be the path of a block device on the engine's host (e.g. /dev/vda), got ${String(io.device)}`,
+    );
+  }
+  for (const kind of ['readBps', 'writeBps', 'readIops', 'writeIops'] as const) nonNegative(`limits.io.${kind}`, io[kind]);
+  if (io.readBps + io.writeBps + io.readIops + io.writeIops === 0) {
+    throw new InvalidArgumentError(`limits.io for ${io.device} sets no rate: give a read or write limit in bytes or operations per second`);
+  }
+  return Object.freeze({ ...io });
+}
+
 function checkEpisodeDefaults(prefix: string, d: EpisodeDefaults): EpisodeDefaults {
   positive(`${prefix}.maxSteps`, d.maxSteps, true);
   positive(`${prefix}.commandTimeoutS`, d.commandTimeoutS);
@@ -220,7 +234,11 @@ export function compileConfig(input: ServerConfigInput = {}): Readonly<ServerCon
     ociRuntime: input.ociRuntime,
     stateDir: input.stateDir || undefined,
     trajectoryDir: input.trajectoryDir || undefined,
-    limits: Object.freeze({ ...DEFAULTS.limits, ...stripUndefined(input.limits ?? {}) }),
+    limits: Object.freeze({
+      ...DEFAULTS.limits,
+      ...stripUndefined(input.limits ?? {}),
+      ...(input.limits?.io ? { io: checkIoLimits(input.limits.io) } : {}),
+    }),
     defaults: checkEpisodeDefaults('defaults', { ...DEFAULTS.defaults, ...stripUndefined(input.defaults ?? {}) }),
     bounds: checkEpisodeDefaults('bounds', { ...DEFAULTS.bounds, ...stripUndefined(input.bounds ?? {}) }),
     images: checkImageSupply({ ...DEFAULTS.images, ...stripUndefined(input.images ?? {}) }),
