@@ -25,14 +25,33 @@ export function capturingWritable(sink: CappedOutput): Writable {
   });
 }
 
+/** How long a removal the engine already has in hand (AutoRemove's, after the container ended) is waited for. */
+const REMOVAL_IN_PROGRESS_MS = 30_000;
+
+/** Removes a container and returns once the engine no longer lists it. */
 export async function removeContainer(container: Docker.Container): Promise<void> {
   try {
     await container.remove({ force: true, v: true });
   } catch (error) {
     const code = statusCodeOf(error);
-    // 404: already gone; 409: AutoRemove is already removing it.
-    if (code === 404 || code === 409) return;
+    if (code === 404) return; // already gone
+    // 409: AutoRemove is already removing it (the container ended by itself): it is still listed
+    // until that removal is done, so "removed" would be untrue for a moment.
+    if (code === 409 && (await goneWithin(container, REMOVAL_IN_PROGRESS_MS))) return;
     throw new InfraError(`cannot remove container ${container.id}: ${String(error)}`, { cause: error });
+  }
+}
+
+async function goneWithin(container: Docker.Container, ms: number): Promise<boolean> {
+  const until = Date.now() + ms;
+  for (;;) {
+    try {
+      await container.inspect();
+    } catch (error) {
+      if (statusCodeOf(error) === 404) return true;
+    }
+    if (Date.now() >= until) return false;
+    await new Promise((resolve) => setTimeout(resolve, 100));
   }
 }
 
