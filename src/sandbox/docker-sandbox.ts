@@ -128,7 +128,9 @@ export class DockerSandboxProvider implements SandboxProvider {
       if (engineUnreachable(error)) throw new UnavailableError(`the container engine does not answer (${String(error)}); try again later`);
       if (this.dialect.refusedIpv6Loopback(options, error)) return this.createOnce(spec, signal);
       if (statusCodeOf(error) !== 404) {
-        throw new InfraError(`cannot create a container from ${spec.image}: ${String(error)}`, { cause: error });
+        throw new InfraError(`cannot create a container from ${spec.image}: ${String(error)}${ioDeviceHint(spec, error)}`, {
+          cause: error,
+        });
       }
       // Only a missing image costs a look-up: the usual Reset path stays one create and one start.
       await this.ensureImage(spec.image, signal);
@@ -212,9 +214,13 @@ export class DockerSandboxProvider implements SandboxProvider {
   }
 }
 
-/** What to do when the engine could not find the I/O limits' device (it stats the path on its own host). */
+/**
+ * What to do when the engine could not find the I/O limits' device (it looks the path up on its own
+ * host: Docker when it starts the container, "stat DEVICE: no such file", Podman when it creates it,
+ * "could not parse throttle device at DEVICE").
+ */
 function ioDeviceHint(spec: SandboxSpec, error: unknown): string {
   const device = spec.limits.io?.device;
-  if (device === undefined || !String(error).includes(`stat ${device}`)) return '';
+  if (device === undefined || !String(error).includes(device)) return '';
   return ` (the I/O limits' device ${device} is not a device on the engine's host: give --io-device the block device its storage lies on, e.g. from \`findmnt -no SOURCE --target "$(docker info -f '{{.DockerRootDir}}')"\` run there)`;
 }
