@@ -29,7 +29,7 @@ podman_leg() {
     npx vitest run -c vitest.engines.config.ts
   DOCKER_HOST=unix://$podman_rootful npx vitest run test/sandbox/shell-session.test.ts test/sandbox/timeout-killer.test.ts \
     test/sandbox/host-bounds.test.ts test/sandbox/loopback.test.ts test/sandbox/command-journal.test.ts test/sandbox/image-builder.test.ts \
-    test/sandbox/io-limits.test.ts \
+    test/sandbox/io-limits.test.ts test/sandbox/process-list.test.ts \
     test/sandbox/offline-route.test.ts test/sandbox/exec-channel.test.ts \
     test/server/sandbox-fate.test.ts test/server/disk-quota.test.ts test/server/restart-survival.test.ts \
     test/server/crash-recovery.test.ts

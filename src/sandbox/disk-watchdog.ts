@@ -2,6 +2,7 @@ import { statfs } from 'node:fs/promises';
 import type Docker from 'dockerode';
 import type { Logger } from '../common/logger.js';
 import { LayerUsage } from './layer-usage.js';
+import type { EngineDialect } from './engines/engine-dialect.js';
 
 /** What a watched container used of its disk quota when it was stopped. */
 export interface DiskOverrun {
@@ -40,9 +41,10 @@ export class DiskWatchdog {
 
   constructor(
     private readonly docker: Docker,
+    dialect: EngineDialect,
     private readonly logger?: Logger,
   ) {
-    this.usage = new LayerUsage(docker);
+    this.usage = new LayerUsage(dialect);
   }
 
   watch(container: Docker.Container, limitBytes: number): void {

@@ -31,6 +31,7 @@ import type {
   TopProcess,
 } from './sandbox.js';
 import { topProcesses } from './engines/top-rows.js';
+import type { EngineDialect } from './engines/engine-dialect.js';
 
 const DEFAULT_EXEC_OUTPUT_LIMIT = 16 * 1024 * 1024;
 /** Starts of an exec's process the runtime failed for the moment (see startFailedForNow). */
@@ -53,6 +54,8 @@ export class DockerSandbox implements Sandbox {
       readonly serverId: string;
       readonly ociRuntime: string | undefined;
       readonly process?: string | undefined;
+      /** How the engine lists the container's processes without running anything of the container. */
+      readonly dialect: EngineDialect;
     },
   ) {}
 
@@ -313,7 +316,8 @@ export class DockerSandbox implements Sandbox {
   async processes(): Promise<TopProcess[]> {
     try {
       const initPid = (await this.container.inspect()).State.Pid;
-      const top = (await this.container.top({ ps_args: '-o pid,ppid,stat,args' })) as { Titles?: string[]; Processes?: string[][] };
+      const psArgs = await this.owner.dialect.processListArgs();
+      const top = (await this.container.top({ ps_args: psArgs })) as { Titles?: string[]; Processes?: string[][] };
       return topProcesses(top.Processes ?? [], initPid);
     } catch (error) {
       throw new InfraError(`cannot list the processes of sandbox ${this.id.slice(0, 12)}: ${String(error)}`, { cause: error });

@@ -43,9 +43,9 @@ export class DockerSandboxProvider implements SandboxProvider {
     this.ownerProcess = options.ownedByThisProcess ? processIdentity() : undefined;
     this.docker = new Docker(options.socketPath ? { socketPath: options.socketPath } : undefined);
     this.events = new ContainerEvents(this.docker, `${LABEL_SERVER}=${serverId}`);
-    this.disk = new DiskWatchdog(this.docker);
-    this.managed = new ManagedContainers(this.docker, serverId);
     this.dialect = new EngineDialect(this.docker);
+    this.disk = new DiskWatchdog(this.docker, this.dialect);
+    this.managed = new ManagedContainers(this.docker, serverId);
     this.identity = new EngineIdentitySource(this.docker, options.ociRuntime);
     this.images = new ImageSupply(this.docker, { ...DEFAULT_IMAGE_SUPPLY, ...options.images }, options.imageHooks);
   }
@@ -145,6 +145,7 @@ export class DockerSandboxProvider implements SandboxProvider {
       serverId: this.serverId,
       ociRuntime: this.ociRuntime,
       process: this.ownerProcess,
+      dialect: this.dialect,
     });
     this.disk.watch(container, spec.role === 'build' ? 0 : spec.limits.diskBytes);
     try {
@@ -193,6 +194,7 @@ export class DockerSandboxProvider implements SandboxProvider {
       serverId: this.serverId,
       ociRuntime: this.ociRuntime,
       process: this.ownerProcess,
+      dialect: this.dialect,
     });
   }
 

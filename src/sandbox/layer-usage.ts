@@ -1,6 +1,7 @@
 import { opendir, readdir, readFile, readlink, stat, statfs } from 'node:fs/promises';
 import { join } from 'node:path';
 import type Docker from 'dockerode';
+import type { EngineDialect } from './engines/engine-dialect.js';
 
 /**
  * What a sandbox costs its engine's disk beyond the writable layer's byte size (the engine's
@@ -21,7 +22,7 @@ import type Docker from 'dockerode';
 export class LayerUsage {
   private bytesPerInode: number | null | undefined = undefined;
 
-  constructor(private readonly docker: Docker) {}
+  constructor(private readonly dialect: EngineDialect) {}
 
   /** Bytes charged for the layer's entries, counting no further than `capBytes` (or undefined: unknown). */
   async inodeBytes(upperDir: string | undefined, capBytes: number): Promise<number | undefined> {
@@ -37,7 +38,7 @@ export class LayerUsage {
    * `initPid` is the container's PID 1 as the host sees it (the engine's State.Pid).
    */
   async hiddenBytes(container: Docker.Container, initPid: number | undefined): Promise<number> {
-    const pids = (await cgroupPids(container.id, initPid)) ?? (await enginePids(container));
+    const pids = (await cgroupPids(container.id, initPid)) ?? (await enginePids(container, this.dialect));
     const seen = new Set<string>();
     let total = 0;
     for (const pid of pids) {
@@ -100,10 +101,10 @@ async function cgroupPids(containerId: string, initPid: number | undefined): Pro
   return undefined;
 }
 
-/** The container's host pids as the engine lists them (it runs ps on its host). */
-async function enginePids(container: Docker.Container): Promise<number[]> {
+/** The container's host pids as the engine lists them (read from the kernel: nothing of the container runs). */
+async function enginePids(container: Docker.Container, dialect: EngineDialect): Promise<number[]> {
   try {
-    const top = (await container.top({ ps_args: '-o pid' })) as { Processes?: string[][] };
+    const top = (await container.top({ ps_args: await dialect.hostPidArgs() })) as { Processes?: string[][] };
     return (top.Processes ?? []).map((row) => Number(row[0])).filter((pid) => Number.isInteger(pid) && pid > 0);
   } catch {
     return [];

@@ -12,10 +12,9 @@ let sandbox: Sandbox;
 let shell: ShellSession;
 const opts = { timeoutMs: 10_000, outputLimitBytes: 64 * 1024 };
 
-/** The sandbox's processes as the engine's host sees them (docker top: nothing inside is asked). */
+/** The sandbox's processes as the engine reads them from the kernel (nothing inside is asked: process-list.test.ts). */
 async function processes(): Promise<string[]> {
-  const top = (await provider.docker.getContainer(sandbox.id).top({ ps_args: '-o pid,args' })) as { Processes?: string[][] };
-  return (top.Processes ?? []).map((row) => row.join(' '));
+  return (await sandbox.processes()).map((p) => `${String(p.pid)} ${p.command}`);
 }
 
 beforeAll(async () => {

@@ -53,6 +53,21 @@ export class EngineDialect {
   }
 
   /**
+   * The engine's `top` arguments that list a container's processes as pid, ppid, state and command
+   * line, read by the engine from the kernel. Docker runs its host's ps for any arguments. Podman
+   * (before 4.6) runs ps-style flags with the container's own `ps`, which the sandbox's root can
+   * replace with one listing what it likes; bare descriptors it reads itself from /proc (psgo).
+   */
+  async processListArgs(): Promise<string> {
+    return (await this.kind()) === 'podman' ? 'pid,ppid,state,args' : '-o pid,ppid,stat,args';
+  }
+
+  /** The engine's `top` arguments that list a container's processes by their pids on the engine's host. */
+  async hostPidArgs(): Promise<string> {
+    return (await this.kind()) === 'podman' ? 'hpid' : '-o pid';
+  }
+
+  /**
    * Drivers with a per-container size option enforce the disk limit inside the container (a write
    * past it fails with ENOSPC); overlay2 only on xfs mounted with pquota, which create reports.
    */

@@ -1,11 +1,12 @@
 import type { TopProcess } from '../sandbox.js';
 
 /**
- * The rows of the engine's `top` with ps_args `-o pid,ppid,stat,args`, read the same on both engines.
- * Docker runs ps on the host: one column per field, host pids (the container's init is its
- * State.Pid). Podman runs it in the container's pid namespace and hands each line back as one
- * string: "1       0 Ss   bash -c ...", the init being pid 1. A row of Podman's is split on its
- * whitespace, and the init is State.Pid when some row has it (a host view), else pid 1.
+ * The rows of the engine's `top` with EngineDialect.processListArgs(), read the same on both
+ * engines: pid, ppid, state and command line, one column each. Docker's come from ps on its host
+ * (host pids: the container's init is its State.Pid); Podman's from its own reading of the
+ * container's /proc (the container's pids: the init is pid 1). A row handed back as one string
+ * (ps run in the container's pid namespace, as Podman does for ps-style flags) is split on its
+ * whitespace. The init is State.Pid when some row has it (a host view), else pid 1.
  */
 export function topProcesses(rows: readonly string[][], initHostPid: number): TopProcess[] {
   const parsed = rows.map((row) => {
