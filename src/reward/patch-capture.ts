@@ -1,7 +1,8 @@
 import type { Sandbox } from '../sandbox/sandbox.js';
-import { planChange } from './capture/change-plan.js';
+import { planChange, repoChanges } from './capture/change-plan.js';
 import { controlCapture } from './capture/control.js';
 import { freezeForCapture } from './capture/freeze.js';
+import { ignoredPaths } from './capture/ignored-paths.js';
 import { ChangeTooLarge, readAgentChange } from './capture/read-agent-change.js';
 import { scratchDiff } from './capture/scratch-diff.js';
 
@@ -11,6 +12,8 @@ export type CaptureResult =
 
 /** More changed paths than this in the repository is not a change anyone can grade. */
 const MAX_CHANGED_PATHS = 200_000;
+/** Listed paths checked against the ignore rules at most (an install's node_modules can be most of them). */
+const MAX_LISTED_PATHS = 2_000_000;
 
 /**
  * Reads the agent's change without running anything in the agent's container, from a frozen
@@ -23,8 +26,10 @@ const MAX_CHANGED_PATHS = 200_000;
  * image's git, with plumbing only: no git, PATH, config, hook, filter or attribute of the agent's is
  * obeyed, and everything git can hold is kept (symlinks anywhere, the executable bit, binary bytes).
  * Compiled artefacts and anything inside .git are not part of a change. A change too large to grade
- * is the agent's doing. Any other failure is INFRA_ERROR only when the same steps on a pristine
- * copy fail too (controlCapture); otherwise it is the model's failure, with the reason.
+ * is the agent's doing. What the pristine checkout's ignore rules ignore and the base commit does
+ * not track is left out, as an agent's own `git diff` leaves it (capture/ignored-paths.ts). Any
+ * other failure is INFRA_ERROR only when the same steps on a pristine copy fail too
+ * (controlCapture); otherwise it is the model's failure, with the reason.
  */
 export async function captureChange(
   agent: Sandbox,
@@ -39,6 +44,13 @@ export async function captureChange(
     infra: false,
     durationS: elapsed(),
   });
+  // The caller asks the engine whether the sandbox's own commands brought it down.
+  const stopped = (): CaptureResult => ({
+    ok: false,
+    error: 'the sandbox stopped while its change was read',
+    infra: true,
+    durationS: elapsed(),
+  });
   try {
     await freezeForCapture(agent);
   } catch (error) {
@@ -47,28 +59,33 @@ export async function captureChange(
     return { ok: false, error: `could not freeze the sandbox to capture its change: ${String(error)}`, infra: true, durationS: elapsed() };
   }
   let failure: string;
+  let scratch: Sandbox | undefined;
   try {
     let entries;
     let plan;
     try {
-      plan = planChange(await agent.changes(), input.workdir);
+      const changes = repoChanges(await agent.changes(), input.workdir);
+      if (changes.length > MAX_LISTED_PATHS) return tooLarge(`${changes.length} paths changed (at most ${MAX_LISTED_PATHS})`);
+      // The scratch container is the pristine checkout whose ignore rules say what is left out.
+      scratch = await openScratch();
+      plan = planChange(changes, await ignoredPaths(scratch, { ...input, changes }));
       if (plan.pathCount > MAX_CHANGED_PATHS) return tooLarge(`${plan.pathCount} paths changed (at most ${MAX_CHANGED_PATHS})`);
       entries = await readAgentChange(agent, plan, input.workdir, input.maxPatchBytes);
+      // Its files read as gone while it ended (its disk quota's kill) are not its change.
+      if (!(await agent.isRunning())) return stopped();
     } finally {
       await agent.unpause().catch(() => undefined);
     }
-    const scratch = await openScratch();
-    try {
-      const diff = await scratchDiff(scratch, { ...input, entries, deleted: plan.deleted });
-      if (diff.ok) return { ok: true, patch: diff.patch, durationS: elapsed() };
-      if (diff.tooLarge) return tooLarge(diff.error);
-      failure = diff.error;
-    } finally {
-      await scratch.remove().catch(() => undefined);
-    }
+    const diff = await scratchDiff(scratch, { ...input, entries, deleted: plan.deleted });
+    if (diff.ok) return { ok: true, patch: diff.patch, durationS: elapsed() };
+    if (diff.tooLarge) return tooLarge(diff.error);
+    failure = diff.error;
   } catch (error) {
     if (error instanceof ChangeTooLarge) return tooLarge(error.message);
+    if (!(await agent.isRunning().catch(() => true))) return stopped();
     failure = `could not read the change: ${error instanceof Error ? error.message : String(error)}`;
+  } finally {
+    await scratch?.remove().catch(() => undefined);
   }
   const control = await controlCapture(openScratch, input);
   if (control !== undefined) {

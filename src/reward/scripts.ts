@@ -6,6 +6,7 @@ function script(name: string): string {
 }
 
 export const CAPTURE_PATCH_SCRIPT = script('capture-patch.sh');
+export const CAPTURE_IGNORED_SCRIPT = script('capture-ignored.sh');
 export const APPLY_PATCH_SCRIPT = script('apply-patch.sh');
 export const PREPARE_TESTS_SCRIPT = script('prepare-tests.sh');
 export const RUN_TESTS_SCRIPT = script('run-tests.sh');

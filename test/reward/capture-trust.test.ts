@@ -13,7 +13,9 @@ const { tasks } = await loadTaskFile(DEMO_TASKS);
 const task = tasks.find((x) => x.id === 'swe-env-demo__textkit-3')!;
 
 beforeAll(async () => {
-  t = await startTestServer();
+  // No disk quota: its watchdog measures the 20 GB file by its apparent size and would stop the
+  // sandbox at a time of its own, before or while the capture this file is about reads it.
+  t = await startTestServer({ limits: { memoryBytes: 1024 ** 3, nanoCpus: 1e9, pidsLimit: 512, diskBytes: 0 } });
 });
 
 afterAll(async () => {

@@ -31,28 +31,54 @@ export function excludedFromChange(rel: string): boolean {
   return parts.includes('.git') || parts.includes('__pycache__') || /\.py[co]$/.test(rel);
 }
 
-/**
- * Turns the engine's change list into the reads the capture makes. A new directory is one root
- * (its children are not read one by one); a modified directory is not read at all (its changed
- * children are listed themselves), unless nothing under it is listed (then a stat says what it is).
- */
-export function planChange(changes: readonly LayerChange[], workdir: string): ChangePlan {
+/** A path of the change, relative to the repository. */
+export interface RepoChange {
+  readonly rel: string;
+  readonly kind: LayerChange['kind'];
+}
+
+/** The engine's listed paths inside the repository, relative to it, but those not part of a change. */
+export function repoChanges(changes: readonly LayerChange[], workdir: string): RepoChange[] {
   const root = workdir.replace(/\/+$/, '');
   // The engine answers `null` for a container that changed nothing (read as a buffer, not a list).
   const listed: readonly LayerChange[] = Array.isArray(changes) ? changes : [];
-  const inRepo = listed
+  return listed
     .filter((c) => typeof (c.path as unknown) === 'string' && c.path.startsWith(`${root}/`))
     .map((c) => ({ kind: c.kind, rel: c.path.slice(root.length + 1).replace(/\/+$/, '') }))
     .filter((c) => c.rel !== '' && !excludedFromChange(c.rel));
+}
+
+/** Whether the path or a folder above it is among `paths`. */
+export function within(rel: string, paths: ReadonlySet<string>): boolean {
+  if (paths.size === 0) return false;
+  for (let at = rel.length; at > 0; at = rel.lastIndexOf('/', at - 1)) if (paths.has(rel.slice(0, at))) return true;
+  return false;
+}
+
+/**
+ * Turns the repository's changed paths into the reads the capture makes, leaving out `ignored`
+ * (ignored-paths.ts) and everything under them. A new directory is one root (its children are not
+ * read one by one) unless something under it is left out: then its children are roots themselves.
+ * A modified directory is not read at all (its changed children are listed themselves), unless
+ * nothing under it is listed (then a stat says what it is).
+ */
+export function planChange(changes: readonly RepoChange[], ignored: ReadonlySet<string> = new Set()): ChangePlan {
+  const inRepo = changes.filter((c) => !within(c.rel, ignored));
   const added = new Set(inRepo.filter((c) => c.kind === 'added').map((c) => c.rel));
+  // New directories with something left out beneath: not read whole.
+  const partial = new Set<string>();
+  for (const path of ignored) {
+    for (let up = dirname(path); up !== '.' && added.has(up); up = dirname(up)) partial.add(up);
+  }
+  const whole = (rel: string): boolean => added.has(rel) && !partial.has(rel);
   const descendants = new Map<string, number>();
   const withChildren = new Set<string>();
   for (const change of inRepo) {
     let up = dirname(change.rel);
     if (up !== '.') withChildren.add(up);
-    // Count under the topmost new ancestor only: that is the root read.
+    // Count under the topmost new directory read whole only: that is the root read.
     let top: string | undefined;
-    while (up !== '.' && added.has(up)) {
+    while (up !== '.' && whole(up)) {
       top = up;
       up = dirname(up);
     }
@@ -61,7 +87,8 @@ export function planChange(changes: readonly LayerChange[], workdir: string): Ch
   const roots: Array<ChangePlan['roots'][number]> = [];
   for (const change of inRepo) {
     if (change.kind === 'deleted') continue;
-    if (change.kind === 'added' && added.has(dirname(change.rel))) continue; // inside a new directory
+    if (change.kind === 'added' && whole(dirname(change.rel))) continue; // inside a new directory read whole
+    if (partial.has(change.rel)) continue; // a new directory read child by child
     if (change.kind === 'modified' && withChildren.has(change.rel)) continue; // a directory whose children are listed
     roots.push({
       rel: change.rel,
