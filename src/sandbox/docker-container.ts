@@ -318,7 +318,7 @@ export class DockerSandbox implements Sandbox {
       const initPid = (await this.container.inspect()).State.Pid;
       const psArgs = await this.owner.dialect.processListArgs();
       const top = (await this.container.top({ ps_args: psArgs })) as { Titles?: string[]; Processes?: string[][] };
-      return topProcesses(top.Processes ?? [], initPid);
+      return topProcesses(top.Processes ?? [], initPid, top.Titles ?? []);
     } catch (error) {
       throw new InfraError(`cannot list the processes of sandbox ${this.id.slice(0, 12)}: ${String(error)}`, { cause: error });
     }

@@ -10,6 +10,8 @@ export interface TopProcess {
   readonly ppid: number;
   /** The first letter of ps's STAT: R running, S or D sleeping (D: in the kernel, uninterruptible), Z ended, T stopped. */
   readonly state: string;
+  /** Whether SIGKILL is pending for it (the kernel's pending set); undefined where the engine does not say. */
+  readonly killPending?: boolean;
   readonly command: string;
   readonly init: boolean;
 }

@@ -88,7 +88,7 @@ describe('a submit while processes of the sandbox wait on the disk', () => {
   // gigabyte through Linux AIO, test/fixtures/attacks/aio-unkillable-reads.c: the submit was
   // INFRA_ERROR after 77 s). A disk that stops answering writes holds one there for as long as the
   // test wants, without loading the host's disk.
-  it('the fix scores 1, not INFRA_ERROR, though a killed process of the sandbox stays in the kernel', async () => {
+  it('the fix scores 1, not INFRA_ERROR, though a killed process of the sandbox stays in the kernel and its /dev/ptmx is gone', async () => {
     const reset = await t.client.reset({ taskId: task.id });
     const id = reset.episodeId;
     const [containerId] = await t.server.provider.listContainers({ episodeId: id });
@@ -111,7 +111,10 @@ describe('a submit while processes of the sandbox wait on the disk', () => {
       await new Promise((resolve) => setTimeout(resolve, 1_000));
       expect(await stuck()).toEqual(['D']);
       if (freezerGivesUp) expect((await refusedPauses(id)).join('\n')).toMatch(/unable to freeze/);
-      const submitted = await t.client.submit(id, 2);
+      // And what a witnessed kill needs of the sandbox, taken away: the witness waits on a new
+      // terminal of /dev/ptmx, and without one it ends at once (the submit was INFRA_ERROR after 60 s).
+      expect((await t.client.bash(id, 2, 'rm -f /dev/ptmx && test ! -e /dev/ptmx && echo gone')).observation).toContain('gone');
+      const submitted = await t.client.submit(id, 3);
       expect(submitted.report?.error ?? '').toBe('');
       expect(submitted.status).toBe('STEP_STATUS_OK');
       expect(submitted.report!.infraError).toBe(false);

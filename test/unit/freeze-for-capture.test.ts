@@ -10,15 +10,16 @@ import type { ExecResult, Sandbox, TopProcess } from '../../src/sandbox/sandbox.
  * INFRA_ERROR). The engine's own behaviour is in test/reward/capture-freeze.test.ts.
  */
 interface Scripted {
-  /** The processes but PID 1 after each kill (the last one stays). */
-  readonly afterKills: ReadonlyArray<ReadonlyArray<Pick<TopProcess, 'pid' | 'state'>>>;
+  /** The processes but PID 1 after each kill (the last one stays); killPending as Docker's ps says it. */
+  readonly afterKills: ReadonlyArray<ReadonlyArray<Pick<TopProcess, 'pid' | 'state' | 'killPending'>>>;
   /** Pauses refused before one succeeds (Infinity: never). */
   readonly refusals: number;
   readonly running?: boolean;
 }
 
-function scriptedSandbox(script: Scripted): { sandbox: Sandbox; kills: () => number } {
+function scriptedSandbox(script: Scripted): { sandbox: Sandbox; kills: () => number; witnesses: () => number } {
   let kills = 0;
+  let witnesses = 0;
   let pauses = 0;
   let witness: { mark: string; end: (code: number) => void } | undefined;
   const init: TopProcess = { pid: 1, ppid: 0, state: 'S', command: 'bash keeper', init: true };
@@ -46,10 +47,11 @@ function scriptedSandbox(script: Scripted): { sandbox: Sandbox; kills: () => num
     },
     exec: (argv: readonly string[]) =>
       new Promise<ExecResult>((resolve) => {
+        witnesses++;
         witness = { mark: argv[argv.length - 1]!, end: (exitCode) => resolve({ exitCode } as ExecResult) };
       }),
   };
-  return { sandbox: fake as Sandbox, kills: () => kills };
+  return { sandbox: fake as Sandbox, kills: () => kills, witnesses: () => witnesses };
 }
 
 describe("the capture's freeze, refused", () => {
@@ -95,5 +97,30 @@ describe("the capture's freeze, refused", () => {
     const { sandbox, kills } = scriptedSandbox({ refusals: Infinity, running: false, afterKills: [] });
     await expect(freezeForCapture(sandbox)).rejects.toThrow(/unable to freeze/);
     expect(kills()).toBe(0);
+  });
+
+  it('where the engine reads pending signals: killed processes in the kernel let the capture go on with no witness run', async () => {
+    const { sandbox, kills, witnesses } = scriptedSandbox({
+      refusals: Infinity,
+      afterKills: [
+        [
+          { pid: 7, state: 'D', killPending: true },
+          { pid: 8, state: 'Z', killPending: false },
+        ],
+      ],
+    });
+    expect(await freezeForCapture(sandbox)).toBe('killed');
+    expect(kills()).toBe(1);
+    // Nothing of the sandbox (its /dev/ptmx, its working directory) takes part.
+    expect(witnesses()).toBe(0);
+  });
+
+  it('where the engine reads pending signals: a process in the kernel with no SIGKILL pending keeps the freeze rule', async () => {
+    const { sandbox } = scriptedSandbox({
+      refusals: 3,
+      afterKills: [[{ pid: 7, state: 'D', killPending: false }]],
+    });
+    // Granted at the third try after the kill: the capture waited for it.
+    expect(await freezeForCapture(sandbox)).toBe('frozen');
   });
 });

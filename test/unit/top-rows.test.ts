@@ -32,4 +32,34 @@ describe("the engine's top rows", () => {
       ).map((p) => p.init),
     ).toEqual([false, true]);
   });
+
+  it("Docker's with the PENDING column: SIGKILL pending read from the kernel's mask", () => {
+    const titles = ['PID', 'PPID', 'STAT', 'PENDING', 'COMMAND'];
+    const rows = [
+      ['30398', '30377', 'Ss', '0000000000000000', 'bash keeper'],
+      ['30450', '30398', 'D', '0000000000000100', 'aio reads'],
+      ['30451', '30398', 'D', '0000000000004000', 'dd oflag=direct'],
+    ];
+    expect(topProcesses(rows, 30398, titles).map((p) => [p.pid, p.state, p.killPending, p.command])).toEqual([
+      [30398, 'S', false, 'bash keeper'],
+      [30450, 'D', true, 'aio reads'],
+      [30451, 'D', false, 'dd oflag=direct'],
+    ]);
+  });
+
+  it("Podman's own reading (psgo): one column per field, nothing said of pending signals", () => {
+    const titles = ['PID', 'PPID', 'STATE', 'COMMAND'];
+    const parsed = topProcesses(
+      [
+        ['1', '0', 'S', 'bash keeper'],
+        ['7', '1', 'D', 'reads from disk'],
+      ],
+      30398,
+      titles,
+    );
+    expect(parsed.map((p) => [p.pid, p.state, p.killPending, p.command, p.init])).toEqual([
+      [1, 'S', undefined, 'bash keeper', true],
+      [7, 'D', undefined, 'reads from disk', false],
+    ]);
+  });
 });

@@ -1,5 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { Sandbox } from '../../sandbox/sandbox.js';
+import type { Sandbox, TopProcess } from '../../sandbox/sandbox.js';
 import { endAllButInit } from '../grading/keeper-kill.js';
 
 /**
@@ -27,9 +27,9 @@ export type Stillness = 'frozen' | 'killed';
  *
  * A killed process that waits on I/O it queued (reads queued by the gigabyte, which SIGKILL cannot
  * cut short) keeps the freezer refusing for as long as the disk takes, and the sandbox's code could
- * queue that at will. Such a process never returns to its own code: once a witnessed kill has gone
- * round and nothing is left but processes waiting in the kernel (state D, or ended: Z, X), none of
- * them new since before it, the sandbox is as still as a frozen one and the capture goes on.
+ * queue that at will. Such a process never returns to its own code: once nothing is left but
+ * processes waiting in the kernel with SIGKILL pending or ended (states D, Z, X; see
+ * onlyInTheKernel), the sandbox is as still as a frozen one and the capture goes on.
  *
  * Throws the first refusal when the sandbox is not running (the caller asks whose doing that was),
  * the last one when a process may still run past the wait.
@@ -58,21 +58,30 @@ export async function freezeForCapture(agent: Sandbox): Promise<Stillness> {
 
 /** States of a process that will not run its own code again once SIGKILL is pending. */
 const NOT_RUNNING = new Set(['D', 'Z', 'X']);
+/** States of a process that has ended. */
+const ENDED = new Set(['Z', 'X']);
 
 /**
- * Whether every process but PID 1 is waiting in the kernel or ended, and still is after a
- * witnessed kill, with no process new since: each of them then has SIGKILL pending.
+ * Whether every process but PID 1 is waiting in the kernel or ended, none of them to run its own
+ * code again. Where the engine reads each process's pending signals (Docker: its host's ps), one
+ * listing says it: SIGKILL pending on a process in the kernel ends it there, and an ended one runs
+ * nothing; no process of the sandbox takes part (a witness is one: its files, /dev/ptmx and its
+ * working directory, are the sandbox's to remove). Elsewhere (Podman) a witnessed kill must go
+ * round, with no process new since before it.
  */
 async function onlyInTheKernel(agent: Sandbox): Promise<boolean> {
-  const before = await waitingPids(agent);
+  const others = (await agent.processes()).filter((p) => !p.init);
+  if (others.every((p) => p.killPending !== undefined)) {
+    return others.every((p) => ENDED.has(p.state) || (p.state === 'D' && p.killPending === true));
+  }
+  const before = waitingPids(others);
   if (before === undefined) return false;
   if (!(await endAllButInit(agent)).witnessed) return false;
-  const after = await waitingPids(agent);
+  const after = waitingPids((await agent.processes()).filter((p) => !p.init));
   return after !== undefined && [...after].every((pid) => before.has(pid));
 }
 
-/** The pids of the processes but PID 1 when every one is waiting in the kernel or ended; else undefined. */
-async function waitingPids(agent: Sandbox): Promise<Set<number> | undefined> {
-  const others = (await agent.processes()).filter((p) => !p.init);
+/** The pids of the processes when every one is waiting in the kernel or ended; else undefined. */
+function waitingPids(others: readonly TopProcess[]): Set<number> | undefined {
   return others.every((p) => NOT_RUNNING.has(p.state)) ? new Set(others.map((p) => p.pid)) : undefined;
 }

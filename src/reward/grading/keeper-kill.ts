@@ -67,6 +67,8 @@ function runWitness(sandbox: Sandbox, mark: string): Witness {
   // The mark is its $0, the last word of its line in the engine's list: it makes the witness ours to find.
   const result = sandbox
     .exec([WITNESS_PROGRAM, '--noprofile', '--norc', '-c', WITNESS_SCRIPT, mark], {
+      // Not the container's working directory: the sandbox can move that away, and the exec fails.
+      workdir: '/',
       timeoutMs: (WITNESS_LIFE_S + 40) * 1000,
       outputLimitBytes: 4096,
     })

@@ -53,13 +53,14 @@ export class EngineDialect {
   }
 
   /**
-   * The engine's `top` arguments that list a container's processes as pid, ppid, state and command
-   * line, read by the engine from the kernel. Docker runs its host's ps for any arguments. Podman
-   * (before 4.6) runs ps-style flags with the container's own `ps`, which the sandbox's root can
-   * replace with one listing what it likes; bare descriptors it reads itself from /proc (psgo).
+   * The engine's `top` arguments that list a container's processes as pid, ppid, state, (Docker)
+   * pending signals and command line, read by the engine from the kernel. Docker runs its host's
+   * ps for any arguments. Podman (before 4.6) runs ps-style flags with the container's own `ps`,
+   * which the sandbox's root can replace with one listing what it likes; bare descriptors it reads
+   * itself from /proc (psgo), which has none for pending signals.
    */
   async processListArgs(): Promise<string> {
-    return (await this.kind()) === 'podman' ? 'pid,ppid,state,args' : '-o pid,ppid,stat,args';
+    return (await this.kind()) === 'podman' ? 'pid,ppid,state,args' : '-o pid,ppid,stat,pending,args';
   }
 
   /** The engine's `top` arguments that list a container's processes by their pids on the engine's host. */
