@@ -18,14 +18,14 @@ const done = (output = ''): ExecResult => ({
   durationMs: 1,
 });
 
-function agent(running: () => boolean): Sandbox {
+function agent(running: () => boolean, stat: Sandbox['statPath'] = () => Promise.resolve(undefined)): Sandbox {
   const fake: Partial<Sandbox> = {
     pause: () => Promise.resolve(),
     unpause: () => Promise.resolve(),
     isRunning: () => Promise.resolve(running()),
     changes: () => Promise.resolve([{ path: '/testbed/fix.py', kind: 'added' as const }]),
-    // Gone by the time it is read.
-    statPath: () => Promise.resolve(undefined),
+    // Gone by the time it is read (by default).
+    statPath: stat,
   };
   return fake as Sandbox;
 }
@@ -59,5 +59,17 @@ describe('a sandbox that ends while its change is read', () => {
       input,
     );
     expect(result).toMatchObject({ ok: true });
+  });
+
+  it("a read that fails because the sandbox ended is not the model's unreadable change either", async () => {
+    const result = await captureChange(
+      agent(
+        () => false,
+        () => Promise.reject(new Error('cannot stat /testbed/fix.py: no such container')),
+      ),
+      () => Promise.resolve(scratch()),
+      input,
+    );
+    expect(result).toMatchObject({ ok: false, infra: true, error: 'the sandbox stopped while its change was read' });
   });
 });

@@ -48,11 +48,16 @@ export function repoChanges(changes: readonly LayerChange[], workdir: string): R
     .filter((c) => c.rel !== '' && !excludedFromChange(c.rel));
 }
 
+/** The folders above a relative path, nearest first: `a/b/c` gives `a/b`, `a`. */
+export function foldersAbove(rel: string): string[] {
+  const folders: string[] = [];
+  for (let at = rel.lastIndexOf('/'); at > 0; at = rel.lastIndexOf('/', at - 1)) folders.push(rel.slice(0, at));
+  return folders;
+}
+
 /** Whether the path or a folder above it is among `paths`. */
 export function within(rel: string, paths: ReadonlySet<string>): boolean {
-  if (paths.size === 0) return false;
-  for (let at = rel.length; at > 0; at = rel.lastIndexOf('/', at - 1)) if (paths.has(rel.slice(0, at))) return true;
-  return false;
+  return paths.size > 0 && (paths.has(rel) || foldersAbove(rel).some((folder) => paths.has(folder)));
 }
 
 /**

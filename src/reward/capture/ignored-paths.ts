@@ -1,7 +1,7 @@
 import { pack as tarPack } from 'tar-stream';
 import type { Sandbox } from '../../sandbox/sandbox.js';
 import { bashArgv, CAPTURE_IGNORED_SCRIPT } from '../scripts.js';
-import type { RepoChange } from './change-plan.js';
+import { foldersAbove, type RepoChange } from './change-plan.js';
 
 /** Where the check's input goes in the scratch container (outside any repository). */
 const INPUT_DIR = '/swe_env/capture-ignored';
@@ -24,10 +24,7 @@ export async function ignoredPaths(
 ): Promise<ReadonlySet<string>> {
   const present = input.changes.filter((c) => c.kind !== 'deleted');
   if (present.length === 0 || present.some((c) => c.rel === '.gitignore' || c.rel.endsWith('/.gitignore'))) return new Set();
-  const directories = new Set<string>();
-  for (const change of input.changes) {
-    for (let at = change.rel.lastIndexOf('/'); at > 0; at = change.rel.lastIndexOf('/', at - 1)) directories.add(change.rel.slice(0, at));
-  }
+  const directories = new Set(input.changes.flatMap((c) => foldersAbove(c.rel)));
   const candidates = present.map((c) => (directories.has(c.rel) ? `${c.rel}/` : c.rel));
   const list = Buffer.from(candidates.map((c) => `${c}\0`).join(''), 'utf8');
   const archive = tarPack();
@@ -61,10 +58,6 @@ export function leftOut(records: string): ReadonlySet<string> {
     if (record.startsWith('I ')) ignored.push(record.slice(2).replace(/\/$/, ''));
     else if (record.startsWith('T ')) tracked.push(record.slice(2));
   }
-  const holdsTracked = new Set<string>();
-  for (const file of tracked) {
-    holdsTracked.add(file);
-    for (let at = file.lastIndexOf('/'); at > 0; at = file.lastIndexOf('/', at - 1)) holdsTracked.add(file.slice(0, at));
-  }
+  const holdsTracked = new Set(tracked.flatMap((file) => [file, ...foldersAbove(file)]));
   return new Set(ignored.filter((path) => path !== '' && !holdsTracked.has(path)));
 }
