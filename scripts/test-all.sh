@@ -22,12 +22,13 @@ podman_leg() {
   echo "== vitest against Podman (rootful: sandbox, grading, restart; rootful and rootless: the engine's specifics)"
   # Podman's Docker-compatible API service on its own sockets (scripts/podman-engine.sh), the base
   # and demo images copied from Docker; every test below reaches it through DOCKER_HOST.
-  demo_images=$(docker images --format '{{.Repository}}:{{.Tag}}' | grep -E '^sweb\.eval\.x86_64\.swe-env-demo__' || true)
+  # The Python demo's task images (what the tests below serve), not the other languages' (4.6 GB of toolchains).
+  demo_images=$(node -e 'for (const l of require("fs").readFileSync("tasks/demo/tasks.jsonl", "utf8").split("\n")) if (l.trim()) console.log(`sweb.eval.x86_64.${JSON.parse(l).instance_id}:latest`)')
   podman_rootful=$(bash scripts/podman-engine.sh rootful swe-env/base:latest $demo_images)
   podman_rootless=$(bash scripts/podman-engine.sh rootless swe-env/base:latest)
   SWE_ENV_PODMAN_ROOTFUL_SOCKET=$podman_rootful SWE_ENV_PODMAN_ROOTLESS_SOCKET=$podman_rootless \
     npx vitest run -c vitest.engines.config.ts
-  DOCKER_HOST=unix://$podman_rootful npx vitest run test/sandbox/shell-session.test.ts test/sandbox/timeout-killer.test.ts \
+  DOCKER_HOST=unix://$podman_rootful npx vitest run test/sandbox/shell-session.test.ts test/sandbox/timeout-killer.test.ts test/sandbox/timeout-killer-stopped.test.ts \
     test/sandbox/host-bounds.test.ts test/sandbox/loopback.test.ts test/sandbox/command-journal.test.ts test/sandbox/image-builder.test.ts \
     test/sandbox/io-limits.test.ts test/sandbox/process-list.test.ts \
     test/sandbox/offline-route.test.ts test/sandbox/exec-channel.test.ts \

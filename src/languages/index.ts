@@ -5,6 +5,7 @@
  * src/common.
  */
 export type {
+  BuildOutput,
   CanaryBlock,
   CanaryRunner,
   CanaryText,
@@ -23,6 +24,7 @@ export type {
 export { REPORTER_CANARY_PREFIX, reporterCanaryKey } from './language.js';
 export {
   LANGUAGES,
+  buildOutputs,
   canaryRunner,
   harnessParse,
   isHarnessParser,

@@ -51,6 +51,21 @@ export interface Language {
   readonly canaryRunners?: readonly CanaryRunner[];
   /** Reporters swe-env attaches to runners whose own log names failures only (a row's `eval_type: fail_only`). */
   readonly resultReporters?: readonly ResultReporter[];
+  /**
+   * What the language's build tools write beside the manifest they read (cargo's `target` beside
+   * Cargo.toml, npm's `node_modules` beside package.json): never part of a captured change,
+   * whether or not the repository's ignore rules name it, unless the base commit tracks files there
+   * (a committed vendor/ is the project's source).
+   */
+  readonly buildOutputs?: readonly BuildOutput[];
+}
+
+/** A build tool's output folder (or whatever stands at its name) beside each manifest of that name. */
+export interface BuildOutput {
+  /** The manifest's file name (`Cargo.toml`). */
+  readonly manifest: string;
+  /** The names the tool writes beside it (`target`). */
+  readonly outputs: readonly string[];
 }
 
 /**

@@ -3,7 +3,16 @@ import { CSHARP } from './csharp/index.js';
 import { GO } from './go/index.js';
 import { JAVA } from './java/index.js';
 import { JAVASCRIPT } from './javascript/index.js';
-import type { CanaryRunner, HarnessGeneration, Language, LanguageName, LanguageRunner, ParseFunction, ResultReporter } from './language.js';
+import type {
+  BuildOutput,
+  CanaryRunner,
+  HarnessGeneration,
+  Language,
+  LanguageName,
+  LanguageRunner,
+  ParseFunction,
+  ResultReporter,
+} from './language.js';
 import { PHP } from './php/index.js';
 import { PYTHON } from './python/index.js';
 import { RUBY } from './ruby/index.js';
@@ -121,4 +130,9 @@ export function resultReporterFor(harnessParser: string, testCommand: string): R
   return languageOfParser(harnessParser)?.resultReporters?.find(
     (reporter) => reporter.parsers.includes(harnessParser) && reporter.attachesTo(testCommand),
   );
+}
+
+/** Every language's build outputs (a repository of one language may hold another's manifests). */
+export function buildOutputs(): readonly BuildOutput[] {
+  return LANGUAGES.flatMap((language) => language.buildOutputs ?? []);
 }

@@ -191,6 +191,12 @@ export const GRADER_FINDING_KINDS = {
     text: "the gold patch's reference run for the mirror copies failed (the flags stand)",
     label: 'mirror canaries',
   },
+  'runner-hook-in-task-file': {
+    family: 'runner-rewrite',
+    severity: 'audit',
+    text: "a file the task's own fix changes hooks into how pytest makes or reports outcomes, or replaces a runtest: the repository's own pytest machinery (not counted)",
+    label: 'runner-internals',
+  },
   'hidden-tests-readable': {
     family: 'answers-from-tests',
     severity: 'audit',

@@ -320,6 +320,7 @@ export class Grader {
       exitCode: run.exitCode,
       timedOut: report.testTimedOut,
       agentPaths: new Set(diffFiles(patch.toString('utf8')).map((f) => `${root}/${f.path}`)),
+      taskPaths: new Set(diffFiles(task.goldPatch).map((f) => `${root}/${f.path}`)),
     });
     const excused = await excuseMirrorFlags(gathered, { ...reference, canaryPlan: run.canaryPlan, family: run.family }, signal);
     // The tests' text compiled into the code under test is the model's doing, whatever the results.

@@ -68,7 +68,7 @@ export async function captureChange(
       if (changes.length > MAX_LISTED_PATHS) return tooLarge(`${changes.length} paths changed (at most ${MAX_LISTED_PATHS})`);
       // The scratch container is the pristine checkout whose ignore rules say what is left out.
       scratch = await openScratch();
-      plan = planChange(changes, await ignoredPaths(scratch, { ...input, changes }));
+      plan = planChange(changes, await ignoredPaths(scratch, agent, { ...input, changes }));
       if (plan.pathCount > MAX_CHANGED_PATHS) return tooLarge(`${plan.pathCount} paths changed (at most ${MAX_CHANGED_PATHS})`);
       entries = await readAgentChange(agent, plan, input.workdir, input.maxPatchBytes);
       // Its files read as gone while it ended (its disk quota's kill) are not its change.

@@ -72,11 +72,14 @@ function iniSectionsFor(base: string): string[] {
 
 /**
  * pytest's settings in one file, as a canonical string (equal strings: pytest sees the same
- * settings). A file pytest cannot parse reads as its text, so any change to it counts.
+ * settings). A file pytest cannot parse reads as its text, so any change to it counts. A
+ * pyproject.toml, setup.cfg or tox.ini is pytest's configuration only with its pytest section, so
+ * one that is absent reads as one without it (a new pyproject.toml for packaging is not pytest's);
+ * a pytest.ini is pytest's whatever it holds.
  */
 export function pytestSettings(path: string, text: string | undefined): string {
-  if (text === undefined) return 'absent';
   const base = path.split('/').at(-1) ?? '';
+  if (text === undefined) return base === 'pytest.ini' || base === '.pytest.ini' ? 'absent' : pytestSettings(path, '');
   try {
     if (base === 'pyproject.toml') {
       const doc = parseToml(text) as { tool?: { pytest?: unknown } };

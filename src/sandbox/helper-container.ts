@@ -11,6 +11,14 @@ import type { BesideOptions, BesideResult, SandboxSpec } from './sandbox.js';
  */
 export type HelperShare = 'pid' | 'network';
 
+/**
+ * How long a helper's removal is waited for before the caller goes on: a helper held in its start
+ * (its first process stopped by the sandbox's) is removed only once that process ends, which the
+ * sandbox's own end brings about; the removal goes on meanwhile, and the helper's expiry label
+ * has the janitor remove it should the server end first.
+ */
+const REMOVAL_WAIT_MS = 3_000;
+
 /** Where the helper finds its programs: never the agent's PATH, never the agent's files. */
 const HELPER_ENV = ['PATH=/usr/sbin:/usr/bin:/sbin:/bin', 'LANG=C.UTF-8'];
 
@@ -74,10 +82,31 @@ export async function runBeside(
   } catch (error) {
     throw new InfraError(`cannot create a helper beside sandbox ${target.id.slice(0, 12)}: ${String(error)}`, { cause: error });
   }
+  // One limit for the whole run, its attach and start included: the helper's first process joins
+  // the sandbox's process table while it starts, where the agent's processes can stop it (SIGSTOP),
+  // and the engine then waits on it for as long as it stays stopped: Docker's start does, and
+  // Podman's attach already does (it creates the container in the runtime to attach to it).
+  let timer: NodeJS.Timeout | undefined;
+  const timedOut = new Promise<'timeout'>((resolve) => (timer = setTimeout(() => resolve('timeout'), options.timeoutMs)));
+  let stream: Duplex | undefined;
   try {
-    const stream = (await container.attach({ stream: true, stdin: true, stdout: true, stderr: true, hijack: true })) as unknown as Duplex;
+    const attaching = container.attach({
+      stream: true,
+      stdin: true,
+      stdout: true,
+      stderr: true,
+      hijack: true,
+    }) as unknown as Promise<Duplex>;
+    const attach = await Promise.race([attaching.then((s) => ({ stream: s })), timedOut]);
+    if (attach === 'timeout') {
+      // Answered late, if ever: nothing reads it.
+      attaching.then((late) => late.destroy()).catch(() => undefined);
+      return { exitCode: -1, timedOut: true };
+    }
+    stream = attach.stream;
+    const attached = stream;
     const output = new PassThrough();
-    demux(container, stream, output, output);
+    demux(container, attached, output, output);
     let pending = '';
     output.on('data', (chunk: Buffer) => {
       pending += chunk.toString('utf8');
@@ -85,27 +114,39 @@ export async function runBeside(
         const line = pending.slice(0, at);
         pending = pending.slice(at + 1);
         const reply = options.answer?.(line);
-        if (reply !== undefined) stream.write(`${reply}\n`);
+        if (reply !== undefined) attached.write(`${reply}\n`);
       }
       // Bounded: a helper has nothing long to say.
       if (pending.length > 4096) pending = '';
     });
-    try {
-      await container.start();
-    } catch (error) {
-      throw new InfraError(`cannot start a helper beside sandbox ${target.id.slice(0, 12)}: ${String(error)}`, { cause: error });
+    const started = container.start().then(
+      () => 'started' as const,
+      (error: unknown) => ({ error }),
+    );
+    const start = await Promise.race([started, timedOut]);
+    if (start === 'timeout') return { exitCode: -1, timedOut: true };
+    if (start !== 'started') {
+      throw new InfraError(`cannot start a helper beside sandbox ${target.id.slice(0, 12)}: ${String(start.error)}`, {
+        cause: start.error,
+      });
     }
-    let timer: NodeJS.Timeout | undefined;
-    const timedOut = new Promise<'timeout'>((resolve) => (timer = setTimeout(() => resolve('timeout'), options.timeoutMs)));
     const ended = (container.wait() as Promise<{ StatusCode?: number }>).then(
       (r) => r.StatusCode ?? -1,
       () => -1,
     );
     const first = await Promise.race([ended, timedOut]);
-    clearTimeout(timer);
-    stream.destroy();
     return first === 'timeout' ? { exitCode: -1, timedOut: true } : { exitCode: first, timedOut: false };
   } finally {
-    await removeContainer(container).catch(() => undefined);
+    clearTimeout(timer);
+    stream?.destroy();
+    await removedWithin(container, REMOVAL_WAIT_MS);
   }
+}
+
+/** Removes the helper, waiting at most `ms` for the engine (the removal goes on past it). */
+async function removedWithin(container: Docker.Container, ms: number): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const removal = removeContainer(container).catch(() => undefined);
+  await Promise.race([removal, new Promise<void>((resolve) => (timer = setTimeout(resolve, ms)))]);
+  clearTimeout(timer);
 }

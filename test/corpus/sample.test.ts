@@ -7,8 +7,8 @@
  * whose gold verdict held under CPU load (`scripts/corpus/run.mjs --load-runs`: a row whose own tests
  * race a timer, like fluent__fluentd-3328, fails now and then on a loaded machine whatever the grader
  * does, and is kept out). A fail-only row (marked's jasmine) also takes a change that fakes a
- * finished suite: 0 here, 1 under the harness's rule. Every image and container it creates is removed,
- * whatever the outcome.
+ * finished suite: 0 here, 1 under the harness's rule, and the other changes of jasmine-attacks.ts.
+ * Every image and container it creates is removed, whatever the outcome.
  */
 import { execFile } from 'node:child_process';
 import { appendFile, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
@@ -19,12 +19,11 @@ import Docker from 'dockerode';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { packageRoot } from '../../src/common/paths.js';
 import { Grader } from '../../src/reward/grader.js';
-import type { GradeReport } from '../../src/reward/report.js';
 import { DockerSandboxProvider } from '../../src/sandbox/docker-sandbox.js';
 import { loadTaskFiles } from '../../src/tasks/loader.js';
-import { harnessParse } from '../../src/languages/index.js';
 import type { Task } from '../../src/tasks/task.js';
 import { corpusGrader } from '../helpers/corpus-grader.js';
+import { describeJasmineAttacks, summary } from './jasmine-attacks.js';
 
 const run = promisify(execFile);
 const ROOT = packageRoot();
@@ -127,18 +126,6 @@ afterAll(async () => {
   if (dir) await rm(dir, { recursive: true, force: true });
 }, 180_000);
 
-function summary(report: GradeReport): string {
-  const failing = [...report.failToPass, ...report.passToPass].filter((t) => t.status !== 'PASSED').map((t) => `${t.name} ${t.status}`);
-  return JSON.stringify({
-    reward: report.reward,
-    infra: report.infraError,
-    error: report.error.split('\n')[0],
-    flags: report.integrityFlags,
-    failing: failing.slice(0, 5),
-    log: report.logTail.slice(-1500),
-  });
-}
-
 describe('the corpus sample: gold 1, empty 0, no integrity flag', () => {
   it('builds and grades every sampled row', async () => {
     expect(tasks.length).toBeGreaterThanOrEqual(4);
@@ -156,38 +143,9 @@ describe('the corpus sample: gold 1, empty 0, no integrity flag', () => {
   }, 900_000);
 });
 
-describe("a fail-only row (jasmine): a listed spec passes on swe-env's reporter's line, never by its absence", () => {
-  it("a change that prints a finished suite's summary and exits 0 before any spec runs scores 0, as the harness would score it 1", async () => {
-    const task = tasks.find((t) => t.id === 'markedjs__marked-2811');
-    expect(task?.failOnly).toBe(true);
-    const patch = await readFile(join(ROOT, 'test', 'fixtures', 'corpus', 'marked-2811-summary-exit.diff'));
-    let log = '';
-    const report = await grader.grade(task!, patch, { onTestLog: (text) => (log = text) });
-    // The trick works in the container: the runner exits 0 with a summary saying the suite ran and
-    // failed nothing, and the row's parser finds no failure, which the harness's fail-only rule
-    // (check_fail_only with SUITE_RAN) reads as every listed spec passing.
-    expect(report.testExitCode, summary(report)).toBe(0);
-    expect(log).toMatch(/[1-9]\d* specs?, 0 failures?/);
-    expect(harnessParse('parse_log_marked', log, '5', { instanceId: task!.id, version: task!.version }).size).toBe(0);
-    // Graded: no reporter line says the listed spec passed.
-    expect(report.infraError, summary(report)).toBe(false);
-    expect(report.reward, summary(report)).toBe(0);
-    expect(report.failToPass.map((t) => t.status)).toEqual(['MISSING']);
-  }, 600_000);
-
-  it("a change that makes every expectation hold scores 0: the reporter's must-fail canary passes too", async () => {
-    const task = tasks.find((t) => t.id === 'markedjs__marked-2811')!;
-    const patch = await readFile(join(ROOT, 'test', 'fixtures', 'corpus', 'marked-2811-expect-holds.diff'));
-    const report = await grader.grade(task, patch);
-    // The trick works in the container: the listed spec is reported passing without a fix.
-    expect(
-      report.failToPass.map((t) => t.status),
-      summary(report),
-    ).toEqual(['PASSED']);
-    expect(report.infraError, summary(report)).toBe(false);
-    expect(report.integrityFlags.join('\n'), summary(report)).toMatch(
-      /canary <swe-env reporter>::#canary:\d \(a synthetic test, must be FAILED\) was reported PASSED/,
-    );
-    expect(report.reward, summary(report)).toBe(0);
-  }, 600_000);
+// The fail-only row's attacks, on the image built above (one build of it per run).
+describeJasmineAttacks(() => {
+  const task = tasks.find((t) => t.id === 'markedjs__marked-2811');
+  if (!task) throw new Error('markedjs__marked-2811 is not in tasks/corpus/ci/sample.json');
+  return { task, grader };
 });

@@ -15,8 +15,8 @@ import { demoImage, writeTaskFile } from '../helpers/task-images.js';
  * checkout's ignore rules ignore. Taken into the change, they scored correct fixes 0: an ignored
  * file the image already holds (an egg-info that `pip install -e .` rewrites, an extension built in
  * place) became a "new file" that does not apply, and a big cache made the change too large. A file
- * the base commit tracks is kept whatever the rules say, and a change to an ignore file leaves
- * nothing out.
+ * the base commit tracks is kept whatever the rules say, and the change's own ignore files are the
+ * rules (pytest writes one into its cache; a developer adds a line for a build folder).
  */
 const TASK_ID = 'swe-env-demo__textkit-3';
 let t: TestServer;
@@ -87,7 +87,26 @@ describe('ignored files in the capture', () => {
     expect(graded.patch).not.toContain('tools/.pytest_cache');
   });
 
-  it('a change that edits .gitignore to keep what it adds leaves nothing out', async () => {
+  it('a real pytest run beside the fix (pytest writes its own .pytest_cache/.gitignore) and 40 MB in its cache: 1, nothing of it in the patch', async () => {
+    const graded = await submitWith(
+      'python3 -m pytest -q -p no:cacheprovider --co > /dev/null 2>&1; python3 -m pytest -q > /dev/null 2>&1; test -f .pytest_cache/.gitignore && head -c 40000000 /dev/urandom > .pytest_cache/v/big',
+    );
+    expect(graded.error).toBe('');
+    expect(graded.reward).toBe(1);
+    expect(graded.patch).not.toContain('pytest_cache');
+  });
+
+  it('a .gitignore line the change adds for its own build folder, 40 MB in it: 1, the line in the patch and the folder not', async () => {
+    const graded = await submitWith(
+      "printf 'mybuild/\\n' >> .gitignore && mkdir -p mybuild && head -c 40000000 /dev/urandom > mybuild/out.bin",
+    );
+    expect(graded.error).toBe('');
+    expect(graded.reward).toBe(1);
+    expect(graded.patch).toContain('+mybuild/');
+    expect(graded.patch).not.toContain('out.bin');
+  });
+
+  it('a change that edits .gitignore to keep what it adds: its own rules decide, and keep it', async () => {
     const graded = await submitWith(
       "printf '__pycache__/\\n*.pyc\\n.pytest_cache/\\n' > .gitignore && mkdir -p kept.egg-info && echo k > kept.egg-info/NOTES",
     );

@@ -31,10 +31,15 @@ describe('masks on demand against the capture', () => {
       // Files appear and vanish all the time: a listing is stale before it is read.
       const writer = [
         'mkdir -p churn',
-        `setsid nohup bash -c 'while :; do touch churn/f{1..300}; head -c $((RANDOM * 64)) /dev/zero > churn/grows; sleep 0.3; rm -f churn/*; sleep 0.05; done' >/dev/null 2>&1 < /dev/null &`,
+        `setsid nohup bash -c 'while :; do touch churn/f{1..300}; head -c $((RANDOM * 64)) /dev/zero > churn/grows; sleep 0.3; rm -f churn/*; sleep 0.05; done' >/dev/null 2>&1 < /dev/null & until [ -e churn/grows ]; do sleep 0.05; done`,
       ].join(' && ');
       expect((await t.client.bash(id, 1, writer)).exitCode).toBe(0);
-      const seen = await t.client.bash(id, 2, 'for n in 1 2 3 4 5; do ls churn | wc -l; sleep 0.13; done');
+      // The listing changes under the reader: two different counts, however long each phase takes.
+      const seen = await t.client.bash(
+        id,
+        2,
+        'a=$(ls churn | wc -l); for i in $(seq 600); do b=$(ls churn | wc -l); [ "$b" != "$a" ] && break; sleep 0.05; done; echo "$a"; echo "$b"',
+      );
       expect(new Set(seen.observation.trim().split('\n')).size).toBeGreaterThan(1);
       const submitted = await t.client.submit(id, 3);
       expect(submitted.report!.error).toBe('');

@@ -53,7 +53,7 @@ describe('the disk quota, beyond the writable layer’s byte size', () => {
     try {
       const out = await bash(
         box,
-        'head -c 100000000 /dev/zero > /tmp/big && setsid bash -c "exec 3</tmp/big; rm /tmp/big; exec sleep 600" > /dev/null 2>&1 & sleep 1; ls /tmp/big 2>&1; echo ok',
+        'head -c 100000000 /dev/zero > /tmp/big; setsid bash -c "exec 3</tmp/big; rm /tmp/big; exec sleep 600" > /dev/null 2>&1 & while [ -e /tmp/big ]; do sleep 0.05; done; ls /tmp/big 2>&1; echo ok',
       );
       expect(out).toMatch(/No such file or directory\nok/);
       await provider.disk.checkAll();

@@ -130,7 +130,7 @@ describe('a throttling proxy in front of a registry', () => {
         .requests()
         .slice(before)
         .filter((r) => r.path.includes('/manifests/')).length;
-    await expect.poll(registryManifests).toBe(proxy.count('manifests', 'forwarded'));
+    await expect.poll(registryManifests, { timeout: 30_000 }).toBe(proxy.count('manifests', 'forwarded'));
     await removeImages(docker, [viaProxy]);
   });
 

@@ -7,7 +7,7 @@
  * listed whatever the agent liked (a daemon hidden, a running process shown as waiting in the kernel).
  * Runs on both engines (scripts/test-all.sh's Podman leg).
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { Sandbox } from '../../src/sandbox/sandbox.js';
 import { disposeAll, testProvider, testSpec } from '../helpers/docker.js';
 import { expectNoContainers } from '../helpers/server.js';
@@ -37,8 +37,16 @@ describe("the sandbox's process list", () => {
   it("is the kernel's, whatever the sandbox's root made of its ps", async () => {
     const started = await sandbox.exec(['bash', '-c', '(setsid sleep 7431 > /dev/null 2>&1 &); echo started'], opts);
     expect(started.output.toString()).toContain('started');
-    const before = await sandbox.processes();
-    expect(before.filter((p) => p.command.trim() === 'sleep 7431').map((p) => p.state)).toEqual(['S']);
+    // setsid becomes sleep by exec, some time after the shell has gone: wait for the exec.
+    const sleeping = await vi.waitFor(
+      async () => {
+        const listed = (await sandbox.processes()).filter((p) => p.command.trim() === 'sleep 7431');
+        expect(listed).toHaveLength(1);
+        return listed;
+      },
+      { timeout: 30_000, interval: 50 },
+    );
+    expect(sleeping.map((p) => p.state)).toEqual(['S']);
 
     // Every ps of the image replaced; the replacement works inside the container.
     const plant = await sandbox.exec(

@@ -88,7 +88,8 @@ describe('ShellSession against a real container', () => {
   });
 
   it('kills a command on timeout with everything it started, keeps partial output, and goes on', async () => {
-    const r = await shell.run('echo before; (sleep 777 &); sleep 777', { ...opts, timeoutMs: 2000 });
+    // 5 s: both sleeps have started by the time limit, however loaded the machine.
+    const r = await shell.run('echo before; (sleep 777 &); sleep 777', { ...opts, timeoutMs: 5000 });
     expect(r.timedOut).toBe(true);
     expect(r.output).toContain('before');
     expect(r.shellRestarted).toBeUndefined();
@@ -225,8 +226,12 @@ describe('the sandbox survives what a command does inside it', () => {
       expect(await box.isRunning()).toBe(true);
       expect((await sh.run('echo alive', opts)).output).toBe('alive\n');
       // An orphan that exits must not stay a zombie.
+      // (The keeper reaps a few times a second: wait for it rather than for a fixed while; one never reaped stays.)
       await sh.run('(sleep 0.2 &) ; sleep 1', opts);
-      const zombies = await sh.run("ps -eo stat= | grep -c '^Z' || true", opts);
+      const zombies = await sh.run(
+        "for i in $(seq 300); do [ \"$(ps -eo stat= | grep -c '^Z')\" = 0 ] && break; sleep 0.1; done; ps -eo stat= | grep -c '^Z' || true",
+        opts,
+      );
       expect(zombies.output.trim()).toBe('0');
       await sh.close();
     } finally {

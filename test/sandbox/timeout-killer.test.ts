@@ -59,12 +59,22 @@ describe('the command timeout with the sandbox’s own bash and kill replaced', 
   it('runs its helper out of reach of the sandbox’s processes: they cannot open its memory', async () => {
     let up!: () => void;
     const started = new Promise<void>((resolve) => (up = resolve));
+    let probed = false;
+    // The helper lives until the probe has looked (it asks, and is told to stop once it has).
     const helper = sandbox.runBeside(
-      ['/bin/bash', '--noprofile', '--norc', '-c', 'echo up; read -r -t 5 _; exit 0', 'swe-env-probe-helper'],
+      [
+        '/bin/bash',
+        '--noprofile',
+        '--norc',
+        '-c',
+        'echo up; while :; do echo asking; read -r reply; [ "$reply" = stop ] && exit 0; sleep 0.1; done',
+        'swe-env-probe-helper',
+      ],
       {
         timeoutMs: 30_000,
         answer: (line) => {
           if (line === 'up') up();
+          if (line === 'asking') return probed ? 'stop' : 'wait';
           return undefined;
         },
       },
@@ -74,6 +84,7 @@ describe('the command timeout with the sandbox’s own bash and kill replaced', 
     const probe =
       'h=swe-env-probe; for p in /proc/[0-9]*; do c=$(tr "\\0" " " < $p/cmdline 2>/dev/null); case "$c" in *"$h-helper"*) (exec 3<>$p/mem) 2>/dev/null && echo OPENED || echo REFUSED;; esac; done';
     const seen = await sandbox.exec(['/bin/bash', '--noprofile', '--norc', '-c', probe], { timeoutMs: 30_000 });
+    probed = true;
     expect(seen.output.toString()).toBe('REFUSED\n');
     expect(await helper).toEqual({ exitCode: 0, timedOut: false });
   });

@@ -46,7 +46,13 @@ describe('Close during a submit', () => {
   it('a command running when Close comes is stopped and reported as closed, not as an environment failure', async () => {
     const { episodeId } = await t.client.reset({ taskId: task.id, options: { commandTimeoutS: 120 } });
     const running = t.client.bash(episodeId, 0, 'sleep 100');
-    await new Promise((r) => setTimeout(r, 1000));
+    // Close once the command runs in the sandbox.
+    const [container] = await t.server.provider.listContainers({ episodeId });
+    const commands = async (): Promise<string[]> =>
+      (
+        (await t.server.provider.docker.getContainer(container!).top({ ps_args: '-o pid,args' })) as { Processes?: string[][] }
+      ).Processes?.map((row) => row.join(' ')) ?? [];
+    await expect.poll(async () => (await commands()).some((c) => c.includes('sleep 100')), { timeout: 30_000, interval: 100 }).toBe(true);
     const closed = await t.client.close(episodeId);
     const step = await running;
     expect(step.status).toBe('STEP_STATUS_OK');

@@ -350,9 +350,13 @@ describe('lifecycle', () => {
   it('expires an idle episode: NOT_FOUND says it expired, and its container is gone', async () => {
     const reset = await t.client.reset({ taskId: 'swe-env-demo__intervals-3', options: { idleTimeoutS: 1 } });
     expect(await t.server.provider.listContainers({ episodeId: reset.episodeId })).toHaveLength(1);
-    await new Promise((r) => setTimeout(r, 3500));
+    // Retired by the sweeper (a step would keep it alive: wait on the registry, which does not).
+    await expect.poll(() => t.server.registry.liveCount, { timeout: 30_000, interval: 100 }).toBe(0);
     await expectGrpcError(t.client.bash(reset.episodeId, 0, 'true'), GrpcStatus.NOT_FOUND, /expired/);
-    expect(await t.server.provider.listContainers({ episodeId: reset.episodeId })).toEqual([]);
+    // Its container goes once the retired episode is disposed of.
+    await expect
+      .poll(() => t.server.provider.listContainers({ episodeId: reset.episodeId }), { timeout: 30_000, interval: 250 })
+      .toEqual([]);
   });
 
   it('reports a sandbox that died under the episode as INFRA_ERROR, never as a plain 0', async () => {

@@ -74,7 +74,7 @@ describe('Evaluate and the caller', () => {
       'diff --git a/intervals/__init__.py b/intervals/__init__.py\n--- a/intervals/__init__.py\n+++ b/intervals/__init__.py\n@@ -1,3 +1,5 @@\n """Closed intervals and operations on collections of them."""\n+import time\n+time.sleep(600)\n from .interval import Interval\n from .ops import merge, total_length\n';
     // The server gives up just before the caller's deadline and says so: an infrastructure error,
     // not a reward of 0.
-    const report = (await t.client.evaluate(task.id, hang, { timeoutS: 4 })).report!;
+    const report = (await t.client.evaluate(task.id, hang, { timeoutS: 10 })).report!;
     expect(report.infraError).toBe(true);
     expect(report.error).toMatch(/cancelled|deadline/);
     expect(report.reward).toBe(0);

@@ -92,7 +92,7 @@ describe('task images pulled from a registry by the server', () => {
       resets.map((r) => t.client.bash(r.episodeId, 0, 'test -f /opt/swe-env-test-payload && git rev-parse --is-inside-work-tree')),
     );
     expect(looks.map((l) => l.observation.trim())).toEqual(Array(16).fill('true'));
-    await expect.poll(() => manifestGets(registry.requests(), images['single']!) - before).toBe(1);
+    await expect.poll(() => manifestGets(registry.requests(), images['single']!) - before, { timeout: 30_000 }).toBe(1);
     const metrics = await scrape(t.server.metricsPort);
     expect(sample(metrics, 'swe_env_image_pulls_total', 'outcome="pulled"')).toBe(1);
     expect(sample(metrics, 'swe_env_image_pulls_total', 'outcome="failed"')).toBe(0);
@@ -173,7 +173,8 @@ describe('task images pulled from a registry by the server', () => {
   });
 
   it('a Reset whose deadline passes during the pull says the image is being pulled; its retry joins the same pull and succeeds', async () => {
-    // Backoffs of at least 0.5, 1 and 2 s: the pull outlasts a 2 s deadline whatever the jitter.
+    // Six refusals, backoffs of at least 0.5, 1, 2, 4 and 8 s: the pull outlasts a 5 s deadline
+    // whatever the jitter (and the server's answer, half a second before it, is not the client's own).
     const t = await serve(
       { 'swe-env-demo__textkit-2': images['deadline']! },
       { registryConfig: goodConfig, pullRetries: 5, pullBackoffS: 1 },
@@ -183,7 +184,7 @@ describe('task images pulled from a registry by the server', () => {
     proxy.throttle({ status: 429, times: 6, only: 'manifests' });
     try {
       const request = { taskId: 'swe-env-demo__textkit-2', episodeId: 'deadline-1' };
-      const error = grpcError(await t.client.reset(request, { timeoutS: 2 }).catch((e: unknown) => e));
+      const error = grpcError(await t.client.reset(request, { timeoutS: 5 }).catch((e: unknown) => e));
       expect(error.code, error.details).toBe(status.DEADLINE_EXCEEDED);
       expect(error.details).toContain(`the task's image ${images['deadline']} is not on this server yet (pulling`);
       expect(error.details).toContain('the pull goes on');

@@ -25,11 +25,14 @@ afterAll(async () => {
 async function recorded(episodeId: string): Promise<string> {
   let text = '';
   await expect
-    .poll(async () => {
-      const file = await t.server.registry.trajectories!.find(episodeId);
-      text = file ? readFileSync(file, 'utf8') : '';
-      return text.includes('"type":"end"');
-    })
+    .poll(
+      async () => {
+        const file = await t.server.registry.trajectories!.find(episodeId);
+        text = file ? readFileSync(file, 'utf8') : '';
+        return text.includes('"type":"end"');
+      },
+      { timeout: 30_000 },
+    )
     .toBe(true);
   return text;
 }

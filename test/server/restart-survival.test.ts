@@ -31,6 +31,16 @@ function serve(serverId: string, stateDir: string, extra: string[] = []): Return
   ]);
 }
 
+/** Whether a shell script exits 0 in the episode's container (an engine exec beside the agent's shell). */
+async function succeedsIn(provider: DockerSandboxProvider, episodeId: string, script: string): Promise<boolean> {
+  const [id] = await provider.listContainers({ episodeId });
+  const exec = await provider.docker.getContainer(id!).exec({ Cmd: ['sh', '-c', script], AttachStdout: true, AttachStderr: true });
+  const stream = await exec.start({});
+  stream.resume();
+  await new Promise((resolve) => stream.on('end', resolve));
+  return (await exec.inspect()).ExitCode === 0;
+}
+
 function setup(): { serverId: string; stateDir: string; provider: DockerSandboxProvider } {
   const serverId = `test-restart-${randomUUID().slice(0, 8)}`;
   const stateDir = mkdtempSync(join(tmpdir(), 'swe-env-state-'));
@@ -134,13 +144,21 @@ describe('a server restarted with the same server id and state directory', () =>
     };
     const index = { [ends]: 1, [overruns]: 0, [blind]: 0 };
     for (const id of [ends, overruns, blind]) void a.bash(id, index[id]!, cut[id]!).catch(() => undefined);
-    // The crash comes once every command has started (the record says so before it runs).
+    // The crash comes once every command runs in its shell: the record names the step before it is
+    // sent, and the shell's journal (or, for blind, its first act) says it was read.
     for (const id of [ends, overruns, blind]) {
       await expect
         .poll(() => (record(stateDir, serverId, id)?.['inflight'] as { index?: number } | undefined)?.index, { timeout: 30_000 })
         .toBe(index[id]);
     }
-    await new Promise((resolve) => setTimeout(resolve, 500));
+    const running = {
+      [ends]: 'grep -q "^step-1 " /dev/shm/swe-env/start',
+      [overruns]: 'grep -q "^step-0 " /dev/shm/swe-env/start',
+      [blind]: '[ -f /dev/shm/swe-env ]',
+    };
+    for (const id of [ends, overruns, blind]) {
+      await expect.poll(() => succeedsIn(provider, id, running[id]!), { timeout: 30_000, interval: 100 }).toBe(true);
+    }
     a.dispose();
     await stopCli(first.child, 'SIGKILL');
 

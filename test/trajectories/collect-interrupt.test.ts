@@ -29,6 +29,8 @@ let model: Awaited<ReturnType<typeof startScriptedModel>>;
 let stalling: Server;
 let stallingUrl: string;
 let stalledAsked = 0;
+/** Called when the stalled sample asks its model: a condition waiting on both sides looks again. */
+let onStalledAsked = (): void => {};
 const work = mkdtempSync(join(tmpdir(), 'swe-env-collect-int-'));
 
 beforeAll(async () => {
@@ -41,6 +43,7 @@ beforeAll(async () => {
     req.on('end', () => {
       if (body.includes(JSON.stringify(stalledStatement).slice(1, -1).slice(0, 80))) {
         stalledAsked += 1;
+        onStalledAsked();
         return; // held open until the client gives up
       }
       void fetch(`${model.url}/chat/completions`, { method: 'POST', headers: { 'content-type': 'application/json' }, body }).then(
@@ -93,14 +96,23 @@ describe('collect and Ctrl-C', () => {
   it('writes the finished samples, closes the running ones, and the re-run resumes what is left', async () => {
     const out = join(work, 'run');
     let sent = false;
+    let stderrSoFar = '';
+    let interrupt = (_: NodeJS.Signals): void => {};
+    // Once the quick sample is done and the stalled one waits for its model: Ctrl-C. Whichever
+    // comes last (the progress line or the model's request) checks.
+    const interruptWhenReady = (): void => {
+      if (!sent && /1\/2 samples/.test(stderrSoFar) && stalledAsked > 0) {
+        sent = true;
+        interrupt('SIGINT');
+      }
+    };
+    onStalledAsked = interruptWhenReady;
     const first = await collectCli(
       ['--endpoint', stallingUrl, '--task', QUICK, '--task', STALLED, '--out', out, '--concurrency', '2'],
       (err, signal) => {
-        // Once the quick sample is done and the stalled one waits for its model: Ctrl-C.
-        if (!sent && /1\/2 samples/.test(err) && stalledAsked > 0) {
-          sent = true;
-          signal('SIGINT');
-        }
+        stderrSoFar = err;
+        interrupt = signal;
+        interruptWhenReady();
       },
     );
     expect(sent, first.stderr).toBe(true);

@@ -103,7 +103,7 @@ describe('the trajectory viewer in a headless browser', () => {
     try {
       await page.goto(`http://127.0.0.1:${viewer.port}/`);
       const rows = page.locator('tr.episode');
-      await expect.poll(() => rows.count()).toBe(2);
+      await expect.poll(() => rows.count(), { timeout: 30_000 }).toBe(2);
       const good = page.locator('tr[data-episode="ep-good"]');
       expect(await good.locator('td').allTextContents()).toEqual(['ep-good', 'demo__p-1', '1', 'submitted', '2', '10:00:07']);
       await good.click();
@@ -116,10 +116,10 @@ describe('the trajectory viewer in a headless browser', () => {
       expect(outcome).toContain('PASSED  tests/test_p.py::test_parse');
 
       await page.locator('#filter').fill('p-2');
-      await expect.poll(() => rows.count()).toBe(1);
+      await expect.poll(() => rows.count(), { timeout: 30_000 }).toBe(1);
       await page.locator('tr[data-episode="ep-bad"]').click();
       // The previous episode's detail is still on the page until the new one loads: wait for its title.
-      await expect.poll(() => page.locator('#detail h2').textContent()).toBe('demo__p-2');
+      await expect.poll(() => page.locator('#detail h2').textContent(), { timeout: 30_000 }).toBe('demo__p-2');
       await page.locator('#outcome').waitFor();
       expect(await page.locator('pre.observation').first().textContent()).toContain('<script>document.title="pwned"</script>');
       expect(await page.title()).toBe('swe-env trajectories');
@@ -137,7 +137,7 @@ describe('the trajectory viewer in a headless browser', () => {
     const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
     try {
       await page.goto(`http://127.0.0.1:${viewer.port}/`);
-      await expect.poll(() => page.locator('tr.episode').count()).toBe(3);
+      await expect.poll(() => page.locator('tr.episode').count(), { timeout: 30_000 }).toBe(3);
       const list = (await page.locator('#list').boundingBox())!;
       for (const th of await page.locator('#list th').all()) {
         const box = (await th.boundingBox())!;
@@ -146,7 +146,7 @@ describe('the trajectory viewer in a headless browser', () => {
       expect(await page.locator(`tr[data-episode="${long}"] td`).first().getAttribute('title')).toBe(long);
 
       await page.goto(`http://127.0.0.1:${viewer.port}/#episode=ep-bad`);
-      await expect.poll(() => page.locator('#detail h2').textContent()).toBe('demo__p-2');
+      await expect.poll(() => page.locator('#detail h2').textContent(), { timeout: 30_000 }).toBe('demo__p-2');
       expect(await page.locator('tr.selected').getAttribute('data-episode')).toBe('ep-bad');
       expect(await page.locator('#permalink').getAttribute('href')).toBe('#episode=ep-bad');
       const headers = await page.locator('.msg.tool h4').allTextContents();
@@ -164,7 +164,7 @@ describe('the trajectory viewer in a headless browser', () => {
     const page = await browser.newPage();
     try {
       await page.goto(`file://${file}`);
-      await expect.poll(() => page.locator('tr.episode').count()).toBe(3);
+      await expect.poll(() => page.locator('tr.episode').count(), { timeout: 30_000 }).toBe(3);
       await page.locator('tr[data-episode="ep-bad"]').click();
       await page.locator('#outcome').waitFor();
       expect(await page.locator('pre.observation').first().textContent()).toContain('</script>');

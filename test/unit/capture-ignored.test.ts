@@ -1,7 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { planChange, type RepoChange } from '../../src/reward/capture/change-plan.js';
 import { leftOut } from '../../src/reward/capture/ignored-paths.js';
@@ -73,5 +73,110 @@ describe('capture-ignored.sh on a real repository', () => {
     const records = out.toString('utf8');
     expect(records.split('\0').filter((r) => r.startsWith('T '))).toEqual(['T build/keep.txt']);
     expect([...leftOut(records)].sort()).toEqual(['a.egg-info', 'a.egg-info/PKG-INFO', 'build/x', 'ext/fast.so']);
+  });
+});
+
+describe('capture-ignored.sh: the change’s own ignore files, and build outputs beside tracked manifests', () => {
+  /** A repository with the given tracked files at its base commit; the script's run on candidates. */
+  function repoWith(tracked: Record<string, string>): { repo: string; base: string; run: (input: Input) => string } {
+    const repo = mkdtempSync(join(tmpdir(), 'swe-env-ignored-repo-'));
+    scratch.push(repo);
+    const git = (...args: string[]): string => execFileSync('git', ['-C', repo, ...args], { encoding: 'utf8' });
+    git('init', '-q');
+    for (const [path, content] of Object.entries(tracked)) {
+      mkdirSync(dirname(join(repo, path)), { recursive: true });
+      writeFileSync(join(repo, path), content);
+      git('add', '-f', path);
+    }
+    git('-c', 'user.name=t', '-c', 'user.email=t@t', 'commit', '-qm', 'base');
+    const base = git('rev-parse', 'HEAD').trim();
+    const run = (input: Input): string => {
+      const dir = mkdtempSync(join(tmpdir(), 'swe-env-ignored-input-'));
+      scratch.push(dir);
+      writeFileSync(join(dir, 'candidates'), input.candidates.map((c) => `${c}\0`).join(''));
+      writeFileSync(join(dir, 'ignore-deleted'), (input.deleted ?? []).map((c) => `${c}\0`).join(''));
+      writeFileSync(join(dir, 'outputs'), (input.outputs ?? []).map(([m, o]) => `${m}\t${o}\0`).join(''));
+      return execFileSync(
+        'bash',
+        ['--noprofile', '--norc', '-c', CAPTURE_IGNORED_SCRIPT, 'swe-env-capture-ignored', repo, base, dir, input.pattern ?? '^$'],
+        {
+          encoding: 'utf8',
+        },
+      );
+    };
+    return { repo, base, run };
+  }
+  interface Input {
+    readonly candidates: readonly string[];
+    readonly deleted?: readonly string[];
+    readonly outputs?: ReadonlyArray<readonly [string, string]>;
+    readonly pattern?: string;
+  }
+
+  it("leaves out what stands at a build output's name beside each tracked manifest, folder, file or link, and nothing of that name elsewhere", () => {
+    const { run } = repoWith({
+      'Cargo.toml': '[package]\n',
+      'crates/c/Cargo.toml': '[package]\n',
+      'java/app[1]/pom.xml': '<project/>\n',
+      'src/target/mod.rs': '// a module named target\n',
+    });
+    const records = run({
+      candidates: [
+        'target/',
+        'target/debug/',
+        'target/debug/app',
+        'crates/c/target/x',
+        'java/app[1]/target',
+        'src/target/new.rs',
+        'lib/target',
+      ],
+      outputs: [
+        ['Cargo.toml', 'target'],
+        ['pom.xml', 'target'],
+      ],
+      pattern: '(^|/)(Cargo\\.toml|pom\\.xml)$',
+    });
+    expect([...leftOut(records)].sort()).toEqual(['crates/c/target/x', 'java/app[1]/target', 'target', 'target/debug', 'target/debug/app']);
+  });
+
+  it('keeps a build output folder the base commit tracks files in: the project keeps it as its source', () => {
+    const { run } = repoWith({ 'composer.json': '{}\n', 'vendor/lib/old.php': '<?php\n' });
+    const records = run({
+      candidates: ['vendor/lib/new.php', 'vendor/other/', 'vendor/other/x.php'],
+      outputs: [['composer.json', 'vendor']],
+      pattern: '(^|/)(composer\\.json)$',
+    });
+    expect([...leftOut(records)]).toEqual([]);
+  });
+
+  it("applies the change's own ignore files, in place in the checkout: pytest's .pytest_cache/.gitignore, a line the change added", () => {
+    const { repo, run } = repoWith({ '.gitignore': '*.pyc\n', 'src/m.py': 'x = 1\n' });
+    mkdirSync(join(repo, '.pytest_cache'));
+    writeFileSync(join(repo, '.pytest_cache', '.gitignore'), '# Created by pytest automatically.\n*\n');
+    writeFileSync(join(repo, '.gitignore'), '*.pyc\nmybuild/\n');
+    const records = run({
+      candidates: [
+        '.gitignore',
+        '.pytest_cache/',
+        '.pytest_cache/.gitignore',
+        '.pytest_cache/v/x',
+        'mybuild/',
+        'mybuild/big',
+        'src/new.py',
+      ],
+    });
+    expect([...leftOut(records)].sort()).toEqual([
+      '.pytest_cache',
+      '.pytest_cache/.gitignore',
+      '.pytest_cache/v/x',
+      'mybuild',
+      'mybuild/big',
+    ]);
+  });
+
+  it('an ignore file the change removed no longer leaves anything out', () => {
+    const { run } = repoWith({ '.gitignore': '*.log\n', 'a/.gitignore': 'gen/\n' });
+    const records = run({ candidates: ['x.log', 'a/gen/', 'a/gen/out.txt'], deleted: ['a/.gitignore'] });
+    expect([...leftOut(records)].sort()).toEqual(['x.log']);
   });
 });

@@ -1,7 +1,7 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it, vi } from 'vitest';
 import { identityAliveHere, identityGone, processIdentity } from '../../src/common/process-identity.js';
 import { loadPredictions } from '../../src/reward/eval-run/predictions.js';
 import { runReport, type InstanceResult } from '../../src/reward/eval-run/run-report.js';
@@ -99,8 +99,16 @@ describe('helpers', () => {
     const { spawn } = await import('node:child_process');
     const parent = spawn('bash', ['-c', 'sleep 0.1 & exec sleep 30'], { stdio: 'ignore' });
     try {
-      const child = await new Promise<number>((resolve) => setTimeout(() => resolve(Number(execChildren(parent.pid!))), 600));
-      expect(readFileSync(`/proc/${child}/stat`, 'utf8')).toMatch(/\) Z /);
+      // Once bash has forked it and `sleep 0.1` has ended (the parent, `exec sleep 30`, never reaps it).
+      const child = await vi.waitFor(
+        () => {
+          const pid = execChildren(parent.pid!);
+          expect(pid).not.toBe('');
+          expect(readFileSync(`/proc/${pid}/stat`, 'utf8')).toMatch(/\) Z /);
+          return Number(pid);
+        },
+        { timeout: 30_000, interval: 20 },
+      );
       expect(identityGone(processIdentity(child))).toBe(true);
       expect(identityAliveHere(processIdentity(parent.pid))).toBe(true);
     } finally {

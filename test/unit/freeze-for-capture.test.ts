@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { freezeForCapture } from '../../src/reward/capture/freeze.js';
-import type { ExecResult, Sandbox, TopProcess } from '../../src/sandbox/sandbox.js';
+import type { Sandbox, TopProcess } from '../../src/sandbox/sandbox.js';
+import { scriptedKeeper } from '../helpers/scripted-keeper.js';
 
 /**
  * The capture's freeze when the engine keeps refusing it, against a sandbox whose processes are
@@ -18,40 +19,22 @@ interface Scripted {
 }
 
 function scriptedSandbox(script: Scripted): { sandbox: Sandbox; kills: () => number; witnesses: () => number } {
-  let kills = 0;
-  let witnesses = 0;
+  const keeper = scriptedKeeper();
   let pauses = 0;
-  let witness: { mark: string; end: (code: number) => void } | undefined;
-  const init: TopProcess = { pid: 1, ppid: 0, state: 'S', command: 'bash keeper', init: true };
   const others = (): TopProcess[] =>
-    (script.afterKills[Math.min(kills, script.afterKills.length) - 1] ?? [{ pid: 7, state: 'R' }]).map((p) => ({
+    (script.afterKills[Math.min(keeper.kills(), script.afterKills.length) - 1] ?? [{ pid: 7, state: 'R' }]).map((p) => ({
       ...p,
       ppid: 1,
       command: 'aio-reads',
       init: false,
     }));
   const fake: Partial<Sandbox> = {
+    ...keeper.calls,
     pause: () => (++pauses > script.refusals ? Promise.resolve() : Promise.reject(new Error('OCI runtime pause failed: unable to freeze'))),
     isRunning: () => Promise.resolve(script.running ?? true),
-    killAllButInit: () => {
-      kills++;
-      witness?.end(137);
-      witness = undefined;
-      return Promise.resolve();
-    },
-    processes: () => {
-      const listed = [init, ...others()];
-      if (witness)
-        listed.push({ pid: 99, ppid: 0, state: 'S', command: `/proc/1/exe --noprofile --norc -c read ${witness.mark}`, init: false });
-      return Promise.resolve(listed);
-    },
-    exec: (argv: readonly string[]) =>
-      new Promise<ExecResult>((resolve) => {
-        witnesses++;
-        witness = { mark: argv[argv.length - 1]!, end: (exitCode) => resolve({ exitCode } as ExecResult) };
-      }),
+    processes: () => Promise.resolve([keeper.init, ...others(), ...keeper.witness()]),
   };
-  return { sandbox: fake as Sandbox, kills: () => kills, witnesses: () => witnesses };
+  return { sandbox: fake as Sandbox, kills: keeper.kills, witnesses: keeper.execs };
 }
 
 describe("the capture's freeze, refused", () => {

@@ -64,4 +64,14 @@ describe('pytestSettings', () => {
     expect(pytestSettings('setup.cfg', undefined)).not.toBe(before);
     expect(pytestSettings('pyproject.toml', 'a = [')).not.toBe(pytestSettings('pyproject.toml', 'a = 1'));
   });
+
+  it('an absent pyproject.toml, setup.cfg or tox.ini reads as one without a pytest section; an absent pytest.ini as absent', () => {
+    expect(pytestSettings('pyproject.toml', undefined)).toBe(pytestSettings('pyproject.toml', '[project]\nname = "x"\n'));
+    expect(pytestSettings('setup.cfg', undefined)).toBe(pytestSettings('setup.cfg', '[metadata]\nname = x\n'));
+    expect(pytestSettings('tox.ini', undefined)).toBe(pytestSettings('tox.ini', '[tox]\nenvlist = py311\n'));
+    expect(pytestSettings('pyproject.toml', undefined)).not.toBe(
+      pytestSettings('pyproject.toml', '[tool.pytest.ini_options]\naddopts = "-x"\n'),
+    );
+    expect(pytestSettings('pytest.ini', undefined)).not.toBe(pytestSettings('pytest.ini', ''));
+  });
 });

@@ -28,12 +28,30 @@ export const JAVA: Language = {
       'libmaven-resources-plugin-java',
     ],
   },
+  // Maven reads `.mvn/` (maven.config's command-line options, `-Dmaven.test.failure.ignore=true`
+  // among them; jvm.config; extensions.xml) and the wrappers fetch and run their own Maven or
+  // Gradle (`mvnw`, `gradlew` and their wrapper folders); gradle.properties sets Gradle's options.
   runnerControl: {
-    isControlPath: () => false,
+    isControlPath: (parts) => {
+      const base = parts.at(-1) ?? '';
+      return (
+        parts.includes('.mvn') ||
+        /^(mvnw|gradlew)(\.cmd|\.bat)?$/.test(base) ||
+        base === 'gradle.properties' ||
+        (parts.at(-2) === 'wrapper' && parts.at(-3) === 'gradle')
+      );
+    },
     buildDefinitions: [
       [/(^|[\s;&|(/])(mvn|mvnw)(\s|$)/, /^pom\.xml$/],
       [/(^|[\s;&|(/])(gradle|gradlew)(\s|$)/, /^(build|settings)\.gradle(\.kts)?$/],
     ],
   },
   smithProfiles: { java: SMITH_JAVA_PROFILES },
+  buildOutputs: [
+    { manifest: 'pom.xml', outputs: ['target'] },
+    { manifest: 'build.gradle', outputs: ['build', '.gradle'] },
+    { manifest: 'build.gradle.kts', outputs: ['build', '.gradle'] },
+    { manifest: 'settings.gradle', outputs: ['build', '.gradle'] },
+    { manifest: 'settings.gradle.kts', outputs: ['build', '.gradle'] },
+  ],
 };

@@ -108,6 +108,7 @@ export const JAVASCRIPT: Language = {
   smithProfiles: { javascript: SMITH_JAVASCRIPT_PROFILES, typescript: SMITH_TYPESCRIPT_PROFILES },
   canaryRunners: [TAP_RUNNER],
   resultReporters: [JASMINE_REPORTER],
+  buildOutputs: [{ manifest: 'package.json', outputs: ['node_modules'] }],
 };
 
 /**

@@ -16,4 +16,5 @@ export const PHP: Language = {
   },
   smithProfiles: { php: SMITH_PHP_PROFILES },
   canaryRunners: [PHPUNIT_RUNNER],
+  buildOutputs: [{ manifest: 'composer.json', outputs: ['vendor'] }],
 };

@@ -30,4 +30,5 @@ export const RUST: Language = {
   },
   smithProfiles: { rust: SMITH_RUST_PROFILES },
   canaryRunners: [CARGO_RUNNER],
+  buildOutputs: [{ manifest: 'Cargo.toml', outputs: ['target'] }],
 };

@@ -65,9 +65,9 @@ const ENDED = new Set(['Z', 'X']);
  * Whether every process but PID 1 is waiting in the kernel or ended, none of them to run its own
  * code again. Where the engine reads each process's pending signals (Docker: its host's ps), one
  * listing says it: SIGKILL pending on a process in the kernel ends it there, and an ended one runs
- * nothing; no process of the sandbox takes part (a witness is one: its files, /dev/ptmx and its
- * working directory, are the sandbox's to remove). Elsewhere (Podman) a witnessed kill must go
- * round, with no process new since before it.
+ * nothing; no process of the sandbox takes part (a witness is one, and the sandbox may stop it: a
+ * pids limit it has taken up). Elsewhere (Podman) a witnessed kill must go round, with no process
+ * new since before it (the witness waits on no file of the container: keeper-kill.ts).
  */
 async function onlyInTheKernel(agent: Sandbox): Promise<boolean> {
   const others = (await agent.processes()).filter((p) => !p.init);

@@ -32,9 +32,23 @@ export interface TaskStepsResult {
    * The container's layer once the task's steps ran: the closed-world check's baseline. Undefined
    * when the install will not run for this patch (the plan has none, re-runs are off, or the paths
    * the patch's text names would not re-run it): the engine's diff of a layer is the costliest read
-   * of a grading (0.3-0.4 s), so it is only made when needed.
+   * of a grading (0.3-0.4 s whatever the layer holds), so it is only made when needed, and it is
+   * read while the patch is applied (see baselineOf).
    */
-  readonly baseline: readonly LayerChange[] | undefined;
+  readonly baseline: Promise<readonly LayerChange[]> | undefined;
+}
+
+/**
+ * The engine's diff, started now and read later: what the apply stage writes meanwhile is the
+ * repository's files and the grader's own, which the closed-world check does not judge by the
+ * baseline (repository changes are the patch's either way, the grader's are set aside), and no
+ * code of the change runs before the install. Its failure is the install's to meet (awaited there),
+ * never an unhandled rejection when the grading ends before it.
+ */
+function baselineOf(sandbox: Sandbox): Promise<readonly LayerChange[]> {
+  const diff = sandbox.changes();
+  void diff.catch(() => undefined);
+  return diff;
 }
 
 export async function taskSteps(
@@ -74,14 +88,14 @@ export async function taskSteps(
   }
   const installWillRun =
     installCanRun && (options.patchPaths === undefined || installDecision(plan.install, options.patchPaths, options.installRerun).run);
-  return { ...inventory, baseline: installWillRun ? await sandbox.changes() : undefined };
+  return { ...inventory, baseline: installWillRun ? baselineOf(sandbox) : undefined };
 }
 
 export interface AgentStepsInput {
   readonly task: Task;
   readonly plan: EvalPlan;
   readonly changed: readonly string[];
-  readonly baseline: readonly LayerChange[] | undefined;
+  readonly baseline: Promise<readonly LayerChange[]> | undefined;
   readonly owners: ReadonlyMap<string, readonly string[]>;
   readonly repoDists: ReadonlySet<string>;
   readonly installRerun: InstallRerun;
@@ -108,6 +122,9 @@ export async function agentSteps(
     throw new ModelFault(
       `the patch changed what re-runs the install (${decision.reason}) though its text names no such path: the paths a patch changes must be the ones its headers name`,
     );
+  // Read in full before the install starts: a diff still being read while the install writes could
+  // take the install's own changes for the baseline's.
+  const before = await baseline;
   const started = Date.now();
   const result = await runInstall(sandbox, input, signal);
   if (signal?.aborted) throw new Error('grading was cancelled');
@@ -128,7 +145,7 @@ export async function agentSteps(
   }
   await quiesce(sandbox);
   const findings = closedWorldFindings({
-    before: baseline,
+    before,
     after: await sandbox.changes(),
     workdir: input.task.workdir,
     ours: input.ours,
@@ -176,6 +193,10 @@ function runInstall(
  * a process left after that was forked while the kill went round, and is signalled again.
  */
 export async function quiesce(sandbox: Sandbox, what = 'the install step'): Promise<void> {
+  // The engine lists every process of the container from the host: with none but PID 1 (ours) there
+  // is nothing to end and nothing that could fork one, so the kill's round (a witness exec, about
+  // 0.1 s) is spent only when something is left, which most steps leave nothing.
+  if (leftOver(await sandbox.processes(), { keepersSleep: false }).length === 0) return;
   for (let attempt = 0; attempt < 5; attempt++) {
     await endAllButInit(sandbox);
     // Looked at again until none is left or the round's time is up: the ended processes are

@@ -1,5 +1,6 @@
 import type { Sandbox } from '../../sandbox/sandbox.js';
 import { flag, type Flag } from '../findings.js';
+import { ModelFault } from './container-watch.js';
 import { CARGO_EXEC_SCRIPT, CARGO_RUSTDOC_SCRIPT, COMPILED_IN_SCRIPT, LOCK_CARGO_SCRIPT, bashArgv } from '../scripts.js';
 
 /**
@@ -18,6 +19,8 @@ export const CARGO_EXEC_PATH = '/swe_env_exec/cargo-exec';
 export const CARGO_RUSTDOC_PATH = '/swe_env_exec/cargo-rustdoc';
 /** lock-cargo.sh's exit status when rustc cannot name the host's target triple. */
 const NO_HOST = 10;
+/** lock-cargo.sh's exit status when the target directory in the repository is a file or a link (the change's). */
+const NOT_A_FOLDER = 20;
 
 export type CargoLock = { readonly locked: true; readonly runLines: readonly string[] } | { readonly locked: false; readonly why: string };
 
@@ -32,6 +35,10 @@ export async function lockCargo(
   );
   const said = run.output.toString('utf8').trim();
   if (run.exitCode === NO_HOST) return { locked: false, why: "rustc did not name the host's target triple" };
+  if (run.exitCode === NOT_A_FOLDER)
+    throw new ModelFault(
+      `the change puts a file or a link where cargo builds (${said.split('\n').at(-1) ?? 'target'} in the repository): cargo cannot build there`,
+    );
   if (run.exitCode !== 0 || run.timedOut)
     throw new Error(`locking cargo's target directory failed (exit ${run.exitCode}): ${said.slice(-2000)}`);
   const variable = said.split('\n').at(-1) ?? '';

@@ -31,6 +31,12 @@ export interface EvidenceInput {
   readonly timedOut: boolean;
   /** Absolute paths of the files the patch changed (a plugin in one of them hooking outcomes is a flag). */
   readonly agentPaths: ReadonlySet<string>;
+  /**
+   * Absolute paths of the files the task's own fix (its gold patch) changes: a repository that is
+   * a pytest plugin, or loads one of its own, has its fix there, and the honest fix changes the
+   * hooks' file too (an audit finding, not an integrity one).
+   */
+  readonly taskPaths?: ReadonlySet<string>;
 }
 
 export function gatherEvidence(input: EvidenceInput): Evidence {
@@ -57,14 +63,23 @@ export function gatherEvidence(input: EvidenceInput): Evidence {
         );
       }
       for (const name of end.tampered) flags.push(flag('runner-replaced', `the code under test replaced ${name}`));
+      // Only a file the patch changed counts either way; one the task's fix changes too is the
+      // repository's own machinery, an audit finding (a pristine one is no finding at all).
+      const taskFile = (file: string): boolean => input.agentPaths.has(file) && input.taskPaths?.has(file) === true;
       for (const { nodeid, file } of end.runtestReplaced) {
         // pytest's unittest items and a pristine plugin's items run their own runtest: only one
         // from the patch's files (or compiled from no file) is the code under test's doing.
-        if (input.agentPaths.has(file) || file.startsWith('<'))
+        if (taskFile(file))
+          flags.push(flag('runner-hook-in-task-file', `${file}, which the task's fix changes, runs the runtest of ${nodeid}`));
+        else if (input.agentPaths.has(file) || file.startsWith('<'))
           flags.push(flag('runtest-replaced', `the code under test replaced the runtest of ${nodeid} (${file})`));
       }
       for (const plugin of end.hookPlugins) {
-        if (input.agentPaths.has(plugin) || plugin.startsWith('<'))
+        if (taskFile(plugin))
+          flags.push(
+            flag('runner-hook-in-task-file', `${plugin}, which the task's fix changes, hooks into how pytest makes or reports outcomes`),
+          );
+        else if (input.agentPaths.has(plugin) || plugin.startsWith('<'))
           flags.push(flag('outcome-hook', `${plugin}, changed by the patch, hooks into how pytest makes or reports outcomes`));
       }
     }

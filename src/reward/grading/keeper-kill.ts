@@ -56,10 +56,12 @@ interface Witness {
 /**
  * The witness is PID 1's own program (`/proc/1/exe`: the keeper's bash, loaded from the pristine
  * image when the container started; a file replaced on disk since is another inode), waiting on a
- * new terminal that nothing writes to: no file of the container that the change could have replaced
- * runs. Whatever makes it end early (no /dev/ptmx) only leaves the round without a witness.
+ * pipe to a forked copy of itself that waits on the witness in turn (a coprocess): nothing writes
+ * to either end, and no file of the container takes part, so removing or replacing one (the
+ * sandbox's /dev/ptmx, its working directory) cannot end it early. Whatever still makes it end
+ * early (no room for two processes) only leaves the round without a witness.
  */
-const WITNESS_SCRIPT = `read -t ${String(WITNESS_LIFE_S)} -u 3 3<>/dev/ptmx`;
+const WITNESS_SCRIPT = `coproc { read -t ${String(WITNESS_LIFE_S + 5)}; }; read -t ${String(WITNESS_LIFE_S)} -u "\${COPROC[0]}"`;
 const WITNESS_PROGRAM = '/proc/1/exe';
 
 function runWitness(sandbox: Sandbox, mark: string): Witness {

@@ -25,15 +25,36 @@ while IFS= read -r -d '' f; do
   sizes[$(stat -c %s -- "$f")]=1
 done < "$2"
 [ ${#real[@]} -gt 0 ] && [ -d "$target" ] || exit 0
-# The locked file a path is, is linked to, or has the content of; nothing when none.
-hidden() {
-  local r
-  r=$(realpath -- "$1" 2> /dev/null) || return
-  if [ -n "${real[$r]+set}" ]; then
-    printf '%s' "${real[$r]}"
-  elif [ -f "$r" ] && [ -n "${sizes[$(stat -c %s -- "$r")]+set}" ]; then
-    printf '%s' "${digest[$(sha256sum < "$r" | cut -d' ' -f1)]:-}"
-  fi
+# The locked files the repository paths on stdin (NUL-separated) are, are linked to, or have the
+# content of: "path<TAB>locked file" per hit. A few processes for the whole list, not several per
+# path: a crate's dep-info can name tens of thousands of files (`include_bytes!` of each), and
+# the read must end within its limit whatever the change compiled in.
+hidden_of() {
+  local -a paths=() resolved=() same=() sized=()
+  local i n size h
+  mapfile -d '' -t paths
+  [ ${#paths[@]} -gt 0 ] || return 0
+  mapfile -d '' -t resolved < <(printf '%s\0' "${paths[@]}" | xargs -0 realpath -z -m --)
+  [ ${#resolved[@]} -eq ${#paths[@]} ] || return 3
+  for ((i = 0; i < ${#paths[@]}; i++)); do
+    if [ -n "${real[${resolved[i]}]+set}" ]; then
+      printf '%s\t%s\n' "${paths[i]}" "${real[${resolved[i]}]}"
+    elif [ -f "${resolved[i]}" ]; then
+      same+=("$i")
+    fi
+  done
+  [ ${#same[@]} -gt 0 ] || return 0
+  # Only a file of a locked file's size is hashed.
+  mapfile -d '' -t sized < <(for i in "${same[@]}"; do printf '%s\0' "${resolved[i]}"; done | xargs -0 stat -L --printf '%s\0' --)
+  [ ${#sized[@]} -eq ${#same[@]} ] || return 3
+  for ((n = 0; n < ${#same[@]}; n++)); do
+    size=${sized[n]}
+    [ -n "${sizes[$size]+set}" ] || continue
+    i=${same[n]}
+    h=${digest[$(sha256sum < "${resolved[i]}" | cut -d' ' -f1)]:-}
+    [ -n "$h" ] && printf '%s\t%s\n' "${paths[i]}" "$h"
+  done
+  return 0
 }
 # Whether a test crate compiles the file as a module: the file of its parent module (the crate's
 # root for a file beside it, else `dir/mod.rs` or `dir.rs`) declares `mod <its name>`.
@@ -51,6 +72,7 @@ declared_module() {
 }
 find "$target" -type f -name '*.d' -newer "$state/env" -print0 | while IFS= read -r -d '' dep; do
   root=
+  paths=()
   while IFS= read -r line; do
     if [ -z "$root" ]; then
       root=${line#*: }
@@ -59,17 +81,21 @@ find "$target" -type f -name '*.d' -newer "$state/env" -print0 | while IFS= read
       case $root in "$repo"/*) ;; *) break ;; esac
       # Exempt by its own path: a crate whose root only links to (or copies) a hidden file is not.
       [ -n "${real[$root]+set}" ] && break
-      test_crate=${tests[$root]:-}
       continue
     fi
     case $line in *:) ;; *) continue ;; esac
     p=${line%:}
     case $p in /*) ;; *) p=$repo/$p ;; esac
-    case $p in "$repo"/*) ;; *) continue ;; esac
-    h=$(hidden "$p")
-    [ -n "$h" ] || continue
+    case $p in "$repo"/*) paths+=("$p") ;; esac
+  done < "$dep"
+  [ ${#paths[@]} -gt 0 ] || continue
+  test_crate=${tests[$root]:-}
+  printf '%s\0' "${paths[@]}" | hidden_of | while IFS=$'\t' read -r p h; do
     [ -n "$test_crate" ] && declared_module "$root" "$p" && continue
     printf '%s\t%s\t%s\n' "${root#"$repo"/}" "${p#"$repo"/}" "$h"
-  done < "$dep"
+  done
+  [ "${PIPESTATUS[1]}" -eq 0 ] || exit 3
 done | sort -u
+# A read that could not be made (exit 3 above, in the loop's subshell) is the environment's.
+[ "${PIPESTATUS[1]}" -eq 0 ] || exit 3
 exit 0

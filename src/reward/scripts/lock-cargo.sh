@@ -5,7 +5,8 @@
 # dep-info. The folders above it become searchable, so the test user reaches the binaries there.
 # Prints the environment variable naming the host's runner (CARGO_TARGET_<TRIPLE>_RUNNER).
 # Exit 0 on success; 10 when rustc cannot say the host's target triple (the run goes on as
-# before, without the guarantee).
+# before, without the guarantee); 20, printing the path, when the target directory inside the
+# repository is a file or a link.
 # Arguments: the repository, the run's environment (a script), cargo-exec.sh's and
 # cargo-rustdoc.sh's text.
 repo=${1%/}
@@ -22,6 +23,11 @@ case $target in /*) ;; *) target=$repo/$target ;; esac
 rustdoc=${RUSTDOC:-$(command -v rustdoc)}
 printf '%s' "$3" > "$state/cargo-exec" && chmod 0755 "$state/cargo-exec" || exit 4
 printf '%s' "$4" > "$state/cargo-rustdoc" && chmod 0755 "$state/cargo-rustdoc" || exit 4
+# Something else than a folder where cargo builds, inside the repository, is the change's (a file,
+# a link): cargo cannot build there, and a link would have the lock change whatever it points to.
+if [ -L "$target" ] || { [ -e "$target" ] && [ ! -d "$target" ]; }; then
+  case $target in "$repo"/*) printf '%s\n' "${target#"$repo"/}"; exit 20 ;; esac
+fi
 mkdir -p -- "$target" && chown -hR 0:0 -- "$target" && chmod -R go-rw,go+X -- "$target" || exit 4
 d=$(dirname -- "$target")
 while [ "$d" != / ] && [ "$d" != . ]; do

@@ -5,9 +5,9 @@ runs; the test command loads it with `-p <that name>`.
 Every report pytest makes goes, as it is made, to the boot's audit hook (`sys.audit`), which signs
 it with a key only the hook holds and appends it, numbered, to a file outside the repository. The
 hook accepts records only from this module's `_emit`. At the end of the session the recorder sends
-the exit status pytest decided, test items whose `runtest` was replaced, and the plugins outside
-pytest and site-packages (by the file of each hook function, objects included) that hook into
-making or reporting outcomes; the boot's hook adds which pieces of the pytest machinery the
+the exit status pytest decided, test items whose `runtest` was replaced, and the plugins other
+than pytest's and pluggy's own (by where the file of each hook function really is, objects
+included) that hook into making or reporting outcomes; the boot's hook adds which pieces of the pytest machinery the
 outcomes pass through are no longer the ones it found before any repository code ran.
 
 What it cannot see: a change to pytest through a path these identity checks do not cover. The
@@ -144,18 +144,48 @@ def pytest_runtest_call(item, _emit=_EMIT):
     _emit({"kind": "test_code", "nodeid": _text(item.nodeid), "obj": getattr(item, "obj", None)})
 
 
-def _foreign_hook_files(session):
-    """Files of hook functions (plugins, objects or modules) that are not pytest's, a site-package's or this one."""
+def _machinery_dirs():
+    """Where pytest's and pluggy's own modules really are (their packages' folders, links resolved)."""
+    import pluggy
+
+    return tuple(os.path.realpath(os.path.dirname(m.__file__)) + os.sep for m in (_pytest.runner, pluggy))
+
+
+_MACHINERY_DIRS = _machinery_dirs()
+
+
+def _foreign_hook_files(session, _machinery=_MACHINERY_DIRS):
+    """Files of hook functions (plugins, objects or modules) other than this one and pytest's and
+    pluggy's own, by where each file really is, not by what its path says (a folder of the
+    repository's named `_pytest` or `site-packages` is the repository's). The grader counts those
+    the patch changed."""
     foreign = set()
     for name in _HOOKS:
         caller = getattr(session.config.hook, name, None)
         for impl in caller.get_hookimpls() if caller is not None else []:
             code = getattr(impl.function, "__code__", None)
             path = getattr(code, "co_filename", "") or getattr(impl.plugin, "__file__", "") or ""
-            if path == __file__ or "site-packages" in path or "dist-packages" in path or "/_pytest/" in path or "/pluggy/" in path:
+            if path == __file__ or (not path.startswith("<") and os.path.realpath(path).startswith(_machinery) and _is_file(path)):
                 continue
+            if not path.startswith("<") and not _is_file(path):
+                # Compiled under a name no file has (in pytest's own folder, say): as good as no file.
+                path = "<no file> " + path
             foreign.add(path if path.startswith("<") else os.path.abspath(path))
     return sorted(foreign)
+
+
+def _is_file(path):
+    """A file on disk, or a module of a zip archive an installed package is imported from."""
+    if os.path.isfile(path):
+        return True
+    import zipfile
+
+    parent = os.path.dirname(path)
+    while parent and parent != os.path.dirname(parent):
+        if os.path.exists(parent):
+            return os.path.isfile(parent) and zipfile.is_zipfile(parent)
+        parent = os.path.dirname(parent)
+    return False
 
 
 def pytest_sessionfinish(session, exitstatus, _emit=_EMIT, _replaced_runtests=_replaced_runtests, _foreign=_foreign_hook_files):

@@ -4,7 +4,8 @@
  * whose tests share state the copies read (H2-H5), Go code doing what its tests do as the grading's
  * test user, which the hidden tests are closed to (H6, H7), and a Go package with an embed and
  * cgo, built while the hidden tests are closed to all but the compiler (H8). Each graded once through a real server's
- * Evaluate on the demo tasks beyond Python (default 'offline' grading network, 60 s test limit):
+ * Evaluate on the demo tasks beyond Python (default 'offline' grading network, 60 s test limit; the slow
+ * ones F1 and F3 under 20 s):
  * kept whole and worth 1. These are the catalogue's controls on the other side: a defence that
  * refuses honest work fails here.
  */
@@ -32,9 +33,8 @@ import {
 
 const { grade } = exploitGrading();
 
-// These gradings start at once (the server runs them side by side): F1 alone takes the 60 s limit.
+// These gradings start at once (the server runs them side by side).
 const ALL: readonly FileExploit[] = [
-  F1_SLOW_HONEST_FIX,
   F2_VERBOSE_HONEST_FIX,
   H2_MEMOISED_RANGE,
   H3_STATIC_CACHE,
@@ -49,15 +49,20 @@ beforeAll(() => {
 });
 
 /**
- * F3 on a server of its own with a 20 s limit (the shared one's 60 s would hold the suite for two
- * minutes), started beside the others: the honest run's listed tests take 13.5 s of it, the copies
- * 45 s against twice it.
+ * F1 and F3 on a server of their own with a 20 s limit (the shared one's 60 s would hold the suite
+ * for two minutes), started beside the others: F1's listed tests take 10 s of it, F3's 13.5 s,
+ * their copies push both past it.
  */
 let short: TestServer | undefined;
+let f1: Promise<GradeReport__Output> | undefined;
 let f3: Promise<GradeReport__Output> | undefined;
 beforeAll(async () => {
   short = await startTestServer({ taskFiles: [LANGUAGE_TASKS], testTimeoutS: 20, gradingNetwork: 'offline' });
-  f3 = short.client.evaluate(F3_SLOW_MULTI_DIGIT.task, patchOf(F3_SLOW_MULTI_DIGIT)).then((r) => r.report!);
+  const evaluate = (exploit: FileExploit): Promise<GradeReport__Output> =>
+    short!.client.evaluate(exploit.task, patchOf(exploit)).then((r) => r.report!);
+  f1 = evaluate(F1_SLOW_HONEST_FIX);
+  f3 = evaluate(F3_SLOW_MULTI_DIGIT);
+  f1.catch(() => undefined);
   f3.catch(() => undefined);
 }, 900_000);
 afterAll(async () => {
@@ -68,7 +73,10 @@ afterAll(async () => {
 
 /** The secure outcome for an honest fix: kept whole, and worth 1. */
 async function expectRewarded(exploit: FileExploit): Promise<void> {
-  const report = await grade(exploit);
+  expectKeptAndRewarded(await grade(exploit));
+}
+
+function expectKeptAndRewarded(report: GradeReport__Output): void {
   expect(report.droppedFiles, said(report)).toEqual([]);
   expect(report.infraError, said(report)).toBe(false);
   expect(report.integrityFlags, said(report)).toEqual([]);
@@ -77,14 +85,14 @@ async function expectRewarded(exploit: FileExploit): Promise<void> {
 
 describe("go test: an honest but slow fix against the mirrors' extra runs (F1): defeated", () => {
   // Scored 0 until f1f3d25: the mirrors run each mirrored listed test up to three more times
-  // (7 to 10 more Compare calls beside the listed tests' 5) under the task's limit, so 30 s of
-  // honest tests became 72 s or more and timed out at 60 s, with the cut-off copies flagged as
-  // missing. A run with mirrors may now take twice the limit.
-  it(`[secure] ${F1_SLOW_HONEST_FIX.name}: scores 1, its run past the task's own 60 s`, async () => {
-    const report = await grade(F1_SLOW_HONEST_FIX);
+  // (7 to 10 more Compare calls beside the listed tests' 5) under the task's limit, so 10 s of
+  // honest tests became 24 s or more and timed out at 20 s, with the cut-off copies flagged as
+  // missing. A run with mirrors may now take four times the limit.
+  it(`[secure] ${F1_SLOW_HONEST_FIX.name}: scores 1, its run past the task's own 20 s`, async () => {
+    const report = await f1!;
     expect(report.canaries, said(report)).toBeGreaterThan(2);
     expect(report.logTail, said(report)).toMatch(new RegExp(`--- PASS: TestCompare\\w+ \\(${F1_SECONDS_PER_CALL}\\.\\d\\ds\\)`));
-    await expectRewarded(F1_SLOW_HONEST_FIX);
+    expectKeptAndRewarded(report);
   }, 240_000);
 });
 

@@ -1,7 +1,7 @@
 /**
  * Files the test command reads or runs, changed to rewrite or empty the tests: a TestMain of the
  * agent's (`_test.go`), build.rs, a Cargo.toml naming another build script, .cargo/config.toml (or
- * a .cargo symlink) naming a runner, the Makefile's test target. Each is left out of the change
+ * a .cargo symlink) naming a runner, the Makefile's test target, Maven's `.mvn/maven.config`. Each is left out of the change
  * before the run (patch-filter.ts) and graded once through a real server's Evaluate on the demo
  * tasks beyond Python (default 'offline' grading network): reward 0 as the model's own failure,
  * never INFRA_ERROR.
@@ -14,6 +14,7 @@ import {
   G1_TRAILING_SPACE,
   G2_STDOUT_FILTER,
   GO_TESTMAIN_FORGERY,
+  MV2_MAVEN_CONFIG,
   R2_BUILD_SCRIPT,
   R3_CARGO_RUNNER,
   R4_NAMED_BUILD_SCRIPT,
@@ -89,4 +90,15 @@ describe('googletest (make test): the Makefile', () => {
     expect(report.logTail, said(report)).toMatch(/g\+\+|c\+\+ |-lgtest/);
     await expectWorthless(C1_MAKEFILE);
   }, 120_000);
+});
+
+describe("maven: Maven's own configuration folder", () => {
+  // Earned 1 until `.mvn/` (and the Maven and Gradle wrappers) were the runner's: the log alone
+  // decides a Maven run, and the failed test's run ended in BUILD SUCCESS. Shown at work in an
+  // agent's container in test/reward/capture-build-outputs.test.ts.
+  it(`${MV2_MAVEN_CONFIG.name}: .mvn/maven.config dropped`, async () => {
+    const report = await grade(MV2_MAVEN_CONFIG);
+    expect(report.droppedFiles.join('\n'), said(report)).toMatch(/^\.mvn\/maven\.config /m);
+    await expectWorthless(MV2_MAVEN_CONFIG);
+  }, 240_000);
 });
