@@ -19,12 +19,18 @@ warning would be an error under `filterwarnings = error`).
 import os
 import sys
 import types
+import zipfile
 
 import pytest
 import _pytest.python
 import _pytest.reports
 import _pytest.runner
 import _pytest.skipping
+
+try:
+    import pluggy
+except ImportError:  # pytest before 3.7 carries its own copy
+    from _pytest.vendored_packages import pluggy
 
 
 def _emit(record):
@@ -146,46 +152,76 @@ def pytest_runtest_call(item, _emit=_EMIT):
 
 def _machinery_dirs():
     """Where pytest's and pluggy's own modules really are (their packages' folders, links resolved)."""
-    import pluggy
-
     return tuple(os.path.realpath(os.path.dirname(m.__file__)) + os.sep for m in (_pytest.runner, pluggy))
 
 
 _MACHINERY_DIRS = _machinery_dirs()
 
 
-def _foreign_hook_files(session, _machinery=_MACHINERY_DIRS):
-    """Files of hook functions (plugins, objects or modules) other than this one and pytest's and
-    pluggy's own, by where each file really is, not by what its path says (a folder of the
-    repository's named `_pytest` or `site-packages` is the repository's). The grader counts those
-    the patch changed."""
-    foreign = set()
-    for name in _HOOKS:
+def _hook_caller_type():
+    """pluggy's hook caller class and its get_hookimpls, as they are before any repository code
+    runs (their names moved between pluggy's versions)."""
+    for owner, name in ((pluggy, "HookCaller"), (getattr(pluggy, "_hooks", None), "_HookCaller"), (getattr(pluggy, "hooks", None), "_HookCaller"), (pluggy, "_HookCaller")):
+        found = getattr(owner, name, None) if owner is not None else None
+        if isinstance(found, type) and "get_hookimpls" in dir(found):
+            return found, found.get_hookimpls
+    return None, lambda caller: caller.get_hookimpls()
+
+
+_CALLER_TYPE, _IMPLS = _hook_caller_type()
+
+
+def _is_file(path, _isfile=os.path.isfile, _exists=os.path.exists, _dirname=os.path.dirname, _is_zip=zipfile.is_zipfile):
+    """A file on disk, or a module of a zip archive an installed package is imported from."""
+    if _isfile(path):
+        return True
+    parent = _dirname(path)
+    while parent and parent != _dirname(parent):
+        if _exists(parent):
+            return _isfile(parent) and _is_zip(parent)
+        parent = _dirname(parent)
+    return False
+
+
+def _foreign_hook_files(
+    session,
+    _machinery=_MACHINERY_DIRS,
+    _hooks=_HOOKS,
+    _caller_type=_CALLER_TYPE,
+    _impls=_IMPLS,
+    _is_file=_is_file,
+    _realpath=os.path.realpath,
+    _abspath=os.path.abspath,
+    _own=__file__,
+):
+    """Hook functions (of plugins, objects or modules) other than this module's and pytest's and
+    pluggy's own, as [file, function] pairs, by where each file really is, not by what its path
+    says (a folder of the repository's named `_pytest` or `site-packages` is the repository's).
+    Everything called here is bound when this module ran, before any repository code: the code
+    under test replacing os.path's functions, pluggy's or this module's globals hides nothing. The
+    boot's hook reads each function of a file the patch changed; the grader counts those."""
+    foreign = []
+    for name in _hooks:
         caller = getattr(session.config.hook, name, None)
-        for impl in caller.get_hookimpls() if caller is not None else []:
-            code = getattr(impl.function, "__code__", None)
+        if caller is None:
+            continue
+        if _caller_type is not None and not isinstance(caller, _caller_type):
+            # pytest's own hook callers replaced: what they call is unknown.
+            foreign.append(["<hook caller replaced> " + name, None])
+            continue
+        for impl in _impls(caller):
+            function = impl.function
+            code = getattr(function, "__code__", None)
             path = getattr(code, "co_filename", "") or getattr(impl.plugin, "__file__", "") or ""
-            if path == __file__ or (not path.startswith("<") and os.path.realpath(path).startswith(_machinery) and _is_file(path)):
+            if type(path) is not str:
+                path = "<no file>"
+            if path == _own or (not path.startswith("<") and _realpath(path).startswith(_machinery) and _is_file(path)):
                 continue
             if not path.startswith("<") and not _is_file(path):
                 # Compiled under a name no file has (in pytest's own folder, say): as good as no file.
                 path = "<no file> " + path
-            foreign.add(path if path.startswith("<") else os.path.abspath(path))
-    return sorted(foreign)
-
-
-def _is_file(path):
-    """A file on disk, or a module of a zip archive an installed package is imported from."""
-    if os.path.isfile(path):
-        return True
-    import zipfile
-
-    parent = os.path.dirname(path)
-    while parent and parent != os.path.dirname(parent):
-        if os.path.exists(parent):
-            return os.path.isfile(parent) and zipfile.is_zipfile(parent)
-        parent = os.path.dirname(parent)
-    return False
+            foreign.append([path if path.startswith("<") else _abspath(path), function])
+    return foreign
 
 
 def pytest_sessionfinish(session, exitstatus, _emit=_EMIT, _replaced_runtests=_replaced_runtests, _foreign=_foreign_hook_files):
@@ -194,6 +230,6 @@ def pytest_sessionfinish(session, exitstatus, _emit=_EMIT, _replaced_runtests=_r
             "kind": "end",
             "exitstatus": int(exitstatus),
             "runtest_replaced": _replaced_runtests(getattr(session, "items", []) or [])[:20],
-            "hook_plugins": _foreign(session),
+            "hook_impls": _foreign(session),
         }
     )
