@@ -110,20 +110,3 @@ export function addedLines(diff: string, path: string): string {
     .map((line) => line.slice(1))
     .join('\n');
 }
-
-/**
- * The lines a git diff adds or removes in one file (its hunks' `+` and `-` lines), or undefined
- * when the diff has no `diff --git` section for it (a plain ---/+++ patch): the caller must then
- * take any line of the file as changed.
- */
-export function changedLines(diff: string, path: string): string[] | undefined {
-  const file = diff.split(/^(?=diff --git )/m).find((chunk) => diffFiles(chunk)[0]?.path === path);
-  if (!file) return undefined;
-  const lines = file.split('\n');
-  const firstHunk = lines.findIndex((line) => line.startsWith('@@'));
-  if (firstHunk < 0) return [];
-  return lines
-    .slice(firstHunk)
-    .filter((line) => line.startsWith('+') || line.startsWith('-'))
-    .map((line) => line.slice(1));
-}

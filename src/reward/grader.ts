@@ -5,7 +5,7 @@ import { Semaphore } from '../common/semaphore.js';
 import type { Sandbox, SandboxProvider } from '../sandbox/sandbox.js';
 import type { GradeOptions, GraderConfig } from './grading/grader-options.js';
 import type { Task } from '../tasks/task.js';
-import { changedLines, diffFiles, namedPaths } from './diff-files.js';
+import { diffFiles, namedPaths } from './diff-files.js';
 import { environmentLines, evalPlan, type EvalPlan } from './eval-plan/plan.js';
 import { prepareReport } from './grading/prepare-report.js';
 import { repositoryTestFiles } from './grading/listed-files.js';
@@ -17,8 +17,7 @@ import { ModelFault, explainStepFailure, seconds } from './grading/container-wat
 import { excuseMirrorFlags } from './grading/mirror-attribution.js';
 import { InterferenceCache, failedWithCopies, type Interference } from './grading/mirror-interference.js';
 import { judgeEnvironmentSkips } from './grading/environment-skips.js';
-import { gatherEvidence, hookFilesToCompare } from './grading/evidence.js';
-import { pristineTexts } from './grading/pristine-texts.js';
+import { gatherEvidence } from './grading/evidence.js';
 import { MIRROR_TIME_FACTOR, testRunStage } from './grading/test-run.js';
 import { decideReport } from './grading/verdict-stage.js';
 import { runResults, UnreadableLog } from './grading/language-results.js';
@@ -312,8 +311,6 @@ export class Grader {
       if (!(error instanceof UnreadableLog)) throw error;
       return judgeUnreadableLog(error, reference, signal);
     }
-    const agentPaths = new Set(diffFiles(patch.toString('utf8')).map((f) => `${root}/${f.path}`));
-    const taskPaths = new Set(diffFiles(task.goldPatch).map((f) => `${root}/${f.path}`));
     const gathered = gatherEvidence({
       logResults,
       channel: run.channel,
@@ -322,10 +319,10 @@ export class Grader {
       family: run.family,
       exitCode: run.exitCode,
       timedOut: report.testTimedOut,
-      agentPaths,
-      taskPaths,
-      pristineTexts: await pristineTexts(openControl, root, hookFilesToCompare(run.channel, agentPaths, taskPaths)),
-      changed: (file) => (file.startsWith(`${root}/`) ? changedLines(patch.toString('utf8'), file.slice(root.length + 1)) : undefined),
+      // What the patch changed on disk (a plain ---/+++ section's file too) and what its install
+      // changed, beside what its diff headers name.
+      agentPaths: new Set([...agentFiles, ...diffFiles(patch.toString('utf8')).map((f) => f.path)].map((path) => `${root}/${path}`)),
+      taskPaths: new Set(diffFiles(task.goldPatch).map((f) => `${root}/${f.path}`)),
     });
     const excused = await excuseMirrorFlags(gathered, { ...reference, canaryPlan: run.canaryPlan, family: run.family }, signal);
     // The tests' text compiled into the code under test is the model's doing, whatever the results.

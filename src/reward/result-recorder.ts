@@ -97,27 +97,9 @@ function withoutActivation(command: string): string {
 export interface RecorderEnd {
   readonly exitStatus: number;
   readonly tampered: readonly string[];
-  /** Outcome hooks of files other than pytest's, pluggy's and the recorder's, one entry per hook function. */
-  readonly hookPlugins: readonly HookFunction[];
+  readonly hookPlugins: readonly string[];
   /** Test items whose runtest is not pytest's Function's, with the file that runtest's code is from. */
   readonly runtestReplaced: readonly ReplacedRuntest[];
-}
-
-export interface HookFunction {
-  readonly file: string;
-  /** For a hook in a file the patch changed, what it rests on in its module; absent when the boot could not tell. */
-  readonly reach?: HookReach;
-}
-
-/**
- * What the boot found a hook of a patch's file resting on in its own module (each piece checked
- * to be code that file defines there, by compiling the file and comparing).
- */
-export interface HookReach {
-  /** The lines that define the hook and each function or method of its file it reaches. */
-  readonly sources: readonly string[];
-  /** The module globals all that code reads. */
-  readonly names: readonly string[];
 }
 
 export interface ReplacedRuntest {
@@ -242,7 +224,7 @@ function readEnd(record: Record<string, unknown>): RecorderEnd | undefined {
   const recorderTampered = stringList(record['tampered'] ?? []);
   const bootTampered = stringList(record['boot_tampered'] ?? []);
   const tampered = recorderTampered && bootTampered ? [...new Set([...bootTampered, ...recorderTampered])] : undefined;
-  const hookPlugins = hookFunctions(record['hook_plugins']);
+  const hookPlugins = stringList(record['hook_plugins'] ?? []);
   const replaced = record['runtest_replaced'] ?? [];
   if (typeof exitStatus !== 'number' || !Number.isInteger(exitStatus) || !tampered || !hookPlugins || !Array.isArray(replaced))
     return undefined;
@@ -253,25 +235,6 @@ function readEnd(record: Record<string, unknown>): RecorderEnd | undefined {
     runtestReplaced.push({ nodeid: pair[0]!, file: pair[1]! });
   }
   return { exitStatus, tampered, hookPlugins, runtestReplaced };
-}
-
-function hookFunctions(value: unknown): HookFunction[] | undefined {
-  if (!Array.isArray(value)) return undefined;
-  const out: HookFunction[] = [];
-  for (const entry of value) {
-    if (!Array.isArray(entry) || entry.length !== 2 || typeof entry[0] !== 'string') return undefined;
-    if (entry[1] === null) {
-      out.push({ file: entry[0] });
-      continue;
-    }
-    const reach: unknown = entry[1];
-    if (typeof reach !== 'object' || Array.isArray(reach)) return undefined;
-    const sources = stringList((reach as Record<string, unknown>)['sources']);
-    const names = stringList((reach as Record<string, unknown>)['names']);
-    if (!sources || !names) return undefined;
-    out.push({ file: entry[0], reach: { sources, names } });
-  }
-  return out;
 }
 
 function stringList(value: unknown): string[] | undefined {

@@ -14,11 +14,13 @@ import { treeDiff } from '../helpers/tree-diff.js';
 /**
  * A repository whose own module holds a pytest hook (here textkit/slug.py, loaded as a plugin by
  * the tests' conftest): a fix that changes other code of that module, where the task's own fix
- * does not, scored 0 ("a file of the patch hooks into how pytest makes or reports outcomes")
- * because the finding was about the file. It is now about the hook functions: each one the boot
- * finds defined by its file's lines as they stand in the pristine file is the repository's own.
- * The dishonest twins: the hook itself changed into a flipper, and a flipper whose code claims
- * the pristine hook's name and line.
+ * does not, scores 0 ("a file of the patch hooks into how pytest makes or reports outcomes"), as
+ * the finding is about the file. Known open (docs/grading.md, F2). Telling the repository's own
+ * hook from the patch's by what the hook rests on was built and taken back on 2026-12-03: an
+ * independent attacker made a canary-sparing flipper pass as the pristine hook three ways (a line
+ * ended by a lone carriage return, a code object with forged argument names, the hook's helper
+ * rebound from another file of the patch), and a hook's behaviour rests on state any file of the
+ * patch can change. The dishonest twin, the hook itself made a flipper, is 0.
  */
 const TASK_ID = 'swe-env-demo__textkit-2';
 const DEMO = join(packageRoot(), 'tasks', 'demo');
@@ -33,8 +35,6 @@ def pytest_collection_modifyitems(items):
     items.sort(key=lambda item: item.get_closest_marker("slow") is not None)
 `;
 const PRISTINE_SLUG = base('textkit/slug.py') + PRISTINE_HOOK;
-/** Where the hook's def stands in the pristine slug.py. */
-const HOOK_LINE = PRISTINE_SLUG.split('\n').indexOf('def pytest_collection_modifyitems(items):') + 1;
 
 /** Honest: another function of the module, beside the hook, changed and added to. */
 const HONEST_SLUG = PRISTINE_SLUG.replace(
@@ -62,28 +62,6 @@ def pytest_runtest_makereport(item, call):
     report.outcome = "passed"
 `,
 );
-
-/** A flipper whose code object claims the pristine hook's name and first line. */
-const FORGED_SLUG = `${PRISTINE_SLUG}
-
-import types as _types
-
-import pytest
-
-
-def _flip(item, call):
-    outcome = yield
-    report = outcome.get_result()
-    report.outcome = "passed"
-
-
-pytest_runtest_makereport = pytest.hookimpl(hookwrapper=True)(
-    _types.FunctionType(
-        _flip.__code__.replace(co_firstlineno=${HOOK_LINE}, co_name="pytest_collection_modifyitems"),
-        globals(),
-    )
-)
-`;
 
 const docker = new Docker();
 const image = `swe-env-test/pristine-hook:${randomUUID().slice(0, 8)}`;
@@ -135,24 +113,23 @@ const grade = async (change: string) => (await t.client.evaluate(TASK_ID, change
 const kinds = (report: Awaited<ReturnType<typeof grade>>): string[] => report.findings.map((f) => f.kind);
 
 describe("a module holding the repository's own pytest hook", () => {
-  it('the fix plus other changes to that module (the hook as it was): 1, an audit finding only', async () => {
+  it('the fix plus other changes to that module (the hook as it was) still scores 0 (listed in docs/grading.md, F2)', async () => {
     const report = await grade(patch({ 'textkit/wrap.py': goldWrap, 'textkit/slug.py': HONEST_SLUG }));
     expect(report.infraError, said(report)).toBe(false);
+    expect(kinds(report), said(report)).toContain('outcome-hook');
+    expect(report.reward, said(report)).toBe(0);
+  }, 300_000);
+
+  it("the task's fix alone: 1", async () => {
+    const report = await grade(patch({ 'textkit/wrap.py': goldWrap }));
+    expect(report.infraError, said(report)).toBe(false);
     expect(report.integrityFlags, said(report)).toEqual([]);
-    expect(kinds(report), said(report)).toContain('pristine-hook-in-changed-file');
     expect(report.reward, said(report)).toBe(1);
   }, 300_000);
 
   it('no fix, the hook itself changed into a flipper: the integrity flag for the hook, 0', async () => {
     const report = await grade(patch({ 'textkit/slug.py': FLIPPED_SLUG }));
     expect(kinds(report), said(report)).toContain('outcome-hook');
-    expect(report.reward, said(report)).toBe(0);
-  }, 300_000);
-
-  it("no fix, a flipper whose code claims the pristine hook's name and line: the integrity flag, 0", async () => {
-    const report = await grade(patch({ 'textkit/slug.py': FORGED_SLUG }));
-    expect(kinds(report), said(report)).toContain('outcome-hook');
-    expect(kinds(report), said(report)).not.toContain('pristine-hook-in-changed-file');
     expect(report.reward, said(report)).toBe(0);
   }, 300_000);
 });

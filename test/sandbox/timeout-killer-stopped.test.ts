@@ -13,7 +13,8 @@ import { expectNoContainers } from '../helpers/server.js';
  * past the episode's own 90 s; on Podman its attach held, as Podman creates the container in the
  * runtime to attach to it). However the helper is held, the time limit must hold: the helper gives
  * up within its own limit, and the engine stops the sandbox. Runs on both engines (scripts/test-all.sh's
- * Podman leg).
+ * Podman leg). The stopper sees the helper only once it shows in the process table; when the helper
+ * has done its work first, the time limit held the ordinary way, and that is checked instead.
  */
 const provider = testProvider();
 let sandbox: Sandbox;
@@ -56,8 +57,16 @@ describe('the command timeout, its helper stopped by the sandbox', () => {
       (error: unknown) => String(error),
     );
     expect(outcome).toMatch(/timed out|no longer running/);
-    // The helper was stopped (the trick at work), so the engine stopped the sandbox.
-    expect((await sandbox.fate())?.terminated).toBe(UNSTOPPABLE_COMMAND);
-    expect(await sandbox.isRunning()).toBe(false);
+    if (!(await sandbox.isRunning())) {
+      // The helper was stopped (the trick at work), so the engine stopped the sandbox, saying why.
+      expect((await sandbox.fate())?.terminated).toBe(UNSTOPPABLE_COMMAND);
+      return;
+    }
+    // The stopper races the helper's start and can lose it on a loaded machine (seen once in the
+    // Podman leg beside the Python client's tests): the helper then ran, and the command it
+    // stopped must be gone, the sandbox left running with no fate.
+    expect((await sandbox.fate())?.terminated).toBeUndefined();
+    const left = (await sandbox.processes()).filter((p) => p.command.includes('sleep 600'));
+    expect(left).toEqual([]);
   }, 150_000);
 });

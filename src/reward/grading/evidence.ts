@@ -1,5 +1,5 @@
 import { canaryRunner, isLanguageRunner, type TestStatus } from '../../languages/index.js';
-import type { HookReach, RecorderEnd, RecorderResult } from '../result-recorder.js';
+import type { RecorderResult } from '../result-recorder.js';
 import { findingLine, flag, type Flag } from '../findings.js';
 import { canaryKeyMatches, checkCanaries, type Canary, type RunnerFamily } from './canaries.js';
 
@@ -37,14 +37,6 @@ export interface EvidenceInput {
    * hooks' file too (an audit finding, not an integrity one).
    */
   readonly taskPaths?: ReadonlySet<string>;
-  /**
-   * The pristine text (the task image's, read in a fresh container) of the patch's files that
-   * hold outcome hooks whose definitions the boot read: a hook defined by the same lines there is
-   * the repository's own, whatever else of its file the patch changed.
-   */
-  readonly pristineTexts?: ReadonlyMap<string, string>;
-  /** The lines the patch adds or removes in a file (absolute path), or undefined when it cannot tell. */
-  readonly changed?: (file: string) => readonly string[] | undefined;
 }
 
 export function gatherEvidence(input: EvidenceInput): Evidence {
@@ -82,7 +74,14 @@ export function gatherEvidence(input: EvidenceInput): Evidence {
         else if (input.agentPaths.has(file) || file.startsWith('<'))
           flags.push(flag('runtest-replaced', `the code under test replaced the runtest of ${nodeid} (${file})`));
       }
-      flags.push(...hookFlags(end.hookPlugins, input, taskFile));
+      for (const plugin of end.hookPlugins) {
+        if (taskFile(plugin))
+          flags.push(
+            flag('runner-hook-in-task-file', `${plugin}, which the task's fix changes, hooks into how pytest makes or reports outcomes`),
+          );
+        else if (input.agentPaths.has(plugin) || plugin.startsWith('<'))
+          flags.push(flag('outcome-hook', `${plugin}, changed by the patch, hooks into how pytest makes or reports outcomes`));
+      }
     }
   } else if (!channel.started) {
     flags.push(flag('monitor-absent', 'monitor: the runtime monitor did not start in the test run (its events are not known)'));
@@ -113,44 +112,4 @@ export function gatherEvidence(input: EvidenceInput): Evidence {
       c.expect === 'FAILED' && [...input.logResults].some(([key, status]) => status === 'FAILED' && canaryKeyMatches(c, key, input.family)),
   );
   return { logResults: fromLog.results, recorded, flags, canaryFailed };
-}
-
-/**
- * Outcome hooks of the patch's files, a flag per file: one the task's fix changes too is the
- * repository's machinery (audit). One whose every hook is the repository's own beside other
- * changes (audit) is a file where each hook, and each function of the file it reaches, is defined
- * by the same lines as in the pristine file, and no line the patch changed there names a module
- * global that code reads (or its defaults were read from): a change to what the hook rests on is
- * the hook changed. Any other is the patch's hook (integrity).
- */
-function hookFlags(hooks: RecorderEnd['hookPlugins'], input: EvidenceInput, taskFile: (file: string) => boolean): Flag[] {
-  const byFile = new Map<string, Array<HookReach | undefined>>();
-  for (const { file, reach } of hooks) byFile.set(file, [...(byFile.get(file) ?? []), reach]);
-  const flags: Flag[] = [];
-  for (const [file, reaches] of byFile) {
-    if (taskFile(file))
-      flags.push(
-        flag('runner-hook-in-task-file', `${file}, which the task's fix changes, hooks into how pytest makes or reports outcomes`),
-      );
-    else if (!input.agentPaths.has(file) && !file.startsWith('<')) continue;
-    else if (reaches.every((reach) => reach !== undefined && pristineHook(reach, input.pristineTexts?.get(file), input.changed?.(file))))
-      flags.push(flag('pristine-hook-in-changed-file', `${file}, changed by the patch, holds hooks defined as in the pristine file`));
-    else flags.push(flag('outcome-hook', `${file}, changed by the patch, hooks into how pytest makes or reports outcomes`));
-  }
-  return flags;
-}
-
-function pristineHook(reach: HookReach, pristine: string | undefined, changed: readonly string[] | undefined): boolean {
-  if (pristine === undefined || changed === undefined) return false;
-  if (!reach.sources.every((source) => source.trim() !== '' && `\n${pristine}\n`.includes(`\n${source}\n`))) return false;
-  const read = new Set(reach.names);
-  return !changed.some((line) => (line.match(/[A-Za-z_][A-Za-z0-9_]*/g) ?? []).some((name) => read.has(name)));
-}
-
-/** The files of the patch's outcome hooks whose reach the boot read: their pristine text decides. */
-export function hookFilesToCompare(channel: RecorderResult, agentPaths: ReadonlySet<string>, taskPaths: ReadonlySet<string>): string[] {
-  const files = (channel.end?.hookPlugins ?? [])
-    .filter(({ file, reach }) => reach !== undefined && agentPaths.has(file) && !taskPaths.has(file))
-    .map(({ file }) => file);
-  return [...new Set(files)];
 }

@@ -183,45 +183,88 @@ def _is_file(path, _isfile=os.path.isfile, _exists=os.path.exists, _dirname=os.p
     return False
 
 
+def _installed_dirs():
+    """The folders an installation's files live in (its prefixes, site-packages, user site)."""
+    import site
+
+    found = {sys.prefix, sys.base_prefix, sys.exec_prefix, sys.base_exec_prefix}
+    try:
+        found.update(site.getsitepackages())
+        found.add(site.getusersitepackages())
+    except Exception:  # a virtualenv's old site module lacks them
+        pass
+    return tuple(os.path.realpath(d).rstrip(os.sep) + os.sep for d in found if d)
+
+
+_INSTALLED_DIRS = _installed_dirs()
+_WORKDIR = str(globals().get("_SWE_ENV_WORKDIR") or os.getcwd()).rstrip(os.sep) + os.sep
+_REAL_WORKDIR = os.path.realpath(_WORKDIR).rstrip(os.sep) + os.sep
+
+
+def _hook_file(
+    path,
+    from_code,
+    _machinery=_MACHINERY_DIRS,
+    _installed=_INSTALLED_DIRS,
+    _workdir=_WORKDIR,
+    _real_workdir=_REAL_WORKDIR,
+    _is_file=_is_file,
+    _realpath=os.path.realpath,
+):
+    """Where a hook function's file is, as the grader compares it with the patch's files: None for
+    pytest's and pluggy's own; a repository file by its path in the repository, whatever link or
+    other name it was imported through; `<no file> ...` for code compiled under a name no Python
+    file has (a README's, a name in pytest's folder that does not exist); `<outside> ...` for a
+    file neither in the repository nor in the installation (one written at run time)."""
+    if path.startswith("<"):
+        return path
+    if not _is_file(path):
+        return "<no file> " + path
+    real = _realpath(path)
+    if real.startswith(_machinery):
+        return None
+    if real.startswith(_installed) and not real.startswith(_real_workdir):
+        # An installed package's (a compiled one's code may name its .pyx).
+        return real
+    if from_code and not path.endswith(".py"):
+        return "<no file> " + path
+    if real.startswith(_real_workdir):
+        return _workdir + real[len(_real_workdir) :]
+    return "<outside> " + real
+
+
 def _foreign_hook_files(
     session,
-    _machinery=_MACHINERY_DIRS,
     _hooks=_HOOKS,
     _caller_type=_CALLER_TYPE,
     _impls=_IMPLS,
-    _is_file=_is_file,
-    _realpath=os.path.realpath,
-    _abspath=os.path.abspath,
+    _hook_file=_hook_file,
     _own=__file__,
 ):
-    """Hook functions (of plugins, objects or modules) other than this module's and pytest's and
-    pluggy's own, as [file, function] pairs, by where each file really is, not by what its path
-    says (a folder of the repository's named `_pytest` or `site-packages` is the repository's).
-    Everything called here is bound when this module ran, before any repository code: the code
-    under test replacing os.path's functions, pluggy's or this module's globals hides nothing. The
-    boot's hook reads each function of a file the patch changed; the grader counts those."""
-    foreign = []
+    """Files of hook functions (of plugins, objects or modules) other than this module's and
+    pytest's and pluggy's own, by where each file really is, not by what its path says (a folder of
+    the repository's named `_pytest` or `site-packages` is the repository's). Everything called
+    here is bound when this module ran, before any repository code: the code under test replacing
+    os.path's functions, pluggy's or this module's globals hides nothing. The grader counts the
+    patch's files, and any `<...>` name."""
+    foreign = set()
     for name in _hooks:
         caller = getattr(session.config.hook, name, None)
         if caller is None:
             continue
         if _caller_type is not None and not isinstance(caller, _caller_type):
             # pytest's own hook callers replaced: what they call is unknown.
-            foreign.append(["<hook caller replaced> " + name, None])
+            foreign.add("<hook caller replaced> " + name)
             continue
         for impl in _impls(caller):
-            function = impl.function
-            code = getattr(function, "__code__", None)
+            code = getattr(impl.function, "__code__", None)
             path = getattr(code, "co_filename", "") or getattr(impl.plugin, "__file__", "") or ""
-            if type(path) is not str:
-                path = "<no file>"
-            if path == _own or (not path.startswith("<") and _realpath(path).startswith(_machinery) and _is_file(path)):
+            if type(path) is not str or path == _own:
                 continue
-            if not path.startswith("<") and not _is_file(path):
-                # Compiled under a name no file has (in pytest's own folder, say): as good as no file.
-                path = "<no file> " + path
-            foreign.append([path if path.startswith("<") else _abspath(path), function])
-    return foreign
+            where = _hook_file(path, code is not None)
+            if where is not None:
+                foreign.add(where)
+    return sorted(foreign)
 
 
 def pytest_sessionfinish(session, exitstatus, _emit=_EMIT, _replaced_runtests=_replaced_runtests, _foreign=_foreign_hook_files):
@@ -230,6 +273,6 @@ def pytest_sessionfinish(session, exitstatus, _emit=_EMIT, _replaced_runtests=_r
             "kind": "end",
             "exitstatus": int(exitstatus),
             "runtest_replaced": _replaced_runtests(getattr(session, "items", []) or [])[:20],
-            "hook_impls": _foreign(session),
+            "hook_plugins": _foreign(session),
         }
     )

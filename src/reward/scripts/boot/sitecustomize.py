@@ -75,7 +75,6 @@ def _boot():
     str_type = str
     bytes_type = bytes
     int_type = int
-    compile_source = compile
     from _thread import get_ident
 
     # Per thread, so that one thread's event being handled never hides another thread's.
@@ -281,166 +280,6 @@ def _boot():
             fn = function_code(inner)
         return "unverified"
 
-    def last_line(code):
-        """The last line a code object and the code nested in it run."""
-        last = code.co_firstlineno
-        stack = [code]
-        while stack:
-            c = stack.pop()
-            if hasattr(c, "co_lines"):
-                for _start, _end, line in c.co_lines():
-                    if type(line) is int_type and line > last:
-                        last = line
-            else:
-                # Before 3.10: the line table is (bytecode step, line step) pairs, signed steps.
-                line = c.co_firstlineno
-                table = c.co_lnotab
-                for i in range(1, len(table), 2):
-                    step = table[i]
-                    line += step - 256 if step >= 128 else step
-                    if line > last:
-                        last = line
-            stack.extend(const for const in c.co_consts if type(const) is code_type)
-        return last
-
-    def defined_source(path, code, compiled):
-        """The lines of `path` that define `code`, when its file as it is on disk compiles to a
-        function of that name, at that line, with the same bytecode, names and constants; else None
-        (code built or changed at run time, compiled from other text, rewritten by pytest's
-        assertion rewriter)."""
-        if path not in compiled:
-            text = read_text(path)
-            try:
-                compiled[path] = (text, compile_source(text, path, "exec", 0, True)) if text is not None else None
-            except Exception:
-                compiled[path] = None
-        if compiled[path] is None:
-            return None
-        text, module = compiled[path]
-        stack = [module]
-        while stack:
-            c = stack.pop()
-            for const in c.co_consts:
-                if type(const) is not code_type:
-                    continue
-                if const.co_firstlineno == code.co_firstlineno and const.co_name == code.co_name and same_code(const, code):
-                    lines = text.split(b"\n")[code.co_firstlineno - 1 : last_line(const)]
-                    return b"\n".join(lines).decode("utf-8", "replace")
-                stack.append(const)
-        return None
-
-    def code_names(code):
-        """The names a code object and the code nested in it read (globals and attributes)."""
-        names = []
-        stack = [code]
-        while stack:
-            c = stack.pop()
-            names.extend(n for n in c.co_names if type(n) is str_type)
-            stack.extend(const for const in c.co_consts if type(const) is code_type)
-        return names
-
-    def own_functions(value, path):
-        """Functions of `path` a value holds: itself (a function or method), or the methods of its
-        class (a class, or an instance of one, with no metaclass of its own)."""
-        fn = function_code(value)
-        if fn is not None:
-            name = fn.__code__.co_filename
-            return [fn] if type(name) is str_type and abspath(name) == path else []
-        klass = value if type(value) is type else type(value)
-        if type(klass) is not type:
-            return []
-        found = []
-        for member in klass.__dict__.values():
-            if type(member) in (staticmethod, classmethod):
-                member = member.__func__
-            if type(member) is function_type:
-                found.extend(own_functions(member, path))
-        return found
-
-    def held_values(function):
-        """What a function holds besides its code: its defaults and its closure's cells."""
-        held = list(function.__defaults__ or ()) + list((function.__kwdefaults__ or {}).values())
-        for cell in function.__closure__ or ():
-            try:
-                held.append(cell.cell_contents)
-            except ValueError:
-                pass
-        return held
-
-    def words(text):
-        """The identifiers of a text (any run of letters, digits and underscores)."""
-        found = []
-        current = ""
-        for ch in text:
-            if ch.isalnum() or ch == "_":
-                current += ch
-            elif current:
-                found.append(current)
-                current = ""
-        return found + [current] if current else found
-
-    def def_lines(source):
-        """A definition's `def` line(s), its decorators left out: up to the colon opening its body."""
-        at = source.find("def ")
-        end = source.find(":\n", at)
-        return source[at:end] if at >= 0 and end >= 0 else source[at:] if at >= 0 else ""
-
-    def hook_reach(path, fn, compiled):
-        """What a hook of a file the patch changed rests on in its own module: the lines that
-        define it and every function (or method of a class) of that file it reaches through its
-        module's globals, its defaults and its closure, each checked to be what the file defines
-        there, and the module globals all that code reads. None when any of it is not."""
-        if type(fn.__globals__) is not dict_type:
-            return None
-        # Only exact str keys: comparing a name with a key the code under test planted could run
-        # its __eq__ here.
-        module_globals = {k: v for k, v in fn.__globals__.items() if type(k) is str_type}
-        sources = []
-        names = set()
-        seen = set()
-        queue = [fn]
-        while queue:
-            function = queue.pop()
-            code = function.__code__
-            if id(code) in seen:
-                continue
-            seen.add(id(code))
-            if len(seen) > 256:
-                return None
-            source = defined_source(path, code, compiled)
-            if source is None:
-                return None
-            sources.append(source)
-            held = held_values(function)
-            # The names its defaults were read from (in its def line, read by the module's code).
-            for name in words(def_lines(source)) + code_names(code):
-                if name in module_globals:
-                    names.add(name)
-                    held.append(module_globals[name])
-            for value in held:
-                queue.extend(own_functions(value, path))
-        return {"sources": sources, "names": sorted(names)}
-
-    def hook_sources(impls):
-        """The recorder's [file, function] pairs of outcome hooks, as [file, reach]: for a
-        function of a file the patch changed, what hook_reach finds (the grader compares it with
-        the pristine file and the patch), else None."""
-        if type(impls) is not list:
-            return None
-        out = []
-        compiled = {}
-        for entry in impls:
-            if type(entry) is not list or len(entry) != 2 or type(entry[0]) is not str_type:
-                return None
-            path, fn = entry
-            fn = function_code(fn)
-            reach = None
-            name = fn.__code__.co_filename if fn is not None else None
-            if type(name) is str_type and path in agent_files and abspath(name) == path:
-                reach = hook_reach(path, fn, compiled)
-            out.append([path, reach])
-        return out
-
     def path_of(value):
         # Exact types only: calling anything of an object the code under test made (its
         # __fspath__, __index__, __eq__...) would run its code inside the hook, with the hook's
@@ -464,13 +303,11 @@ def _boot():
                     obj = record.pop("obj", None)
                     nodeid = record.get("nodeid")
                     record["ok"] = check_test_code(nodeid, obj) if type(nodeid) is str_type else "unverified"
-                elif record.get("kind") == "end":
-                    if state["tampered"] is not None:
-                        # The machinery's identity, checked here against what the boot saw before
-                        # any repository code ran: the recorder's own lists are in reach of the
-                        # code under test (its module's globals), this closure is not.
-                        record["boot_tampered"] = state["tampered"]()
-                    record["hook_plugins"] = hook_sources(record.pop("hook_impls", None))
+                elif record.get("kind") == "end" and state["tampered"] is not None:
+                    # The machinery's identity, checked here against what the boot saw before
+                    # any repository code ran: the recorder's own lists are in reach of the
+                    # code under test (its module's globals), this closure is not.
+                    record["boot_tampered"] = state["tampered"]()
                 emit(record)
             else:
                 emit({"kind": "monitor", "event": "forged-record", "where": where(caller_files())})
@@ -764,6 +601,9 @@ def _load_pytest(config, sys):
         # has read its own (before any conftest or test module runs: code that reads sys.argv
         # sees what it would see under the harness).
         module.__dict__["_SWE_ENV_ARGV"] = tuple(sys.argv)
+        # Where the repository is: the recorder tells the files of hook functions there from
+        # files outside it (the installed ones, or one written at run time).
+        module.__dict__["_SWE_ENV_WORKDIR"] = config.get("workdir", "/testbed")
         spec.loader.exec_module(module)
         # Loaded by name on pytest's own command line rather than through PYTEST_ADDOPTS: the tests
         # and what they start inherit the environment (a nested `python -m pytest` would fail to
