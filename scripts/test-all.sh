@@ -47,6 +47,10 @@ podman_leg() {
 python_leg() {
   if [ -d clients/python/tests ]; then
     echo "== python client"
+    # What the frameworks leave in the temporary folder (wandb's staging folders, Ray's sessions,
+    # torch's compile caches) goes into the scratch folder removed on exit, not into /tmp.
+    export TMPDIR="$scratch/tmp"
+    mkdir -p "$TMPDIR"
     . scripts/lib.sh
     python_env=$(python_env_dir)
     echo "== python client: ruff and mypy"
