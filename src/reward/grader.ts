@@ -319,8 +319,7 @@ export class Grader {
       family: run.family,
       exitCode: run.exitCode,
       timedOut: report.testTimedOut,
-      // What the patch changed on disk (a plain ---/+++ section's file too) and what its install
-      // changed, beside what its diff headers name.
+      // What the patch and its install changed on disk, beside what its diff headers name.
       agentPaths: new Set([...agentFiles, ...diffFiles(patch.toString('utf8')).map((f) => f.path)].map((path) => `${root}/${path}`)),
       taskPaths: new Set(diffFiles(task.goldPatch).map((f) => `${root}/${f.path}`)),
     });
