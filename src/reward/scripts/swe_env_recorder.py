@@ -259,7 +259,10 @@ def _foreign_hook_files(
         for impl in _impls(caller):
             code = getattr(impl.function, "__code__", None)
             path = getattr(code, "co_filename", "") or getattr(impl.plugin, "__file__", "") or ""
-            if type(path) is not str or path == _own:
+            if type(path) is not str:
+                # A plugin object's `__file__` set to something else: a name no file has.
+                path = "<no file>"
+            if path == _own:
                 continue
             where = _hook_file(path, code is not None)
             if where is not None:
