@@ -1,7 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { EvaluateResponse__Output } from '../../src/generated/swe_env/v1/EvaluateResponse.js';
 import { LABEL_ROLE, LABEL_SERVER } from '../../src/sandbox/labels.js';
 import { loadTaskFile } from '../../src/tasks/loader.js';
 import { DEMO_TASKS, startTestServer, type TestServer, expectNoContainers } from '../helpers/server.js';
+import { callWithServerDeadline } from '../helpers/server-deadline-call.js';
 
 let t: TestServer;
 
@@ -74,7 +76,14 @@ describe('Evaluate and the caller', () => {
       'diff --git a/intervals/__init__.py b/intervals/__init__.py\n--- a/intervals/__init__.py\n+++ b/intervals/__init__.py\n@@ -1,3 +1,5 @@\n """Closed intervals and operations on collections of them."""\n+import time\n+time.sleep(600)\n from .interval import Interval\n from .ops import merge, total_length\n';
     // The server gives up just before the caller's deadline and says so: an infrastructure error,
     // not a reward of 0.
-    const report = (await t.client.evaluate(task.id, hang, { timeoutS: 10 })).report!;
+    const answer = await callWithServerDeadline<EvaluateResponse__Output>(
+      t.server.address,
+      'Evaluate',
+      { taskId: task.id, patch: hang },
+      10_000,
+    );
+    expect(answer.code, answer.details).toBe(0);
+    const report = answer.response!.report!;
     expect(report.infraError).toBe(true);
     expect(report.error).toMatch(/cancelled|deadline/);
     expect(report.reward).toBe(0);
@@ -106,9 +115,8 @@ describe('the grading pool', () => {
       })();
       const outcomes = await Promise.all(
         Array.from({ length: 6 }, () =>
-          small.client.evaluate(task.id, hang, { timeoutS: 8 }).then(
-            (response) => ({ report: response.report!, code: 0 }),
-            (error: { code?: number }) => ({ report: undefined, code: error.code ?? -1 }),
+          callWithServerDeadline<EvaluateResponse__Output>(small.server.address, 'Evaluate', { taskId: task.id, patch: hang }, 8_000).then(
+            (answer) => ({ report: answer.response?.report, code: answer.code }),
           ),
         ),
       );
