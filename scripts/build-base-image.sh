@@ -3,14 +3,17 @@
 # `python`, as in SWE-bench images), pytest, pip,
 # setuptools, git and the locales package (the harness's eval commands run locale-gen), imported
 # with `docker import`. Skipped when an image with this content hash exists.
-# Usage: build-base-image.sh [--packages pkg,pkg] [--wheels DIR] [--repo IMAGE_REPO]
+# Usage: build-base-image.sh [--suite SUITE] [--packages pkg,pkg] [--wheels DIR] [--repo IMAGE_REPO]
+#   --suite     the Debian release (default bookworm, Python 3.11; bullseye has 3.9, trixie 3.13),
+#               from the machine's apt mirror
 #   --packages  more Debian packages, from the machine's own apt sources
 #   --wheels    a directory of wheels installed into the system python (pip --no-index)
-# Prints the image reference on stdout; the default set is also tagged IMAGE_REPO:latest.
+# Prints the image reference on stdout; the default set on bookworm is also tagged IMAGE_REPO:latest.
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/lib.sh"
 
 repo=swe-env/base
+suite=${SWE_ENV_BASE_SUITE:-bookworm}
 extra=""
 wheels=""
 while [ $# -gt 0 ]; do
@@ -18,10 +21,13 @@ while [ $# -gt 0 ]; do
     --packages) extra=$2; shift 2 ;;
     --wheels) wheels=$(cd "$2" && pwd) || exit 2; shift 2 ;;
     --repo) repo=$2; shift 2 ;;
+    --suite) suite=$2; shift 2 ;;
     *) echo "build-base-image.sh: unknown argument $1" >&2; exit 2 ;;
   esac
 done
-suite=${SWE_ENV_BASE_SUITE:-bookworm}
+case "$suite" in
+  *[!a-z]* | "") echo "build-base-image.sh: --suite takes a Debian release name (bookworm, bullseye, trixie)" >&2; exit 2 ;;
+esac
 packages="python3,python-is-python3,python3-pytest,python3-pip,python3-setuptools,python3-wheel,git,procps,patch,ca-certificates,less,locales${extra:+,$extra}"
 wheel_hash=""
 if [ -n "$wheels" ]; then
@@ -63,6 +69,7 @@ tar -C "$root" -c . | docker import \
   --change 'ENV LANG=C.UTF-8' \
   --change 'ENV PIP_BREAK_SYSTEM_PACKAGES=1' \
   --change 'CMD ["/bin/bash"]' \
+  --change "LABEL swe-env.debian-suite=$suite" \
   - "$image" >/dev/null
-if [ -z "$extra" ] && [ -z "$wheels" ]; then docker tag "$image" "$repo:latest"; fi
+if [ -z "$extra" ] && [ -z "$wheels" ] && [ "$suite" = bookworm ]; then docker tag "$image" "$repo:latest"; fi
 printf '%s\n' "$image"

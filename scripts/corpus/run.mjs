@@ -64,16 +64,31 @@ function sh(cmd, args) {
 }
 
 const bases = new Map();
+/** The base image of a Debian release other than the default (the harness's Python: selection's `suite`). */
+async function suiteBase(suite) {
+  if (!suite) return 'swe-env/base:latest';
+  const key = `suite ${suite}`;
+  if (!bases.has(key)) {
+    const r = await sh('node', [cli, 'images', 'base', '--suite', suite]);
+    const tag = /swe-env\/base:[\w.-]+/.exec(r.text)?.[0];
+    if (r.code !== 0 || !tag) throw new Error(`images base --suite ${suite} failed:\n${r.text}`);
+    bases.set(key, tag);
+  }
+  return bases.get(key);
+}
+
 async function baseFor(repo) {
   const packages = selection.repos[repo]?.packages ?? selection.defaultPackages;
-  if (!packages) return 'swe-env/base:latest';
-  if (!bases.has(packages)) {
-    const r = await sh('node', [cli, 'images', 'base', '--packages', packages]);
+  const base = await suiteBase(selection.repos[repo]?.suite);
+  if (!packages) return base;
+  const key = `${base} ${packages}`;
+  if (!bases.has(key)) {
+    const r = await sh('node', [cli, 'images', 'base', '--packages', packages, '--base', base]);
     const tag = /swe-env\/base:[\w.-]+-plus-[0-9a-f]+/.exec(r.text)?.[0];
     if (r.code !== 0 || !tag) throw new Error(`images base --packages ${packages} failed:\n${r.text}`);
-    bases.set(packages, tag);
+    bases.set(key, tag);
   }
-  return bases.get(packages);
+  return bases.get(key);
 }
 
 const config = compileConfig({ testTimeoutS });

@@ -1,5 +1,5 @@
 """Writes src/tasks/harness-install-steps.ts: the SWE-bench harness's per-(repository, version)
-set-up steps (pip_packages, pre_install, install, build, apt-pkgs) from swebench 4.1.0's
+set-up steps (pip_packages, pre_install, install, build, apt-pkgs) and Python version from swebench 4.1.0's
 MAP_REPO_VERSION_TO_SPECS, the last release that carries the table (5.x rows carry an eval script
 but no set-up). Facts, grouped by identical steps; regenerate with:
 
@@ -28,7 +28,11 @@ def steps_of(spec):
         "build": as_list(spec.get("build")),
         "aptPackages": as_list(spec.get("apt-pkgs")),
     }
-    return {k: v for k, v in steps.items() if v}
+    steps = {k: v for k, v in steps.items() if v}
+    if steps and spec.get("python"):
+        # The interpreter the harness's conda environment has: what the steps and tests ran on.
+        steps["python"] = str(spec["python"])
+    return steps
 
 
 print("/**")
@@ -43,6 +47,8 @@ print("  readonly preInstall?: readonly string[];")
 print("  readonly install?: readonly string[];")
 print("  readonly build?: readonly string[];")
 print("  readonly aptPackages?: readonly string[];")
+print("  /** The harness's Python version for these steps (its conda environment's). */")
+print("  readonly python?: string;")
 print("}")
 print()
 print("export const HARNESS_STEPS: Readonly<Record<string, readonly HarnessSteps[]>> = {")

@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
+import { InvalidArgumentError } from '../common/errors.js';
 import { createLogger } from '../common/logger.js';
 import { packageRoot } from '../common/paths.js';
 import { DockerSandboxProvider } from '../sandbox/docker-sandbox.js';
@@ -10,6 +11,7 @@ import { buildBaseVariant } from '../tasks/base-variant.js';
 import { buildLanguageDemoImages, readLanguageDemo } from '../tasks/demo/language-demo.js';
 import { LANGUAGE_FAMILIES, familyPackages } from '../tasks/language-families.js';
 import { buildTaskImages } from '../tasks/image-build.js';
+import { checkSuite, describeSuites } from '../tasks/debian-suites.js';
 import { DEFAULT_BASE_IMAGE, DEMO_DIR, LANGUAGE_DEMO_DIR, collect, loadAll, number, selectInstances } from './options.js';
 import { Progress } from './progress.js';
 import { Interrupt } from './interrupt.js';
@@ -44,15 +46,25 @@ export function registerImageCommands(program: Command): void {
     )
     .option('--wheels <dir>', "a directory of .whl files to install into the image's python (no index)")
     .option('--base <image>', 'the image a variant is layered on (built first when it is the default and missing)', DEFAULT_BASE_IMAGE)
-    .action(async (o: { packages?: string; family?: string; wheels?: string; base: string }) => {
+    .option(
+      '--suite <name>',
+      `the Debian release of a base built from scratch (no --packages, --family or --wheels): ${describeSuites()}; its image is printed, and a variant takes it through --base`,
+    )
+    .action(async (o: { packages?: string; family?: string; wheels?: string; base: string; suite?: string }) => {
       const split = (list: string | undefined): string[] =>
         (list ?? '')
           .split(',')
           .map((p) => p.trim())
           .filter(Boolean);
       const packages = [...new Set([...familyPackages(split(o.family)), ...split(o.packages)])];
+      if (o.suite !== undefined && (packages.length > 0 || o.wheels)) {
+        throw new InvalidArgumentError(
+          '--suite builds a base from scratch: build it alone, then layer the packages on it with --base <the printed image>',
+        );
+      }
       if (packages.length === 0 && !o.wheels) {
-        const image = (await runScript('bash', [join(packageRoot(), 'scripts', 'build-base-image.sh')])).trim();
+        const suite = o.suite === undefined ? [] : ['--suite', checkSuite(o.suite)];
+        const image = (await runScript('bash', [join(packageRoot(), 'scripts', 'build-base-image.sh'), ...suite])).trim();
         process.stdout.write(`${image}\n`);
         return;
       }
@@ -135,6 +147,11 @@ export function registerImageCommands(program: Command): void {
               process.stdout.write(
                 `            install: the SWE-bench harness's set-up for this repository and version (the record has none)${apt.length ? `; it also wants Debian packages ${apt.join(',')}: build the base with \`images base --packages ${apt.join(',')}\`` : ''}\n`,
               );
+              const python = r.harnessInstall.python;
+              if (python)
+                process.stdout.write(
+                  `            python: the harness runs this row on Python ${python.wanted}, the base has ${python.base}${python.suite ? `: a base with ${python.wanted} is \`images base --suite ${python.suite}\` (then --base for the packages' variant and this build)` : ' (no Debian release here has it; tests that depend on the version may fail)'}\n`,
+                );
             }
             for (const m of r.missingSubmodules ?? []) {
               process.stdout.write(

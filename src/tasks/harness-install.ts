@@ -6,6 +6,8 @@ export interface HarnessInstall {
   readonly script: string;
   /** Debian packages the harness installs with apt-get; the base image must hold them (`images base --packages`). */
   readonly aptPackages: readonly string[];
+  /** The Python version the harness's environment has for this (repository, version), when it says. */
+  readonly python?: string;
 }
 
 const APT_INSTALL = /\bapt(?:-get)?\s+(?:-\S+\s+)*install\s+([^;&|]*)/;
@@ -29,7 +31,7 @@ function compose(steps: HarnessSteps): HarnessInstall {
     else lines.push(line);
   }
   lines.push(...(steps.install ?? []), ...(steps.build ?? []));
-  return { script: ['set -ex', ...lines].join('\n'), aptPackages: [...apt] };
+  return { script: ['set -ex', ...lines].join('\n'), aptPackages: [...apt], ...(steps.python ? { python: steps.python } : {}) };
 }
 
 /**

@@ -12,7 +12,8 @@ import { IMAGE_BUILDER_VERSION, buildImageFromFiles, imageLabels } from '../sand
 import { repositoryFor } from './repo-locate.js';
 import { SNAPSHOT_FORMAT, snapshotAtBase } from './repo-snapshot.js';
 import { initSubmodules, type MissingSubmodule } from './repo-submodules.js';
-import { harnessInstallFor } from './harness-install.js';
+import { harnessInstallFor, type HarnessInstall } from './harness-install.js';
+import { DEBIAN_SUITES, LABEL_DEBIAN_SUITE, suiteForPython } from './debian-suites.js';
 import type { Task } from './task.js';
 
 const run = promisify(execFile);
@@ -56,9 +57,18 @@ export interface ImageBuildResult {
   readonly error?: string;
   /** Submodules left empty in the image: no local repository held them (see initSubmodules). */
   readonly missingSubmodules?: readonly MissingSubmodule[];
-  /** Set when the install step was the harness's for the task's repository and version: the Debian packages it also wants. */
-  readonly harnessInstall?: { readonly aptPackages: readonly string[] };
+  /**
+   * Set when the install step was the harness's for the task's repository and version: the Debian
+   * packages it also wants, and the Python its environment has when the base's Debian release has
+   * another (with the release that has it, if one does).
+   */
+  readonly harnessInstall?: HarnessInstallNote;
   readonly durationS: number;
+}
+
+export interface HarnessInstallNote {
+  readonly aptPackages: readonly string[];
+  readonly python?: { readonly wanted: string; readonly base: string; readonly suite?: string };
 }
 
 export interface ImageBuildOptions {
@@ -135,7 +145,26 @@ async function tarDirectory(parent: string, name: string): Promise<NodeJS.Readab
   return createReadStream(file);
 }
 
-async function buildOne(options: ImageBuildOptions, task: Task, baseId: string): Promise<ImageBuildResult> {
+/** The base image's id and the Debian release its build labelled it with (none for another base). */
+interface BaseImage {
+  readonly id: string;
+  readonly suite?: string;
+}
+
+/** What the CLI says of a harness install: its packages, and a Python other than the base's. */
+function harnessNote(harness: HarnessInstall, base: BaseImage): HarnessInstallNote {
+  const basePython = base.suite === undefined ? undefined : DEBIAN_SUITES[base.suite];
+  const wanted = harness.python;
+  const differs = wanted !== undefined && basePython !== undefined && wanted.split('.').slice(0, 2).join('.') !== basePython;
+  const suite = wanted === undefined ? undefined : suiteForPython(wanted);
+  return {
+    aptPackages: harness.aptPackages,
+    ...(differs ? { python: { wanted, base: basePython, ...(suite ? { suite } : {}) } } : {}),
+  };
+}
+
+async function buildOne(options: ImageBuildOptions, task: Task, base: BaseImage): Promise<ImageBuildResult> {
+  const baseId = base.id;
   const started = Date.now();
   // A row with no install step gets the harness's own set-up for its (repository, version) when
   // the build may download (its steps do: npm ci, pip install, bundle install); offline it
@@ -168,7 +197,7 @@ async function buildOne(options: ImageBuildOptions, task: Task, baseId: string):
     status,
     ...(error ? { error } : {}),
     ...(missingSubmodules.length > 0 ? { missingSubmodules } : {}),
-    ...(harness ? { harnessInstall: { aptPackages: harness.aptPackages } } : {}),
+    ...(harness ? { harnessInstall: harnessNote(harness, base) } : {}),
     durationS: (Date.now() - started) / 1000,
   });
   if (!options.force && (await imageLabels(options.provider.docker, task.image))?.[LABEL_BUILD_HASH] === hash) return done('up-to-date');
@@ -216,13 +245,15 @@ async function buildOne(options: ImageBuildOptions, task: Task, baseId: string):
 
 /** Builds each task's image from a local repository snapshot; up-to-date images are skipped. */
 export async function buildTaskImages(options: ImageBuildOptions): Promise<ImageBuildResult[]> {
-  const baseId = (await options.provider.docker.getImage(options.baseImage).inspect()).Id;
+  const inspected = await options.provider.docker.getImage(options.baseImage).inspect();
+  const suite = inspected.Config?.Labels?.[LABEL_DEBIAN_SUITE];
+  const base: BaseImage = { id: inspected.Id, ...(suite ? { suite } : {}) };
   const results: ImageBuildResult[] = [];
   let next = 0;
   const worker = async (): Promise<void> => {
     while (next < options.tasks.length && !options.signal?.aborted) {
       const task = options.tasks[next++]!;
-      const result = await buildOne(options, task, baseId);
+      const result = await buildOne(options, task, base);
       results.push(result);
       options.onProgress?.(result);
     }

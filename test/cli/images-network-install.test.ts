@@ -181,6 +181,10 @@ describe('images build --network-install, a record with no install step', () => 
     );
     expect(built.code, built.out).toBe(0);
     expect(built.out).toContain("install: the SWE-bench harness's set-up for this repository and version (the record has none)");
+    // The harness runs sqlfluff 1.0 on Python 3.9; the default base is Debian bookworm's 3.11.
+    expect(built.out).toContain(
+      'python: the harness runs this row on Python 3.9, the base has 3.11: a base with 3.9 is `images base --suite bullseye`',
+    );
     const { stdout } = await run('docker', [
       'run',
       '--rm',

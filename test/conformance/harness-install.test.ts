@@ -17,6 +17,7 @@ interface HarnessSteps {
   install: string[];
   build: string[];
   'apt-pkgs': string[];
+  python: string | null;
 }
 
 let entries: HarnessSteps[];
@@ -60,6 +61,20 @@ describe('the harness set-up for a record with no install step', () => {
       }
     }
     expect(wrong).toEqual([]);
+  });
+
+  it("names the harness's Python version wherever it has one and a set-up", () => {
+    const wrong: string[] = [];
+    let named = 0;
+    for (const e of entries) {
+      const ours = harnessInstallFor(e.repo, e.version);
+      if (!ours) continue;
+      if (e.python) named += 1;
+      if ((ours.python ?? null) !== e.python) wrong.push(`${e.repo} ${e.version}: ${ours.python} for ${e.python}`);
+    }
+    expect(wrong).toEqual([]);
+    expect(named).toBeGreaterThan(100);
+    expect(harnessInstallFor('sphinx-doc/sphinx', '4.1')?.python).toBe('3.9');
   });
 
   it('is nothing for a pair the harness does not know', () => {

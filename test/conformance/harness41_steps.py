@@ -1,6 +1,7 @@
 """The SWE-bench harness 4.1's set-up steps for every (repository, version) of its table, every
 language: JSON lines of repo, version, pip_packages, pre_install, install, build and apt-pkgs, each
-as a list (a string step is a list of one). Run with swebench 4.1.0 first on sys.path."""
+as a list (a string step is a list of one), and python (its version, or null). Run with swebench
+4.1.0 first on sys.path."""
 import json
 
 import swebench
@@ -17,4 +18,4 @@ def as_list(value):
 
 for repo, versions in MAP_REPO_VERSION_TO_SPECS.items():
     for version, spec in versions.items():
-        print(json.dumps({"repo": repo, "version": str(version), **{key: as_list(spec.get(key)) for key in ("pip_packages", "pre_install", "install", "build", "apt-pkgs")}}))
+        print(json.dumps({"repo": repo, "version": str(version), **{key: as_list(spec.get(key)) for key in ("pip_packages", "pre_install", "install", "build", "apt-pkgs")}, "python": str(spec["python"]) if spec.get("python") else None}))

@@ -1,0 +1,33 @@
+import { InvalidArgumentError } from '../common/errors.js';
+
+/**
+ * The Debian releases a base image can be built from (debootstrap from the machine's apt mirror)
+ * and the Python each one's python3 is: a SWE-bench row's tests ran on the harness's Python, and
+ * some pass only there (Sphinx 4.1 and 4.2 import names Python 3.10.1 removed).
+ */
+export const DEBIAN_SUITES: Readonly<Record<string, string>> = Object.freeze({
+  bullseye: '3.9',
+  bookworm: '3.11',
+  trixie: '3.13',
+});
+
+/** The image label build-base-image.sh puts on a base (and its variants inherit). */
+export const LABEL_DEBIAN_SUITE = 'swe-env.debian-suite';
+
+export function describeSuites(): string {
+  return Object.entries(DEBIAN_SUITES)
+    .map(([suite, python]) => `${suite} (Python ${python})`)
+    .join(', ');
+}
+
+/** A suite name the base can be built from, or an error that lists them. */
+export function checkSuite(suite: string): string {
+  if (DEBIAN_SUITES[suite] === undefined) throw new InvalidArgumentError(`--suite ${suite}: not one of ${describeSuites()}`);
+  return suite;
+}
+
+/** The suite whose python3 is this major.minor version, if one is. */
+export function suiteForPython(version: string): string | undefined {
+  const wanted = version.split('.').slice(0, 2).join('.');
+  return Object.entries(DEBIAN_SUITES).find(([, python]) => python === wanted)?.[0];
+}
