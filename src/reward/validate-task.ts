@@ -1,3 +1,5 @@
+import { suiteForPython } from '../tasks/debian-suites.js';
+import { harnessInstallFor } from '../tasks/harness-install.js';
 import type { Task } from '../tasks/task.js';
 import type { Grader } from './grader.js';
 import type { GradeReport } from './report.js';
@@ -40,7 +42,7 @@ export async function validateTask(grader: Grader, task: Task, signal?: AbortSig
   if (empty.infraError) problems.push(`empty: infrastructure error: ${empty.error}`);
   else if (empty.reward !== 0) problems.push('the empty patch scores 1: the FAIL_TO_PASS tests already pass');
   if (problems.length > 0) {
-    const cause = likelyCause(gold, logs.gold || gold.logTail);
+    const cause = likelyCause(gold, logs.gold || gold.logTail, harnessInstallFor(task.repo, task.version)?.python);
     if (cause) problems.push(`likely cause: ${cause}`);
   }
   return { taskId: task.id, ok: problems.length === 0, problems, gold, empty, logs };
@@ -68,9 +70,23 @@ const CAUSES: ReadonlyArray<{ readonly test: RegExp; readonly cause: string }> =
   },
 ];
 
-export function likelyCause(gold: GradeReport, log: string): string | undefined {
+export function likelyCause(gold: GradeReport, log: string, harnessPython?: string): string | undefined {
   const text = `${gold.error}\n${log}`;
-  return CAUSES.find((c) => c.test.test(text))?.cause;
+  return CAUSES.find((c) => c.test.test(text))?.cause ?? pythonCause(text, harnessPython);
+}
+
+/**
+ * The run's Python (read off the paths its tracebacks and warnings print) is not the one the
+ * harness ran the row on: code and tests of that time may not run on it (Sphinx 4.1 imports a name
+ * Python 3.10.1 removed; typing's reprs changed in 3.10).
+ */
+function pythonCause(text: string, harnessPython: string | undefined): string | undefined {
+  if (harnessPython === undefined) return undefined;
+  const wanted = harnessPython.split('.').slice(0, 2).join('.');
+  const seen = new Set([...text.matchAll(/\/lib\/python(3\.\d+)\//g)].map((m) => m[1]!));
+  if (seen.size === 0 || seen.has(wanted)) return undefined;
+  const suite = suiteForPython(wanted);
+  return `the harness runs this row on Python ${wanted} and this image's tests ran on Python ${[...seen].join(', ')}: build the image on a base with ${wanted}${suite ? ` (\`images base --suite ${suite}\`, then images build --base with it)` : ''}`;
 }
 
 /**

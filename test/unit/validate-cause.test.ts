@@ -26,4 +26,17 @@ describe("validate's likely cause of a gold run that went wrong", () => {
     ).toMatch(/log parser cannot read/);
     expect(likelyCause(gold('the test results are not trusted'), 'FAILED tests/test_x.py::test_y - assert 1 == 2')).toBeUndefined();
   });
+
+  it("names a Python other than the harness's, read off the run's own paths", () => {
+    const log = `  File "/usr/lib/python3.11/types.py"\nImportError: cannot import name 'Union' from 'types' (/usr/lib/python3.11/types.py)`;
+    expect(likelyCause(gold('the tests did not run'), log, '3.9')).toBe(
+      "the harness runs this row on Python 3.9 and this image's tests ran on Python 3.11: build the image on a base with 3.9 (`images base --suite bullseye`, then images build --base with it)",
+    );
+    // The same Python, no harness version, or no path that names one: nothing to say.
+    expect(likelyCause(gold('x'), log, '3.11')).toBeUndefined();
+    expect(likelyCause(gold('x'), log)).toBeUndefined();
+    expect(likelyCause(gold('x'), 'AssertionError: assert 1 == 2', '3.9')).toBeUndefined();
+    // A version no Debian release here has: the advice without a suite.
+    expect(likelyCause(gold('x'), log, '3.10')).toMatch(/on a base with 3\.10$/);
+  });
 });
