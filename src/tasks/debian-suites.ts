@@ -11,6 +11,18 @@ export const DEBIAN_SUITES: Readonly<Record<string, string>> = Object.freeze({
   trixie: '3.13',
 });
 
+/**
+ * Releases whose pip is older than 21.3, which cannot install a project with only a pyproject.toml
+ * in editable mode (PEP 660): the harness's conda environments have a current pip, so its
+ * `pip install -e .` of such a project (Sphinx 7) works there and fails on bullseye's pip 20.3.
+ */
+const OLD_PIP: ReadonlySet<string> = new Set(['bullseye']);
+
+/** The step that gives a base of such a release the pip the harness's steps assume (with the network the build has). */
+export function pipUpgradeFor(suite: string | undefined): string | undefined {
+  return suite !== undefined && OLD_PIP.has(suite) ? "python -m pip install --upgrade 'pip>=21.3'" : undefined;
+}
+
 /** The image label build-base-image.sh puts on a base (and its variants inherit). */
 export const LABEL_DEBIAN_SUITE = 'swe-env.debian-suite';
 

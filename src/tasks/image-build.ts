@@ -13,7 +13,7 @@ import { repositoryFor } from './repo-locate.js';
 import { SNAPSHOT_FORMAT, snapshotAtBase } from './repo-snapshot.js';
 import { initSubmodules, type MissingSubmodule } from './repo-submodules.js';
 import { harnessInstallFor, type HarnessInstall } from './harness-install.js';
-import { DEBIAN_SUITES, LABEL_DEBIAN_SUITE, suiteForPython } from './debian-suites.js';
+import { DEBIAN_SUITES, LABEL_DEBIAN_SUITE, pipUpgradeFor, suiteForPython } from './debian-suites.js';
 import type { Task } from './task.js';
 
 const run = promisify(execFile);
@@ -163,6 +163,14 @@ function harnessNote(harness: HarnessInstall, base: BaseImage): HarnessInstallNo
   };
 }
 
+/** The harness's steps, after a pip upgrade where the base's pip is too old for them (its conda env's is current). */
+function harnessScript(harness: HarnessInstall, base: BaseImage): string {
+  const upgrade = pipUpgradeFor(base.suite);
+  if (!upgrade) return harness.script;
+  const [first, ...rest] = harness.script.split('\n');
+  return [first, upgrade, ...rest].join('\n');
+}
+
 async function buildOne(options: ImageBuildOptions, task: Task, base: BaseImage): Promise<ImageBuildResult> {
   const baseId = base.id;
   const started = Date.now();
@@ -173,7 +181,7 @@ async function buildOne(options: ImageBuildOptions, task: Task, base: BaseImage)
     task.install === undefined && options.install === undefined && options.networkInstall
       ? harnessInstallFor(task.repo, task.version)
       : undefined;
-  const install = task.install ?? options.install ?? harness?.script ?? '';
+  const install = task.install ?? options.install ?? (harness ? harnessScript(harness, base) : '');
   const hash = createHash('sha256')
     .update(
       [
