@@ -57,7 +57,8 @@ if [ -n "$wheels" ]; then
   log "installing $(ls "$wheels"/*.whl | wc -l) wheels from $wheels"
   mkdir -p "$root/tmp/swe-env-wheels"
   cp "$wheels"/*.whl "$root/tmp/swe-env-wheels/"
-  chroot "$root" sh -c 'python3 -m pip install --quiet --no-index --break-system-packages --find-links /tmp/swe-env-wheels /tmp/swe-env-wheels/*.whl' >&2 || exit 1
+  # The variable rather than the flag: pip before 23.0 (bullseye's) has no such flag, and ignores it.
+  chroot "$root" sh -c 'PIP_BREAK_SYSTEM_PACKAGES=1 python3 -m pip install --quiet --no-index --find-links /tmp/swe-env-wheels /tmp/swe-env-wheels/*.whl' >&2 || exit 1
   rm -rf "$root/tmp/swe-env-wheels"
 fi
 # Slim the image: package lists and caches are useless in a network-less sandbox.

@@ -77,13 +77,26 @@ async function suiteBase(suite) {
   return bases.get(key);
 }
 
+/** A folder of wheels from PyPI for the variant's python (selection's `wheels`: requirement strings), or none. */
+async function wheelsFor(repo, python) {
+  const wanted = selection.repos[repo]?.wheels ?? [];
+  if (wanted.length === 0) return undefined;
+  const dir = join(out, 'wheels', repo.replace('/', '+'));
+  mkdirSync(dir, { recursive: true });
+  const r = await sh('python3', ['-m', 'pip', 'download', '-q', '--no-deps', '--only-binary=:all:', '--python-version', python, '--dest', dir, ...wanted]);
+  if (r.code !== 0) throw new Error(`pip download ${wanted.join(' ')} failed:\n${r.text}`);
+  return dir;
+}
+
 async function baseFor(repo) {
   const packages = selection.repos[repo]?.packages ?? selection.defaultPackages;
-  const base = await suiteBase(selection.repos[repo]?.suite);
-  if (!packages) return base;
-  const key = `${base} ${packages}`;
+  const suite = selection.repos[repo]?.suite;
+  const base = await suiteBase(suite);
+  const wheels = await wheelsFor(repo, { bullseye: '3.9', trixie: '3.13' }[suite] ?? '3.11');
+  if (!packages && !wheels) return base;
+  const key = `${base} ${packages} ${wheels ?? ''}`;
   if (!bases.has(key)) {
-    const r = await sh('node', [cli, 'images', 'base', '--packages', packages, '--base', base]);
+    const r = await sh('node', [cli, 'images', 'base', '--packages', packages ?? '', '--base', base, ...(wheels ? ['--wheels', wheels] : [])]);
     const tag = /swe-env\/base:[\w.-]+-plus-[0-9a-f]+/.exec(r.text)?.[0];
     if (r.code !== 0 || !tag) throw new Error(`images base --packages ${packages} failed:\n${r.text}`);
     bases.set(key, tag);

@@ -20,7 +20,8 @@ if [ -n "$1" ]; then
   rm -rf /var/lib/apt/lists/* /var/cache/apt/archives/*.deb
 fi
 if [ "$2" = 1 ]; then
-  python3 -m pip install --quiet --no-index --break-system-packages --find-links /swe_env/build/wheels /swe_env/build/wheels/*.whl
+  # The variable rather than the flag: pip before 23.0 (bullseye's 20.3) has no such flag, and ignores it.
+  PIP_BREAK_SYSTEM_PACKAGES=1 python3 -m pip install --quiet --no-index --find-links /swe_env/build/wheels /swe_env/build/wheels/*.whl
   rm -rf /swe_env
 fi
 `;
