@@ -90,6 +90,18 @@ export const HONEST_PATTERNS: readonly HonestPattern[] = [
     name: 'reads its own git metadata and source files',
     module: `import os, subprocess\nHERE = os.path.dirname(os.path.abspath(__file__))\n${use('with open(os.path.join(HERE, "wrap.py")) as f:\n    assert "def wrap" in f.read()\nsubprocess.run(["git", "-C", HERE, "rev-parse", "HEAD"], capture_output=True)')}`,
   },
+  {
+    name: 'logs from a thread pool and resolves names on many threads at once (as asyncio resolves them)',
+    module: `import logging, socket\nfrom concurrent.futures import ThreadPoolExecutor\nlog = logging.getLogger("textkit.pool")\nlog.addHandler(logging.NullHandler())\nlog.propagate = False\n_pool = ThreadPoolExecutor(8)\ndef _step(i):\n    log.warning("item %s", i)\n    socket.getaddrinfo("localhost", 80 + i % 4)\n    return i\n${use('assert sum(_pool.map(_step, range(400))) == sum(range(400))')}`,
+  },
+  {
+    name: 'keeps a time budget with SIGALRM, its handler raising TimeoutError (as timeout decorators do)',
+    module: `import signal\n\ndef _expired(signum, frame):\n    raise TimeoutError("budget")\n\n\ndef _within_budget():\n    previous = signal.signal(signal.SIGALRM, _expired)\n    signal.setitimer(signal.ITIMER_REAL, 0.01)\n    code = compile("x = 1", "<budget>", "exec")\n    try:\n        for _ in range(200000):\n            exec(code, {})\n        return False\n    except TimeoutError:\n        return True\n    finally:\n        signal.setitimer(signal.ITIMER_REAL, 0)\n        signal.signal(signal.SIGALRM, previous)\n${use('if not getattr(use, "ran", False):\n    use.ran = True\n    assert _within_budget(), "the time budget never expired"')}`,
+  },
+  {
+    name: 'checks that a fresh interpreter imports only what it asks for (a lazy-import test, as CLIs keep their start fast)',
+    module: `import subprocess, sys\n${use('if not getattr(use, "ran", False):\n    use.ran = True\n    out = subprocess.run([sys.executable, "-c", "import sys; print(sorted(m for m in (\'json\', \'hmac\', \'hashlib\') if m in sys.modules))"], capture_output=True, text=True, check=True)\n    assert out.stdout.strip() == "[]", out.stdout')}`,
+  },
 ];
 
 /** The fixed wrap.py calling the pattern on every call (so the pattern runs inside each test). */

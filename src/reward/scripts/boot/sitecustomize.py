@@ -75,11 +75,12 @@ def _boot():
     str_type = str
     bytes_type = bytes
     int_type = int
-    from _thread import get_ident
+    from _thread import allocate_lock, get_ident
 
     # Per thread, so that one thread's event being handled never hides another thread's.
     busy = set()
-    state = {"seq": 0, "pid": getpid(), "recorder_code": None, "booting": True, "tampered": None}
+    seen_events = set()
+    state = {"seq": 0, "pid": getpid(), "recorder_code": None, "booting": True, "tampered": None, "lock": allocate_lock()}
     import types as _types
 
     code_type = _types.CodeType
@@ -137,19 +138,32 @@ def _boot():
     def emit(record):
         if fd < 0:
             return
+        if record.get("kind") == "monitor":
+            # Each distinct event once per process: code that logs in a loop (logging reads frames)
+            # would otherwise write the same event millions of times and overflow the channel.
+            seen_key = (record.get("event"), record.get("detail"), record.get("path"), record.get("where"))
+            if seen_key in seen_events:
+                return
+            seen_events.add(seen_key)
         if state["pid"] != getpid():
-            # A forked child numbers its own records.
+            # A forked child numbers its own records, under a lock of its own (the parent's may
+            # have been held by another thread at the fork, which the child does not have).
             state["pid"] = getpid()
             state["seq"] = 0
-        state["seq"] += 1
-        record["seq"] = state["seq"]
-        record["pid"] = state["pid"]
-        body = dumps(record, sort_keys=True, separators=(",", ":"))
-        mac = new_mac(key, body.encode("utf-8"), sha256).hexdigest()
-        try:
-            write(fd, (mac + " " + body + "\n").encode("utf-8"))
-        except OSError:
-            pass
+            state["lock"] = allocate_lock()
+        # One record at a time: threads that log, resolve names or connect at once (a thread pool,
+        # asyncio's resolver) would otherwise take numbers and write them out of order, which reads
+        # as records gone missing.
+        with state["lock"]:
+            state["seq"] += 1
+            record["seq"] = state["seq"]
+            record["pid"] = state["pid"]
+            body = dumps(record, sort_keys=True, separators=(",", ":"))
+            mac = new_mac(key, body.encode("utf-8"), sha256).hexdigest()
+            try:
+                write(fd, (mac + " " + body + "\n").encode("utf-8"))
+            except OSError:
+                pass
 
     def caller_files(limit=64):
         """File names of the Python frames on the stack, innermost first, the monitor's own left out."""
@@ -357,7 +371,8 @@ def _boot():
                 # nothing real is impersonated.
                 emit({"kind": "monitor", "event": "code-under-false-name", "path": name, "where": agent})
                 return
-            disk_lines = frozenset(line.strip() for line in on_disk.replace(b"\r\n", b"\n").split(b"\n"))
+            # Both sides without the UTF-8 byte order mark a file may begin with (legal Python).
+            disk_lines = frozenset(line.strip() for line in on_disk.lstrip(b"\xef\xbb\xbf").replace(b"\r\n", b"\n").split(b"\n"))
             own = all(line.strip() in disk_lines for line in text.lstrip(b"\xef\xbb\xbf").replace(b"\r\n", b"\n").split(b"\n"))
             if not own:
                 # Code a real file does not hold, under that file's name: what runs would be
@@ -464,12 +479,33 @@ def _boot():
             handle(event, args)
         except (RuntimeError, PermissionError):
             raise
-        except Exception:
-            pass
+        except Exception as error:
+            # A fault of the monitor's own is no concern of the code under test; an exception a
+            # signal handler raised while the monitor ran (a SIGALRM time budget) is, as it would
+            # have been raised without the monitor.
+            if not raised_by_monitor(error):
+                raise
         finally:
             busy.discard(me)
 
+    # The Python code the monitor runs: its own and the json and hmac modules it calls.
+    monitor_files = frozenset(
+        abspath(m.__file__) for m in (json, sys.modules.get("json.encoder"), hmac) if m is not None and type(getattr(m, "__file__", None)) is str_type
+    )
+
+    def raised_by_monitor(error):
+        tb = error.__traceback__
+        while tb is not None:
+            name = tb.tb_frame.f_code.co_filename
+            if type(name) is str_type and not name.startswith(boot_dir) and abspath(name) not in monitor_files:
+                # A frame of other code: a signal handler that ran while the monitor did.
+                return False
+            tb = tb.tb_next
+        return True
+
     sys.addaudithook(hook)
+    if main:
+        _leave_environment(os, boot_dir)
     _watch_environ(os, sys)
     if main:
         emit({"kind": "start", "argv0": sys.argv[0] if sys.argv else ""})
@@ -483,6 +519,20 @@ def _boot():
 
         atexit.register(lambda: sys.audit("swe_env.exit"))
     _chain(boot_dir, sys)
+
+
+def _leave_environment(os, boot_dir):
+    """The environment the test process hands its children, as under the harness: without this boot
+    on PYTHONPATH (a child has no key, so its events would not count, and the boot's imports would
+    be in its sys.modules) and without the grader's variables."""
+    paths = os.environ.get("PYTHONPATH", "").split(os.pathsep)
+    rest = [p for p in paths if os.path.abspath(p) != boot_dir] if paths != [""] else []
+    if rest:
+        os.environ["PYTHONPATH"] = os.pathsep.join(rest)
+    else:
+        os.environ.pop("PYTHONPATH", None)
+    for name in ("SWE_ENV_BOOT_CONFIG", "SWE_ENV_BOOT_DIR", "SWE_ENV_RECORDER_MODULE"):
+        os.environ.pop(name, None)
 
 
 def _watch_environ(os, sys):
