@@ -1,15 +1,9 @@
-import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { randomUUID } from 'node:crypto';
-import Docker from 'dockerode';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { packageRoot } from '../../src/common/paths.js';
 import { said } from '../helpers/exploit-grading.js';
-import { buildFromFiles, removeImages } from '../helpers/registry-images.js';
-import { DEMO_TASKS, expectNoContainers, startTestServer, type TestServer } from '../helpers/server.js';
-import { demoImage } from '../helpers/task-images.js';
-import { treeDiff } from '../helpers/tree-diff.js';
+import { startTextkitVariant, type TextkitVariant } from '../helpers/textkit-variant.js';
 
 /**
  * A repository module that begins with a UTF-8 byte order mark (legal Python, common from Windows
@@ -26,46 +20,24 @@ const goldWrap = readFileSync(join(DEMO, 'tasks', 'textkit-2', 'fix', 'textkit',
 const BOM_SLUG = `\ufeff${base('textkit/slug.py')}`;
 const INIT = base('textkit/__init__.py');
 
-const docker = new Docker();
-const image = `swe-env-test/bom-module:${randomUUID().slice(0, 8)}`;
-let t: TestServer;
-let dir: string;
-let pristineRepo: string;
-const patch = (files: Readonly<Record<string, string>>): string => treeDiff(pristineRepo, files);
+let variant: TextkitVariant;
+const patch = (files: Readonly<Record<string, string>>): string => variant.patch(files);
 
 beforeAll(async () => {
-  dir = mkdtempSync(join(tmpdir(), 'swe-env-bom-module-'));
-  pristineRepo = join(dir, 'repo');
-  cpSync(join(DEMO, 'repos', 'textkit'), pristineRepo, { recursive: true });
-  writeFileSync(join(pristineRepo, 'textkit', 'slug.py'), BOM_SLUG);
-  await buildFromFiles(docker, image, {
-    Dockerfile: [
-      `FROM ${demoImage(TASK_ID)}`,
-      'COPY slug.py /testbed/textkit/slug.py',
-      "RUN cd /testbed && git -c user.name=swe-env -c user.email=swe-env@localhost commit -qam 'textkit: slug.py saved with a byte order mark'",
-      'LABEL swe-env.test=bom-module',
-      '',
-    ].join('\n'),
-    'slug.py': BOM_SLUG,
+  variant = await startTextkitVariant({
+    taskId: TASK_ID,
+    name: 'bom-module',
+    files: { 'textkit/slug.py': BOM_SLUG },
+    message: 'textkit: slug.py saved with a byte order mark',
+    goldFiles: { 'textkit/wrap.py': goldWrap },
   });
-  const record = readFileSync(DEMO_TASKS, 'utf8')
-    .split('\n')
-    .filter((l) => l.trim() !== '')
-    .map((l) => JSON.parse(l) as Record<string, string>)
-    .find((r) => r['instance_id'] === TASK_ID)!;
-  const file = join(dir, 'tasks.jsonl');
-  writeFileSync(file, `${JSON.stringify({ ...record, image_name: image, patch: patch({ 'textkit/wrap.py': goldWrap }) })}\n`);
-  t = await startTestServer({ taskFiles: [file] });
 }, 300_000);
 
 afterAll(async () => {
-  await t?.stop();
-  if (t) await expectNoContainers(t.server.provider);
-  await removeImages(docker, [image]);
-  rmSync(dir, { recursive: true, force: true });
+  await variant?.stop();
 });
 
-const grade = async (change: string) => (await t.client.evaluate(TASK_ID, change)).report!;
+const grade = async (change: string) => (await variant.server.client.evaluate(TASK_ID, change)).report!;
 
 describe('a repository module saved with a byte order mark, imported by a module the patch changes', () => {
   it('the fix plus a version bump in textkit/__init__.py: 1, no integrity flag', async () => {

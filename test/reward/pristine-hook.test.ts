@@ -1,15 +1,9 @@
-import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { randomUUID } from 'node:crypto';
-import Docker from 'dockerode';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { packageRoot } from '../../src/common/paths.js';
 import { said } from '../helpers/exploit-grading.js';
-import { buildFromFiles, removeImages } from '../helpers/registry-images.js';
-import { DEMO_TASKS, expectNoContainers, startTestServer, type TestServer } from '../helpers/server.js';
-import { demoImage } from '../helpers/task-images.js';
-import { treeDiff } from '../helpers/tree-diff.js';
+import { startTextkitVariant, type TextkitVariant } from '../helpers/textkit-variant.js';
 
 /**
  * A repository whose own module holds a pytest hook (here textkit/slug.py, loaded as a plugin by
@@ -63,53 +57,28 @@ def pytest_runtest_makereport(item, call):
 `,
 );
 
-const docker = new Docker();
-const image = `swe-env-test/pristine-hook:${randomUUID().slice(0, 8)}`;
-let t: TestServer;
-let dir: string;
-let pristineRepo: string;
-const patch = (files: Readonly<Record<string, string>>): string => treeDiff(pristineRepo, files);
+let variant: TextkitVariant;
+const patch = (files: Readonly<Record<string, string>>): string => variant.patch(files);
 
 beforeAll(async () => {
-  dir = mkdtempSync(join(tmpdir(), 'swe-env-pristine-hook-'));
-  pristineRepo = join(dir, 'repo');
-  cpSync(join(DEMO, 'repos', 'textkit'), pristineRepo, { recursive: true });
-  writeFileSync(join(pristineRepo, 'textkit', 'slug.py'), PRISTINE_SLUG);
-  await buildFromFiles(docker, image, {
-    Dockerfile: [
-      `FROM ${demoImage(TASK_ID)}`,
-      'COPY slug.py /testbed/textkit/slug.py',
-      "RUN cd /testbed && git -c user.name=swe-env -c user.email=swe-env@localhost commit -qam 'textkit: its own pytest hook'",
-      'LABEL swe-env.test=pristine-hook',
-      '',
-    ].join('\n'),
-    'slug.py': PRISTINE_SLUG,
+  variant = await startTextkitVariant({
+    taskId: TASK_ID,
+    name: 'pristine-hook',
+    files: { 'textkit/slug.py': PRISTINE_SLUG },
+    message: 'textkit: its own pytest hook',
+    goldFiles: { 'textkit/wrap.py': goldWrap },
+    record: (record, diff) => ({
+      ...record,
+      test_patch: `${record['test_patch']!}${diff({ 'tests/conftest.py': 'pytest_plugins = ["textkit.slug"]\n' })}`,
+    }),
   });
-  const record = readFileSync(DEMO_TASKS, 'utf8')
-    .split('\n')
-    .filter((l) => l.trim() !== '')
-    .map((l) => JSON.parse(l) as Record<string, string>)
-    .find((r) => r['instance_id'] === TASK_ID)!;
-  const conftest = treeDiff(pristineRepo, { 'tests/conftest.py': 'pytest_plugins = ["textkit.slug"]\n' });
-  const variant = {
-    ...record,
-    image_name: image,
-    patch: patch({ 'textkit/wrap.py': goldWrap }),
-    test_patch: `${record['test_patch']!}${conftest}`,
-  };
-  const file = join(dir, 'tasks.jsonl');
-  writeFileSync(file, `${JSON.stringify(variant)}\n`);
-  t = await startTestServer({ taskFiles: [file] });
 }, 300_000);
 
 afterAll(async () => {
-  await t?.stop();
-  if (t) await expectNoContainers(t.server.provider);
-  await removeImages(docker, [image]);
-  rmSync(dir, { recursive: true, force: true });
+  await variant?.stop();
 });
 
-const grade = async (change: string) => (await t.client.evaluate(TASK_ID, change)).report!;
+const grade = async (change: string) => (await variant.server.client.evaluate(TASK_ID, change)).report!;
 const kinds = (report: Awaited<ReturnType<typeof grade>>): string[] => report.findings.map((f) => f.kind);
 
 describe("a module holding the repository's own pytest hook", () => {
