@@ -5,8 +5,12 @@ import { LABEL_MANAGED } from '../../src/sandbox/labels.js';
 import { BASE_IMAGE, testProvider } from '../helpers/docker.js';
 
 describe('task images', () => {
-  it('carry only their own labels and no entrypoint; a container started from one the way the SWE-bench harness does is not reaped', async () => {
+  it("carry only their own labels (beside the base's) and no entrypoint; a container started from one the way the SWE-bench harness does is not reaped", async () => {
     const provider = testProvider();
+    // The base's own labels (its Debian release) carry over, as any image's do; nothing else is added.
+    const baseLabels = (await provider.docker.getImage(BASE_IMAGE).inspect()).Config.Labels ?? {};
+    expect(baseLabels).not.toHaveProperty(LABEL_MANAGED);
+    const own = { ...baseLabels, 'swe-env.source-hash': 'abc' };
     const tag = `swe-env-test/image-builder:${randomUUID().slice(0, 8)}`;
     let started: string | undefined;
     try {
@@ -19,7 +23,7 @@ describe('task images', () => {
         workdir: '/testbed',
       });
       const config = (await provider.docker.getImage(tag).inspect()).Config;
-      expect(config.Labels).toEqual({ 'swe-env.source-hash': 'abc' });
+      expect(config.Labels).toEqual(own);
       // No entrypoint: Docker's commit says null, Podman's (told `ENTRYPOINT []`) an empty list.
       expect(config.Entrypoint ?? []).toEqual([]);
       expect(config.Cmd).toEqual(['/bin/bash']);
@@ -36,7 +40,7 @@ describe('task images', () => {
       await container.start();
       const info = await container.inspect();
       expect(info.State.Running).toBe(true);
-      expect(info.Config.Labels).toEqual({ 'swe-env.source-hash': 'abc' });
+      expect(info.Config.Labels).toEqual(own);
       expect(info.Config.Labels).not.toHaveProperty(LABEL_MANAGED);
     } finally {
       if (started)
