@@ -174,15 +174,17 @@ describe('task images pulled from a registry by the server', () => {
   });
 
   it('a Reset whose deadline passes during the pull says the image is being pulled; its retry joins the same pull and succeeds', async () => {
-    // Six refusals, backoffs of at least 0.5, 1, 2, 4 and 8 s: the pull outlasts a 5 s deadline
-    // whatever the jitter.
+    // The registry refuses every manifest request until the first Reset has its answer, so the pull
+    // is still retrying when the deadline passes however long each step takes (a refused HEAD
+    // falls back to a GET: refusals counted in advance ran out after three tries when the backoffs'
+    // jitter was small); then it lets them through and the retried Reset joins the same pull.
     const t = await serve(
       { 'swe-env-demo__textkit-2': images['deadline']! },
-      { registryConfig: goodConfig, pullRetries: 5, pullBackoffS: 1 },
+      { registryConfig: goodConfig, pullRetries: 30, pullBackoffS: 1 },
       'deadline',
     );
     proxy.resetCounts();
-    proxy.throttle({ status: 429, times: 6, only: 'manifests' });
+    proxy.throttle({ status: 429, only: 'manifests' });
     try {
       const request = { taskId: 'swe-env-demo__textkit-2', episodeId: 'deadline-1' };
       // The deadline is the server's alone: its answer is what the test reads, however busy the loop.
@@ -190,6 +192,7 @@ describe('task images pulled from a registry by the server', () => {
       expect(error.code, error.details).toBe(status.DEADLINE_EXCEEDED);
       expect(error.details).toContain(`the task's image ${images['deadline']} is not on this server yet (pulling`);
       expect(error.details).toContain('the pull goes on');
+      proxy.clear();
       const retried = await t.client.reset(request, { timeoutS: 120 });
       expect(retried.episodeId).toBe('deadline-1');
       expect((await t.client.bash('deadline-1', 0, 'test -f /opt/swe-env-test-payload && echo pulled')).observation.trim()).toBe('pulled');
