@@ -1,4 +1,4 @@
-import { suiteForPython } from '../tasks/debian-suites.js';
+import { pythonMinor, suiteForPython } from '../tasks/debian-suites.js';
 import { harnessInstallFor } from '../tasks/harness-install.js';
 import type { Task } from '../tasks/task.js';
 import type { Grader } from './grader.js';
@@ -82,7 +82,7 @@ export function likelyCause(gold: GradeReport, log: string, harnessPython?: stri
  */
 function pythonCause(text: string, harnessPython: string | undefined): string | undefined {
   if (harnessPython === undefined) return undefined;
-  const wanted = harnessPython.split('.').slice(0, 2).join('.');
+  const wanted = pythonMinor(harnessPython);
   const seen = new Set([...text.matchAll(/\/lib\/python(3\.\d+)\//g)].map((m) => m[1]!));
   if (seen.size === 0 || seen.has(wanted)) return undefined;
   const suite = suiteForPython(wanted);

@@ -38,8 +38,13 @@ export function checkSuite(suite: string): string {
   return suite;
 }
 
+/** A Python version's major.minor (3.9.2 -> 3.9). */
+export function pythonMinor(version: string): string {
+  return version.split('.').slice(0, 2).join('.');
+}
+
 /** The suite whose python3 is this major.minor version, if one is. */
 export function suiteForPython(version: string): string | undefined {
-  const wanted = version.split('.').slice(0, 2).join('.');
+  const wanted = pythonMinor(version);
   return Object.entries(DEBIAN_SUITES).find(([, python]) => python === wanted)?.[0];
 }

@@ -13,7 +13,7 @@ import { repositoryFor } from './repo-locate.js';
 import { SNAPSHOT_FORMAT, snapshotAtBase } from './repo-snapshot.js';
 import { initSubmodules, type MissingSubmodule } from './repo-submodules.js';
 import { harnessInstallFor, type HarnessInstall } from './harness-install.js';
-import { DEBIAN_SUITES, LABEL_DEBIAN_SUITE, pipUpgradeFor, suiteForPython } from './debian-suites.js';
+import { DEBIAN_SUITES, LABEL_DEBIAN_SUITE, pipUpgradeFor, pythonMinor, suiteForPython } from './debian-suites.js';
 import type { Task } from './task.js';
 
 const run = promisify(execFile);
@@ -155,7 +155,7 @@ interface BaseImage {
 function harnessNote(harness: HarnessInstall, base: BaseImage): HarnessInstallNote {
   const basePython = base.suite === undefined ? undefined : DEBIAN_SUITES[base.suite];
   const wanted = harness.python;
-  const differs = wanted !== undefined && basePython !== undefined && wanted.split('.').slice(0, 2).join('.') !== basePython;
+  const differs = wanted !== undefined && basePython !== undefined && pythonMinor(wanted) !== basePython;
   const suite = wanted === undefined ? undefined : suiteForPython(wanted);
   return {
     aptPackages: harness.aptPackages,
