@@ -29,10 +29,12 @@ if ! answers; then
   done
   answers || { tail -n 20 "/var/log/swe-env-engine-$name.log" >&2; exit 1; }
 fi
-# Images it lacks, copied from the default engine (no registry: save | load).
+# Images it lacks or holds in another build than the default engine's (an engine that outlived a
+# rebuild of the demo images), copied from the default engine (no registry: save | load).
 missing=()
 for image in "$@"; do
-  docker -H "unix://$socket" image inspect "$image" >/dev/null 2>&1 || missing+=("$image")
+  ours=$(docker -H "unix://$socket" image inspect -f '{{.Id}}' "$image" 2>/dev/null || true)
+  [ -n "$ours" ] && [ "$ours" = "$(docker image inspect -f '{{.Id}}' "$image" 2>/dev/null)" ] || missing+=("$image")
 done
 if [ ${#missing[@]} -gt 0 ]; then
   log "engine $name: loading ${#missing[@]} images"
