@@ -31,6 +31,7 @@ const { Semaphore } = await dist('common/semaphore.js');
 const { createLogger } = await dist('common/logger.js');
 const { DockerSandboxProvider } = await dist('sandbox/docker-sandbox.js');
 const { compileConfig } = await dist('server/config.js');
+const { DEBIAN_SUITES } = await dist('tasks/debian-suites.js');
 
 const argv = process.argv.slice(2);
 const many = (name) => argv.flatMap((a, i) => (a === name ? [argv[i + 1]] : []));
@@ -92,7 +93,7 @@ async function baseFor(repo) {
   const packages = selection.repos[repo]?.packages ?? selection.defaultPackages;
   const suite = selection.repos[repo]?.suite;
   const base = await suiteBase(suite);
-  const wheels = await wheelsFor(repo, { bullseye: '3.9', trixie: '3.13' }[suite] ?? '3.11');
+  const wheels = await wheelsFor(repo, DEBIAN_SUITES[suite ?? 'bookworm']);
   if (!packages && !wheels) return base;
   const key = `${base} ${packages} ${wheels ?? ''}`;
   if (!bases.has(key)) {
