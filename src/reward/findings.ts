@@ -115,6 +115,22 @@ export const FINDING_KINDS = {
   signal: { family: 'signals', severity: 'audit', text: 'a signal sent', label: 'runner-internals' },
   network: { family: 'network', severity: 'audit', text: 'network', label: 'network' },
   subprocess: { family: 'subprocess', severity: 'audit', text: 'subprocess', label: 'subprocess' },
+  // pytest made the report with another outcome, or made none (boot/swe_env_witness.py): changed
+  // afterwards, whatever did it, a failure taken from the call before the report was made, or
+  // another report in its place.
+  'outcome-not-made': {
+    family: 'runner-rewrite',
+    severity: 'integrity',
+    text: 'a test reported passing that pytest did not make a passing report for',
+  },
+  // pytest-xdist's reports are rebuilt in the main process from the workers' data: their outcomes
+  // were made where no witness runs.
+  'outcome-rebuilt': {
+    family: 'runner-rewrite',
+    severity: 'audit',
+    text: 'outcomes made in another process (pytest-xdist workers) are not witnessed',
+    label: 'runner-internals',
+  },
 } as const satisfies Record<string, KindRow>;
 
 /**

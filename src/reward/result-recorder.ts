@@ -13,6 +13,7 @@ import { isFindingKind, type Finding } from './findings.js';
  */
 export const RECORDER_SOURCE = readFileSync(new URL('./scripts/swe_env_recorder.py', import.meta.url), 'utf8');
 export const BOOT_SOURCE = readFileSync(new URL('./scripts/boot/sitecustomize.py', import.meta.url), 'utf8');
+export const WITNESS_SOURCE = readFileSync(new URL('./scripts/boot/swe_env_witness.py', import.meta.url), 'utf8');
 
 export interface RecorderChannel {
   readonly key: string;
@@ -67,6 +68,7 @@ export function channelFiles(
   };
   return [
     { path: `${channel.bootDir}/sitecustomize.py`, content: BOOT_SOURCE },
+    { path: `${channel.bootDir}/swe_env_witness.py`, content: WITNESS_SOURCE },
     { path: channel.configFile, content: JSON.stringify(config) },
     { path: channel.keyFile, content: channel.key },
     ...(channel.recorderModule ? [{ path: channel.recorderFile, content: RECORDER_SOURCE }] : []),
@@ -123,12 +125,59 @@ export interface RecorderResult {
 }
 
 interface ReportRecord {
-  readonly kind: 'report';
   readonly nodeid: string;
   readonly when: string;
   readonly outcome: string;
   readonly wasxfail: boolean;
   readonly reason?: string;
+  /**
+   * The outcome pytest made the report with, as the boot's witness saw it (boot/swe_env_witness.py):
+   * "" for a report pytest did not make from a call of its own, "rebuilt" for one rebuilt from
+   * serialized data (a pytest-xdist worker's, a subtest's); absent on a pytest too old for the witness.
+   */
+  readonly made?: string;
+}
+
+/** A report record, checked value by value (a signed record still holds what the tested process made). */
+function readReport(record: Record<string, unknown>): ReportRecord | undefined {
+  const { nodeid, when, outcome, wasxfail, reason, made } = record;
+  if (typeof nodeid !== 'string' || typeof when !== 'string' || typeof outcome !== 'string' || typeof wasxfail !== 'boolean')
+    return undefined;
+  if (reason !== undefined && typeof reason !== 'string') return undefined;
+  if (made !== undefined && typeof made !== 'string') return undefined;
+  return { nodeid, when, outcome, wasxfail, ...(reason !== undefined ? { reason } : {}), ...(made !== undefined ? { made } : {}) };
+}
+
+/**
+ * A report logged as passing that pytest made with another outcome (or did not make): only ever
+ * the way to a reward, since pytest's own machinery never turns a failure or a skip into a pass.
+ * The other way (a pass made a failure: a strict xpass, unittest's unexpected success) and a
+ * failure made an expected one (xfail) are pytest's own.
+ */
+function outcomeNotMade(r: ReportRecord): Finding | undefined {
+  if (r.made === undefined || r.made === 'rebuilt' || r.outcome !== 'passed' || r.made === 'passed') return undefined;
+  return { kind: 'outcome-not-made', detail: `${r.nodeid}, ${r.when}: pytest made ${r.made === '' ? 'no such report' : `it ${r.made}`}` };
+}
+
+/**
+ * Reports pytest rebuilt from serialized data ("rebuilt"): in a run of pytest-xdist's workers every
+ * report is (an audit finding: no witness saw them made); in a run where pytest made reports
+ * itself, a rebuilt one stands beside its test's own report (a subtest's). A rebuilt passing report
+ * whose test and phase have no report pytest made here took that report's place.
+ */
+function rebuiltFindings(reports: readonly ReportRecord[]): Finding[] {
+  const rebuilt = reports.filter((r) => r.made === 'rebuilt');
+  if (rebuilt.length === 0) return [];
+  const madeHere = new Set(
+    reports.filter((r) => r.made !== undefined && r.made !== 'rebuilt' && r.made !== '').map((r) => `${r.nodeid}\0${r.when}`),
+  );
+  if (madeHere.size === 0) return [{ kind: 'outcome-rebuilt' }];
+  return rebuilt
+    .filter((r) => r.outcome === 'passed' && !madeHere.has(`${r.nodeid}\0${r.when}`))
+    .map((r) => ({
+      kind: 'outcome-not-made' as const,
+      detail: `${r.nodeid}, ${r.when}: rebuilt from data where pytest made no report of its own`,
+    }));
 }
 
 /** Verifies and reads the channel. `pytest`: reports and an end are expected from the recorder. */
@@ -166,7 +215,15 @@ export function readRecords(text: string, key: string, pytest = true): RecorderR
     const kind = record['kind'];
     if (kind === 'start') started = true;
     else if (kind === 'report') {
-      const r = record as unknown as ReportRecord;
+      const r = readReport(record);
+      if (!r) {
+        problems.push(
+          `record ${index + 1} of the grading channel is a malformed report: something handed the recorder values of the wrong type`,
+        );
+        continue;
+      }
+      const notMade = outcomeNotMade(r);
+      if (notMade) events.push(notMade);
       const slot = `${r.nodeid}\0${r.when}`;
       const previous = seenReports.get(slot);
       if (previous !== undefined && previous !== r.outcome)
@@ -208,6 +265,7 @@ export function readRecords(text: string, key: string, pytest = true): RecorderR
       });
     }
   }
+  events.push(...rebuiltFindings(reports));
   if (!started) problems.push(pytest ? 'the recorder never started (pytest did not load it)' : 'the monitor never started in the test run');
   if (pytest && started && !end) problems.push('the session never finished: the process ended before pytest did');
   return { statuses: statusesFromReports(reports), end, started, problems, events, skipReasons, collectSkips };

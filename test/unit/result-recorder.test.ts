@@ -123,3 +123,46 @@ describe('the grading channel beyond pytest reports', () => {
     expect(readRecords(line({ kind: 'start', pid: 1, seq: 1 }), KEY, false).problems).toEqual([]);
   });
 });
+
+describe("the witness's made outcomes", () => {
+  const made = (nodeid: string, when: string, outcome: string, how: string) => ({ ...report(nodeid, when, outcome), made: how });
+  const kinds = (records: Array<Record<string, unknown>>) =>
+    readRecords(session([{ kind: 'start' }, ...records, end]), KEY).events.map((e) => `${e.kind} ${e.detail ?? ''}`.trim());
+
+  it("passes what pytest's own machinery does: xfail, strict xpass, skips", () => {
+    expect(
+      kinds([
+        made('t::a', 'call', 'passed', 'passed'),
+        made('t::b', 'call', 'skipped', 'failed'), // xfail
+        made('t::c', 'call', 'failed', 'passed'), // strict xpass, unittest's unexpected success
+        made('t::d', 'call', 'skipped', 'skipped'),
+        made('t::e', 'call', 'failed', 'failed'),
+        report('t::f', 'call', 'passed'), // a pytest too old for the witness
+      ]),
+    ).toEqual([]);
+  });
+
+  it('flags a passing report that pytest made failing or skipped, or did not make', () => {
+    expect(
+      kinds([made('t::a', 'call', 'passed', 'failed'), made('t::b', 'call', 'passed', 'skipped'), made('t::c', 'setup', 'passed', '')]),
+    ).toEqual([
+      'outcome-not-made t::a, call: pytest made it failed',
+      'outcome-not-made t::b, call: pytest made it skipped',
+      'outcome-not-made t::c, setup: pytest made no such report',
+    ]);
+  });
+
+  it("takes rebuilt reports as a worker's (audit) or a subtest's beside pytest's own, never in its place", () => {
+    expect(kinds([made('t::a', 'call', 'passed', 'rebuilt'), made('t::b', 'call', 'failed', 'rebuilt')])).toEqual(['outcome-rebuilt']);
+    expect(kinds([made('t::a', 'call', 'passed', 'passed'), made('t::a', 'call', 'passed', 'rebuilt')])).toEqual([]);
+    expect(kinds([made('t::a', 'setup', 'passed', 'passed'), made('t::a', 'call', 'passed', 'rebuilt')])).toEqual([
+      'outcome-not-made t::a, call: rebuilt from data where pytest made no report of its own',
+    ]);
+  });
+
+  it('a report of the wrong shape is a problem, never an exception', () => {
+    const result = readRecords(session([{ kind: 'start' }, { ...report('t::a', 'call', 'passed'), made: 3 }, end]), KEY);
+    expect(result.problems.join()).toMatch(/malformed report/);
+    expect(result.statuses.get('t::a')).toBeUndefined();
+  });
+});

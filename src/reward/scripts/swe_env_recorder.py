@@ -92,6 +92,51 @@ _replaced_runtests = _make_checks()
 del _make_checks
 
 
+def _install_witness(_lookup=_lookup, _audit=sys.audit):
+    """Wraps `CallInfo.from_call` (where a test's setup, call or teardown runs) and
+    `TestReport.from_item_and_call` (where pytest makes a report of one) so that each hands the boot
+    what it made: the boot's witness (boot/swe_env_witness.py) keeps, out of the tested code's
+    reach, each call's failure and each report's outcome as pytest made it. The wrappers hold what
+    they call as keyword-only defaults (no closure, no module global: setting a grader function's
+    defaults is refused) and the boot checks each event comes from them, called by pytest. On a
+    pytest without these classmethods nothing is wrapped and reports carry no made outcome."""
+    call_type = _pytest.runner.CallInfo
+    report_type = _pytest.reports.TestReport
+    from_call = _lookup(call_type, "from_call")
+    from_item_and_call = _lookup(report_type, "from_item_and_call")
+    from_json = _lookup(report_type, "_from_json")
+    if type(from_call) is not classmethod or type(from_item_and_call) is not classmethod:
+        return
+
+    def witnessed_from_call(cls, *args, _raw=from_call.__func__, _audit=_audit, **kwargs):
+        call = _raw(cls, *args, **kwargs)
+        _audit("swe_env.call", call)
+        return call
+
+    def witnessed_make(cls, item, call, *args, _raw=from_item_and_call.__func__, _audit=_audit, **kwargs):
+        report = _raw(cls, item, call, *args, **kwargs)
+        _audit("swe_env.made", report, call)
+        return report
+
+    wrappers = (witnessed_from_call, witnessed_make)
+    call_type.from_call = classmethod(witnessed_from_call)
+    report_type.from_item_and_call = classmethod(witnessed_make)
+    if type(from_json) is classmethod:
+
+        def witnessed_from_json(cls, *args, _raw=from_json.__func__, _audit=_audit, **kwargs):
+            report = _raw(cls, *args, **kwargs)
+            _audit("swe_env.rebuilt", report)
+            return report
+
+        wrappers += (witnessed_from_json,)
+        report_type._from_json = classmethod(witnessed_from_json)
+    _audit("swe_env.register_witness", wrappers)
+
+
+_install_witness()
+del _install_witness
+
+
 def _text(value):
     return value if type(value) is str else ""
 
@@ -117,6 +162,8 @@ def _skip_reason(report):
 
 
 def pytest_runtest_logreport(report, _emit=_EMIT):
+    # The boot reads the report object itself (its nodeid, phase and outcome, and the outcome
+    # pytest made it with) where its witness is on; these values stand where it is not.
     outcome = _text(report.outcome)
     _emit(
         {
@@ -126,6 +173,7 @@ def pytest_runtest_logreport(report, _emit=_EMIT):
             "outcome": outcome,
             "wasxfail": hasattr(report, "wasxfail"),
             "reason": _skip_reason(report) if outcome == "skipped" else "",
+            "report": report,
         }
     )
 

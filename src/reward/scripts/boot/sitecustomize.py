@@ -80,7 +80,7 @@ def _boot():
     # Per thread, so that one thread's event being handled never hides another thread's.
     busy = set()
     seen_events = set()
-    state = {"seq": 0, "pid": getpid(), "recorder_code": None, "booting": True, "tampered": None, "lock": allocate_lock()}
+    state = {"seq": 0, "pid": getpid(), "recorder_code": None, "booting": True, "tampered": None, "lock": allocate_lock(), "witness": None, "witness_registered": False}
     import types as _types
 
     code_type = _types.CodeType
@@ -313,7 +313,12 @@ def _boot():
             caller = getframe(2).f_code
             if caller is state["recorder_code"] and len(args) == 1 and type(args[0]) is dict:
                 record = args[0]
-                if record.get("kind") == "test_code":
+                if record.get("kind") == "report" and state["witness_registered"]:
+                    # The report's own values, and the outcome pytest made it with (swe_env_witness).
+                    record.update(state["witness"][2](record.pop("report", None)))
+                elif record.get("kind") == "report":
+                    record.pop("report", None)
+                elif record.get("kind") == "test_code":
                     obj = record.pop("obj", None)
                     nodeid = record.get("nodeid")
                     record["ok"] = check_test_code(nodeid, obj) if type(nodeid) is str_type else "unverified"
@@ -325,6 +330,19 @@ def _boot():
                 emit(record)
             else:
                 emit({"kind": "monitor", "event": "forged-record", "where": where(caller_files())})
+            return
+        if event in ("swe_env.call", "swe_env.made", "swe_env.rebuilt"):
+            if state["witness_registered"]:
+                state["witness"][1](event, args, getframe(2))
+            return
+        if event == "swe_env.register_witness":
+            if state["booting"] and not state["witness_registered"] and len(args) == 1 and type(args[0]) is tuple:
+                # A pytest whose runner the witness does not know: reports go without a made outcome.
+                if state["witness"] is not None:
+                    state["witness"][0](args[0])
+                    state["witness_registered"] = True
+            else:
+                emit({"kind": "monitor", "event": "second-recorder", "where": where(caller_files())})
             return
         if event == "swe_env.register_recorder":
             # Only while the boot loads the recorder, before any code of the repository runs.
@@ -511,6 +529,7 @@ def _boot():
         emit({"kind": "start", "argv0": sys.argv[0] if sys.argv else ""})
 
     if main and runner == "pytest":
+        state["witness"] = _load_witness(boot_dir, str_type)
         _load_pytest(config, sys)
         state["tampered"] = _watch_pytest(sys)
     state["booting"] = False
@@ -519,6 +538,22 @@ def _boot():
 
         atexit.register(lambda: sys.audit("swe_env.exit"))
     _chain(boot_dir, sys)
+
+
+def _load_witness(boot_dir, str_type):
+    """The witness of pytest's own reports (swe_env_witness.py, beside this file), made now, before
+    any repository code: its state is reachable only through the audit hook's closure."""
+    import builtins
+    import importlib.util
+    import os
+
+    spec = importlib.util.spec_from_file_location("_swe_env_witness", os.path.join(boot_dir, "swe_env_witness.py"))
+    module = importlib.util.module_from_spec(spec)
+    try:
+        spec.loader.exec_module(module)
+        return module.make_witness(str_type, builtins.__dict__)
+    except Exception:
+        return None
 
 
 def _leave_environment(os, boot_dir):
@@ -592,6 +627,7 @@ def _watch_pytest(sys):
     watched = (
         ("_pytest.reports.TestReport.__init__", _pytest.reports.TestReport, "__init__"),
         ("_pytest.reports.TestReport.from_item_and_call", _pytest.reports.TestReport, "from_item_and_call"),
+        ("_pytest.reports.TestReport._from_json", _pytest.reports.TestReport, "_from_json"),
         ("_pytest.reports.BaseReport.passed", _pytest.reports.BaseReport, "passed"),
         ("_pytest.reports.BaseReport.failed", _pytest.reports.BaseReport, "failed"),
         ("_pytest.reports.BaseReport.skipped", _pytest.reports.BaseReport, "skipped"),

@@ -1,0 +1,113 @@
+"""The witness of the reports pytest itself makes, held by the grading boot's audit hook.
+
+The recorder wraps `CallInfo.from_call` (where a test's setup, call or teardown runs) and
+`TestReport.from_item_and_call` (where pytest makes a report of such a call) before any repository
+code runs, and each wrapper hands what it saw to the boot (`swe_env.call`, `swe_env.made`). What
+they saw is kept here, in closures only the audit hook holds (no Python object leads to it):
+- each call's failure as it was raised (any exception but a skip), for the calls pytest's own
+  `call_runtest_hook` made;
+- each report's outcome as pytest made it from such a call, or "failed" where the call's failure
+  was taken away before the report was made.
+When the recorder logs a report, the boot reads the report's outcome itself and adds the one it
+was made with. A report logged as passing that pytest made failing or skipped, or did not make
+from a call of its own, was changed or made by something else, whatever that was: a hook of any
+file registered for the whole session or for a moment, a replaced hook call path, code that
+reached the report object. Reports pytest rebuilds from serialized data (pytest-xdist's workers,
+subtests) are "rebuilt": their outcomes were made where nothing witnessed them.
+
+Only the wrappers the recorder registered while the boot loaded it are heard, called by pytest's
+own functions (by code identity, captured before any repository code ran) and with the values
+they were defined with (a copy of a wrapper's code given other defaults is not the wrapper).
+"""
+
+
+def make_witness(str_type, builtins_dict):
+    import _pytest.outcomes
+    import _pytest.runner
+    import unittest
+
+    def code_of(module, name):
+        function = module.__dict__.get(name)
+        return getattr(function, "__code__", None)
+
+    # pytest's own callers of the two wrappers (pytest 8.1 moved the call into call_and_report).
+    call_makers = tuple(c for c in (code_of(_pytest.runner, "call_runtest_hook"), code_of(_pytest.runner, "call_and_report")) if c is not None)
+    report_maker = code_of(_pytest.runner, "pytest_runtest_makereport")
+    if not call_makers or report_maker is None:
+        return None
+    instance_dict = object.__getattribute__
+    mro_of = type.__dict__["__mro__"].__get__
+    # pytest's skip, and unittest's, which pytest's unittest support turns into one.
+    skip_types = (_pytest.outcomes.Skipped, unittest.SkipTest)
+    wrappers = {}
+    pending_calls = {}
+    made = {}
+
+    def attribute(value, name):
+        # An instance's own attribute, read without running anything of its class.
+        try:
+            return instance_dict(value, "__dict__").get(name)
+        except Exception:
+            return None
+
+    def text(value):
+        return value if type(value) is str_type else ""
+
+    def failed(call):
+        excinfo = attribute(call, "excinfo")
+        if excinfo is None:
+            return False
+        info = attribute(excinfo, "_excinfo")
+        if type(info) is not tuple or len(info) != 3:
+            return True
+        mro = mro_of(type(info[1]))
+        return not any(skip in mro for skip in skip_types)
+
+    def register(functions):
+        for function in functions:
+            code = function.__code__
+            wrappers[id(code)] = (code, tuple((function.__kwdefaults__ or {}).items()))
+
+    def genuine(frame, callers):
+        # The wrapper's own code, running with the values it was defined with, called by pytest.
+        entry = wrappers.get(id(frame.f_code))
+        if entry is None or entry[0] is not frame.f_code or frame.f_builtins is not builtins_dict:
+            return False
+        if callers and (frame.f_back is None or not any(frame.f_back.f_code is c for c in callers)):
+            return False
+        local = frame.f_locals
+        return all(local.get(name, entry) is value for name, value in entry[1])
+
+    def on_event(event, args, frame):
+        """An event of the wrappers; `frame` is the one that raised it."""
+        if event == "swe_env.call":
+            if len(args) == 1 and genuine(frame, call_makers) and text(attribute(args[0], "when")) in ("setup", "call", "teardown"):
+                pending_calls[id(args[0])] = (args[0], failed(args[0]))
+        elif event == "swe_env.made":
+            if len(args) != 2 or not genuine(frame, (report_maker,)):
+                return
+            report, call = args
+            entry = pending_calls.pop(id(call), None)
+            outcome = text(attribute(report, "outcome"))
+            if entry is None or entry[0] is not call:
+                outcome = ""  # a call pytest did not make
+            elif entry[1] and (outcome == "passed" or not failed(call)):
+                outcome = "failed"  # the failure it raised, taken away before the report was made
+            made[id(report)] = (report, outcome)
+        elif event == "swe_env.rebuilt":
+            if len(args) == 1 and genuine(frame, ()) and id(args[0]) not in made:
+                made[id(args[0])] = (args[0], "rebuilt")
+
+    def read_report(report):
+        """What a logged report says, read from the object itself, and the outcome it was made with."""
+        entry = made.get(id(report))
+        how = entry[1] if entry is not None and entry[0] is report else ""
+        return {
+            "nodeid": text(attribute(report, "nodeid")),
+            "when": text(attribute(report, "when")),
+            "outcome": text(attribute(report, "outcome")),
+            "wasxfail": attribute(report, "wasxfail") is not None,
+            "made": how,
+        }
+
+    return register, on_event, read_report
