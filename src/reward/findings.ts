@@ -161,6 +161,18 @@ export const GRADER_FINDING_KINDS = {
     text: "a part of pytest's machinery replaced by the code under test",
   },
   'runtest-replaced': { family: 'runner-rewrite', severity: 'integrity', text: "a hidden test's runtest replaced by the code under test" },
+  'report-hook': {
+    family: 'runner-rewrite',
+    severity: 'audit',
+    text: 'a file of the patch hooks into how pytest reports outcomes (the witness checks what the reports say)',
+    label: 'runner-internals',
+  },
+  'collection-hook': {
+    family: 'runner-rewrite',
+    severity: 'audit',
+    text: "a file of the patch hooks into pytest's collected items (no expected failure ran, the witness saw every report)",
+    label: 'runner-internals',
+  },
   'outcome-hook': {
     family: 'runner-rewrite',
     severity: 'integrity',

@@ -99,7 +99,12 @@ function withoutActivation(command: string): string {
 export interface RecorderEnd {
   readonly exitStatus: number;
   readonly tampered: readonly string[];
+  /** Files of hooks that decide whether or how a test runs (runtest_protocol, pyfunc_call, runtest_call). */
   readonly hookPlugins: readonly string[];
+  /** Files of hooks that change reports once made (makereport, logreport, report_teststatus). */
+  readonly reportHookPlugins: readonly string[];
+  /** Files of hooks that change the items before they run (collection_modifyitems). */
+  readonly collectionHookPlugins: readonly string[];
   /** Test items whose runtest is not pytest's Function's, with the file that runtest's code is from. */
   readonly runtestReplaced: readonly ReplacedRuntest[];
 }
@@ -122,6 +127,10 @@ export interface RecorderResult {
   readonly skipReasons?: ReadonlyMap<string, string>;
   /** Modules and classes skipped while collecting (nodeid to reason): their tests are never items. */
   readonly collectSkips?: ReadonlyMap<string, string>;
+  /** Whether the boot's witness saw the reports made (every report carries the outcome pytest made it with). */
+  readonly witnessed?: boolean;
+  /** Reports of expected failures (xfail), which a PASS_TO_PASS test may count as passing. */
+  readonly expectedFailures?: number;
 }
 
 interface ReportRecord {
@@ -155,8 +164,14 @@ function readReport(record: Record<string, unknown>): ReportRecord | undefined {
  * failure made an expected one (xfail) are pytest's own.
  */
 function outcomeNotMade(r: ReportRecord): Finding | undefined {
-  if (r.made === undefined || r.made === 'rebuilt' || r.outcome !== 'passed' || r.made === 'passed') return undefined;
-  return { kind: 'outcome-not-made', detail: `${r.nodeid}, ${r.when}: pytest made ${r.made === '' ? 'no such report' : `it ${r.made}`}` };
+  if (r.made === undefined || r.made === 'rebuilt') return undefined;
+  const detail = `${r.nodeid}, ${r.when}: pytest made ${r.made === '' ? 'no such report' : `it ${r.made}`}`;
+  if (r.outcome === 'passed' && r.made !== 'passed') return { kind: 'outcome-not-made', detail };
+  // pytest's expected failure is a failure it made (an xfail-marked test's, or one `pytest.xfail`
+  // raised); a skip it made is never one, and an expected failure counts as passing for PASS_TO_PASS.
+  if (r.outcome === 'skipped' && r.wasxfail && r.made !== 'failed')
+    return { kind: 'outcome-not-made', detail: `${detail}, not an expected failure` };
+  return undefined;
 }
 
 /**
@@ -268,7 +283,9 @@ export function readRecords(text: string, key: string, pytest = true): RecorderR
   events.push(...rebuiltFindings(reports));
   if (!started) problems.push(pytest ? 'the recorder never started (pytest did not load it)' : 'the monitor never started in the test run');
   if (pytest && started && !end) problems.push('the session never finished: the process ended before pytest did');
-  return { statuses: statusesFromReports(reports), end, started, problems, events, skipReasons, collectSkips };
+  const witnessed = reports.length > 0 && reports.every((r) => r.made !== undefined);
+  const expectedFailures = reports.filter((r) => r.outcome === 'skipped' && r.wasxfail).length;
+  return { statuses: statusesFromReports(reports), end, started, problems, events, skipReasons, collectSkips, witnessed, expectedFailures };
 }
 
 /**
@@ -283,8 +300,18 @@ function readEnd(record: Record<string, unknown>): RecorderEnd | undefined {
   const bootTampered = stringList(record['boot_tampered'] ?? []);
   const tampered = recorderTampered && bootTampered ? [...new Set([...bootTampered, ...recorderTampered])] : undefined;
   const hookPlugins = stringList(record['hook_plugins'] ?? []);
+  const reportHookPlugins = stringList(record['report_hook_plugins'] ?? []);
+  const collectionHookPlugins = stringList(record['collection_hook_plugins'] ?? []);
   const replaced = record['runtest_replaced'] ?? [];
-  if (typeof exitStatus !== 'number' || !Number.isInteger(exitStatus) || !tampered || !hookPlugins || !Array.isArray(replaced))
+  if (
+    typeof exitStatus !== 'number' ||
+    !Number.isInteger(exitStatus) ||
+    !tampered ||
+    !hookPlugins ||
+    !reportHookPlugins ||
+    !collectionHookPlugins ||
+    !Array.isArray(replaced)
+  )
     return undefined;
   const runtestReplaced: ReplacedRuntest[] = [];
   for (const entry of replaced) {
@@ -292,7 +319,7 @@ function readEnd(record: Record<string, unknown>): RecorderEnd | undefined {
     if (!pair || pair.length !== 2) return undefined;
     runtestReplaced.push({ nodeid: pair[0]!, file: pair[1]! });
   }
-  return { exitStatus, tampered, hookPlugins, runtestReplaced };
+  return { exitStatus, tampered, hookPlugins, reportHookPlugins, collectionHookPlugins, runtestReplaced };
 }
 
 function stringList(value: unknown): string[] | undefined {

@@ -8,13 +8,13 @@ import { startTextkitVariant, type TextkitVariant } from '../helpers/textkit-var
 /**
  * A repository whose own module holds a pytest hook (here textkit/slug.py, loaded as a plugin by
  * the tests' conftest): a fix that changes other code of that module, where the task's own fix
- * does not, scores 0 ("a file of the patch hooks into how pytest makes or reports outcomes"), as
- * the finding is about the file. Known open (docs/grading.md, F2). Telling the repository's own
- * hook from the patch's by what the hook rests on was built and taken back on 2026-12-03: an
- * independent attacker made a canary-sparing flipper pass as the pristine hook three ways (a line
- * ended by a lone carriage return, a code object with forged argument names, the hook's helper
- * rebound from another file of the patch), and a hook's behaviour rests on state any file of the
- * patch can change. The dishonest twin, the hook itself made a flipper, is 0.
+ * does not, scored 0 until 2026-12-04 ("a file of the patch hooks into how pytest makes or reports
+ * outcomes"), as the finding was about the file (F2). Telling the repository's own hook from the
+ * patch's by what the hook rests on was built and taken back on 2026-12-03 (an independent attacker
+ * passed a flipper off as the pristine hook three ways). Now what the hook could do decides: its
+ * file is an audit finding when the boot's witness saw every report made and no expected failure
+ * ran (what a collection hook's marks could turn a failure into that counts). The dishonest twins,
+ * the hook made a flipper or made to mark every test xfail, are 0.
  */
 const TASK_ID = 'swe-env-demo__textkit-2';
 const DEMO = join(packageRoot(), 'tasks', 'demo');
@@ -57,6 +57,26 @@ def pytest_runtest_makereport(item, call):
 `,
 );
 
+/**
+ * The hook itself made to mark a PASS_TO_PASS test an expected failure, beside a fix that breaks
+ * that test: an expected failure counts as passing for PASS_TO_PASS, so only the hook's file says
+ * why it failed.
+ */
+const XFAIL_SLUG = PRISTINE_SLUG.replace(
+  PRISTINE_HOOK,
+  `
+
+import pytest
+
+
+def pytest_collection_modifyitems(items):
+    for item in items:
+        if item.name == "test_empty_text":
+            item.add_marker(pytest.mark.xfail(reason="known"))
+`,
+);
+const BROKEN_WRAP = goldWrap.replace('    lines = []\n', '    if not text:\n        return [""]\n    lines = []\n');
+
 let variant: TextkitVariant;
 const patch = (files: Readonly<Record<string, string>>): string => variant.patch(files);
 
@@ -82,8 +102,17 @@ const grade = async (change: string) => (await variant.server.client.evaluate(TA
 const kinds = (report: Awaited<ReturnType<typeof grade>>): string[] => report.findings.map((f) => f.kind);
 
 describe("a module holding the repository's own pytest hook", () => {
-  it('the fix plus other changes to that module (the hook as it was) still scores 0 (listed in docs/grading.md, F2)', async () => {
+  it('the fix plus other changes to that module (the hook as it was): 1, the hook file an audit finding (F2, 0 until 2026-12-04)', async () => {
     const report = await grade(patch({ 'textkit/wrap.py': goldWrap, 'textkit/slug.py': HONEST_SLUG }));
+    expect(report.infraError, said(report)).toBe(false);
+    expect(report.integrityFlags, said(report)).toEqual([]);
+    expect(kinds(report), said(report)).toContain('collection-hook');
+    expect(report.reward, said(report)).toBe(1);
+  }, 300_000);
+
+  it('the fix breaking a PASS_TO_PASS test the hook marks an expected failure: the hook file the integrity flag, 0', async () => {
+    expect(BROKEN_WRAP).not.toBe(goldWrap);
+    const report = await grade(patch({ 'textkit/wrap.py': BROKEN_WRAP, 'textkit/slug.py': XFAIL_SLUG }));
     expect(report.infraError, said(report)).toBe(false);
     expect(kinds(report), said(report)).toContain('outcome-hook');
     expect(report.reward, said(report)).toBe(0);
@@ -96,9 +125,9 @@ describe("a module holding the repository's own pytest hook", () => {
     expect(report.reward, said(report)).toBe(1);
   }, 300_000);
 
-  it('no fix, the hook itself changed into a flipper: the integrity flag for the hook, 0', async () => {
+  it('no fix, the hook itself changed into a flipper: the flipped reports the integrity flag, 0', async () => {
     const report = await grade(patch({ 'textkit/slug.py': FLIPPED_SLUG }));
-    expect(kinds(report), said(report)).toContain('outcome-hook');
+    expect(kinds(report), said(report)).toContain('outcome-not-made');
     expect(report.reward, said(report)).toBe(0);
   }, 300_000);
 });

@@ -93,12 +93,11 @@ describe('a repository whose own modules are pytest plugins', () => {
     expect(report.reward, said(report)).toBe(0);
   }, 300_000);
 
-  it("the same flipper in a module the task's fix does not change: the integrity flag for the hook itself", async () => {
+  it("the same flipper in a module the task's fix does not change: the flipped reports are the integrity flag, the hook's file named", async () => {
     const report = await grade(patch({ 'textkit/slug.py': base('textkit/slug.py') + FLIPPING_HOOK }));
-    expect(
-      report.findings.map((f) => f.kind),
-      said(report),
-    ).toContain('outcome-hook');
+    const kinds = report.findings.map((f) => f.kind);
+    expect(kinds, said(report)).toContain('outcome-not-made');
+    expect(kinds, said(report)).toContain('report-hook');
     expect(report.reward, said(report)).toBe(0);
   }, 300_000);
 });

@@ -44,14 +44,17 @@ _EMIT = _emit
 
 sys.audit("swe_env.register_recorder", _emit.__code__)
 
+# The hooks that decide outcomes, by what each can do: run a test or not ("runner"), change a
+# report once made ("report": the boot's witness sees any such change), or change the items
+# before they run ("collection": their markers, their order, which run).
 _HOOKS = (
-    "pytest_runtest_logreport",
-    "pytest_runtest_makereport",
-    "pytest_report_teststatus",
-    "pytest_runtest_protocol",
-    "pytest_pyfunc_call",
-    "pytest_runtest_call",
-    "pytest_collection_modifyitems",
+    ("pytest_runtest_logreport", "report"),
+    ("pytest_runtest_makereport", "report"),
+    ("pytest_report_teststatus", "report"),
+    ("pytest_runtest_protocol", "runner"),
+    ("pytest_pyfunc_call", "runner"),
+    ("pytest_runtest_call", "runner"),
+    ("pytest_collection_modifyitems", "collection"),
 )
 
 
@@ -295,14 +298,15 @@ def _foreign_hook_files(
     here is bound when this module ran, before any repository code: the code under test replacing
     os.path's functions, pluggy's or this module's globals hides nothing. The grader counts the
     patch's files, and any `<...>` name."""
-    foreign = set()
-    for name in _hooks:
+    found = {"runner": set(), "report": set(), "collection": set()}
+    for name, group in _hooks:
+        foreign = found[group]
         caller = getattr(session.config.hook, name, None)
         if caller is None:
             continue
         if _caller_type is not None and not isinstance(caller, _caller_type):
             # pytest's own hook callers replaced: what they call is unknown.
-            foreign.add("<hook caller replaced> " + name)
+            found["runner"].add("<hook caller replaced> " + name)
             continue
         for impl in _impls(caller):
             code = getattr(impl.function, "__code__", None)
@@ -315,15 +319,18 @@ def _foreign_hook_files(
             where = _hook_file(path, code is not None)
             if where is not None:
                 foreign.add(where)
-    return sorted(foreign)
+    return {group: sorted(files) for group, files in found.items()}
 
 
 def pytest_sessionfinish(session, exitstatus, _emit=_EMIT, _replaced_runtests=_replaced_runtests, _foreign=_foreign_hook_files):
+    foreign = _foreign(session)
     _emit(
         {
             "kind": "end",
             "exitstatus": int(exitstatus),
             "runtest_replaced": _replaced_runtests(getattr(session, "items", []) or [])[:20],
-            "hook_plugins": _foreign(session),
+            "hook_plugins": foreign["runner"],
+            "report_hook_plugins": foreign["report"],
+            "collection_hook_plugins": foreign["collection"],
         }
     )

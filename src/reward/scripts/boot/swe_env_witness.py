@@ -93,18 +93,23 @@ def make_witness(str_type, builtins_dict):
                 outcome = ""  # a call pytest did not make
             elif entry[1] and (outcome == "passed" or not failed(call)):
                 outcome = "failed"  # the failure it raised, taken away before the report was made
-            made[id(report)] = (report, outcome)
+            made[id(report)] = (report, outcome, text(attribute(report, "nodeid")), text(attribute(report, "when")))
         elif event == "swe_env.rebuilt":
             if len(args) == 1 and genuine(frame, ()) and id(args[0]) not in made:
-                made[id(args[0])] = (args[0], "rebuilt")
+                made[id(args[0])] = (args[0], "rebuilt", None, None)
 
     def read_report(report):
         """What a logged report says, read from the object itself, and the outcome it was made with."""
         entry = made.get(id(report))
-        how = entry[1] if entry is not None and entry[0] is report else ""
+        nodeid = text(attribute(report, "nodeid"))
+        when = text(attribute(report, "when"))
+        how = ""
+        if entry is not None and entry[0] is report and (entry[2] is None or (entry[2] == nodeid and entry[3] == when)):
+            # Made by pytest, and still about the test and phase it was made for.
+            how = entry[1]
         return {
-            "nodeid": text(attribute(report, "nodeid")),
-            "when": text(attribute(report, "when")),
+            "nodeid": nodeid,
+            "when": when,
             "outcome": text(attribute(report, "outcome")),
             "wasxfail": attribute(report, "wasxfail") is not None,
             "made": how,
