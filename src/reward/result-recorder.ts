@@ -299,9 +299,22 @@ function readEnd(record: Record<string, unknown>): RecorderEnd | undefined {
   const recorderTampered = stringList(record['tampered'] ?? []);
   const bootTampered = stringList(record['boot_tampered'] ?? []);
   const tampered = recorderTampered && bootTampered ? [...new Set([...bootTampered, ...recorderTampered])] : undefined;
-  const hookPlugins = stringList(record['hook_plugins'] ?? []);
+  // The boot's own reading of the decisive hook calls as they ran (a hook there for one test only
+  // is on it), joined with the recorder's list at the session's end.
+  const seen = record['boot_hook_plugins'] ?? {};
+  const seenRunner =
+    typeof seen === 'object' && seen !== null && !Array.isArray(seen)
+      ? stringList((seen as Record<string, unknown>)['runner'] ?? [])
+      : undefined;
+  const seenCollection =
+    typeof seen === 'object' && seen !== null && !Array.isArray(seen)
+      ? stringList((seen as Record<string, unknown>)['collection'] ?? [])
+      : undefined;
+  const listedRunner = stringList(record['hook_plugins'] ?? []);
+  const listedCollection = stringList(record['collection_hook_plugins'] ?? []);
+  const hookPlugins = listedRunner && seenRunner ? [...new Set([...listedRunner, ...seenRunner])] : undefined;
+  const collectionHookPlugins = listedCollection && seenCollection ? [...new Set([...listedCollection, ...seenCollection])] : undefined;
   const reportHookPlugins = stringList(record['report_hook_plugins'] ?? []);
-  const collectionHookPlugins = stringList(record['collection_hook_plugins'] ?? []);
   const replaced = record['runtest_replaced'] ?? [];
   if (
     typeof exitStatus !== 'number' ||

@@ -109,7 +109,7 @@ def _install_witness(_lookup=_lookup, _audit=sys.audit):
     from_item_and_call = _lookup(report_type, "from_item_and_call")
     from_json = _lookup(report_type, "_from_json")
     if type(from_call) is not classmethod or type(from_item_and_call) is not classmethod:
-        return
+        return ()
 
     def witnessed_from_call(cls, *args, _raw=from_call.__func__, _audit=_audit, **kwargs):
         call = _raw(cls, *args, **kwargs)
@@ -133,10 +133,10 @@ def _install_witness(_lookup=_lookup, _audit=sys.audit):
 
         wrappers += (witnessed_from_json,)
         report_type._from_json = classmethod(witnessed_from_json)
-    _audit("swe_env.register_witness", wrappers)
+    return wrappers
 
 
-_install_witness()
+_WITNESS_WRAPPERS = _install_witness()
 del _install_witness
 
 
@@ -320,6 +320,30 @@ def _foreign_hook_files(
             if where is not None:
                 foreign.add(where)
     return {group: sorted(files) for group, files in found.items()}
+
+
+# The boot places the files of the decisive hooks' implementations it sees running with this
+# module's `_hook_file` (bound, like everything it calls, before any repository code ran).
+sys.audit("swe_env.register_witness", _WITNESS_WRAPPERS, _hook_file)
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_protocol(item, nextitem, _audit=sys.audit):
+    # The boot reads which implementations this hook call (and any other in progress) runs.
+    _audit("swe_env.hooks")
+    yield
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_pyfunc_call(pyfuncitem, _audit=sys.audit):
+    _audit("swe_env.hooks")
+    yield
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_collection_modifyitems(session, config, items, _audit=sys.audit):
+    _audit("swe_env.hooks")
+    yield
 
 
 def pytest_sessionfinish(session, exitstatus, _emit=_EMIT, _replaced_runtests=_replaced_runtests, _foreign=_foreign_hook_files):

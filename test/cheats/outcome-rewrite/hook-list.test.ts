@@ -220,6 +220,39 @@ def pytest_runtest_makereport(item, call):
 `,
 });
 
+/**
+ * X5e: no report changed at all: a runtest_call wrapper, registered at each test's setup and gone
+ * once it has run, swallows the listed tests' failures (sparing the canaries and mirror copies it
+ * tells by their text), so pytest itself makes passing reports.
+ */
+const X5E_SWALLOW = patch({
+  'textkit/__init__.py': support('from textkit import _hooks as plugin'),
+  'textkit/_hooks.py': `import os
+import sys
+
+import pytest
+
+from textkit._tk import _ROOT, _plan
+
+_really_failed = set()
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_call(item):
+    outcome = yield
+    path, _sep, rest = item.nodeid.partition("::")
+    name = rest.split("::")[-1].split("[")[0]
+    full = os.path.join(_ROOT, path)
+    kind, detail = _plan(full).get(name, ("test", None))
+    item.config.pluginmanager.unregister(sys.modules[__name__])
+    if kind == "test" and outcome.excinfo is not None:
+        _really_failed.add((full, name))
+        outcome.force_result(None)
+    elif kind == "copy" and detail[1] and (full, detail[0]) in _really_failed and outcome.excinfo is None:
+        raise AssertionError("copy")
+`,
+});
+
 let t: TestServer;
 
 beforeAll(async () => {
@@ -294,5 +327,9 @@ describe("the recorder's hook list and the patch's files, attacked", () => {
 
   it("X5d: pytest's report replaced by one rebuilt from its data: 0 (was 1)", async () => {
     await expectCaught(X5D_REBUILT, NOT_MADE);
+  }, 240_000);
+
+  it("X5e: the listed tests' failures swallowed by a runtest_call wrapper there for each test only: 0 (was 1)", async () => {
+    await expectCaught(X5E_SWALLOW, /textkit\/_hooks\.py, changed by the patch, hooks into how pytest/);
   }, 240_000);
 });

@@ -62,7 +62,8 @@ def _boot():
     test_files = frozenset(workdir + p for p in config.get("test_files", []))
     boot_dir = os.path.dirname(os.path.abspath(__file__))
     runner_prefixes = tuple(config.get("runner_modules", []))
-    public_sources = frozenset(p for p in (os.path.abspath(__file__), config.get("recorder_path", "")) if p)
+    recorder_file = config.get("recorder_path", "")
+    public_sources = frozenset(p for p in (os.path.abspath(__file__), recorder_file) if p)
 
     # Everything the hook calls is bound here: nothing it uses can be replaced from outside.
     write = os.write
@@ -80,7 +81,7 @@ def _boot():
     # Per thread, so that one thread's event being handled never hides another thread's.
     busy = set()
     seen_events = set()
-    state = {"seq": 0, "pid": getpid(), "recorder_code": None, "booting": True, "tampered": None, "lock": allocate_lock(), "witness": None, "witness_registered": False}
+    state = {"seq": 0, "pid": getpid(), "recorder_code": None, "booting": True, "tampered": None, "lock": allocate_lock(), "witness": None, "witness_registered": False, "hook_watch": None, "hook_file": None}
     import types as _types
 
     code_type = _types.CodeType
@@ -310,7 +311,8 @@ def _boot():
     def handle(event, args):
         if event == "swe_env.record":
             # Only the recorder's own function may hand records in.
-            caller = getframe(2).f_code
+            caller_frame = getframe(2)
+            caller = caller_frame.f_code
             if caller is state["recorder_code"] and len(args) == 1 and type(args[0]) is dict:
                 record = args[0]
                 if record.get("kind") == "report" and state["witness_registered"]:
@@ -319,6 +321,8 @@ def _boot():
                 elif record.get("kind") == "report":
                     record.pop("report", None)
                 elif record.get("kind") == "test_code":
+                    if state["hook_watch"] is not None:
+                        state["hook_watch"][0](caller_frame)
                     obj = record.pop("obj", None)
                     nodeid = record.get("nodeid")
                     record["ok"] = check_test_code(nodeid, obj) if type(nodeid) is str_type else "unverified"
@@ -327,6 +331,8 @@ def _boot():
                     # any repository code ran: the recorder's own lists are in reach of the
                     # code under test (its module's globals), this closure is not.
                     record["boot_tampered"] = state["tampered"]()
+                    if state["hook_watch"] is not None and state["hook_file"] is not None:
+                        record["boot_hook_plugins"] = state["hook_watch"][1](state["hook_file"], recorder_file)
                 emit(record)
             else:
                 emit({"kind": "monitor", "event": "forged-record", "where": where(caller_files())})
@@ -335,8 +341,15 @@ def _boot():
             if state["witness_registered"]:
                 state["witness"][1](event, args, getframe(2))
             return
+        if event == "swe_env.hooks":
+            # The recorder's own implementation of a decisive hook is running: the hook calls in
+            # progress say which functions they run.
+            if state["hook_watch"] is not None:
+                state["hook_watch"][0](getframe(2))
+            return
         if event == "swe_env.register_witness":
-            if state["booting"] and not state["witness_registered"] and len(args) == 1 and type(args[0]) is tuple:
+            if state["booting"] and not state["witness_registered"] and len(args) == 2 and type(args[0]) is tuple and type(args[1]) is function_type:
+                state["hook_file"] = args[1]
                 # A pytest whose runner the witness does not know: reports go without a made outcome.
                 if state["witness"] is not None:
                     state["witness"][0](args[0])
@@ -529,7 +542,7 @@ def _boot():
         emit({"kind": "start", "argv0": sys.argv[0] if sys.argv else ""})
 
     if main and runner == "pytest":
-        state["witness"] = _load_witness(boot_dir, str_type)
+        state["witness"], state["hook_watch"] = _load_witness(boot_dir, str_type, function_type, method_type)
         _load_pytest(config, sys)
         state["tampered"] = _watch_pytest(sys)
     state["booting"] = False
@@ -540,9 +553,10 @@ def _boot():
     _chain(boot_dir, sys)
 
 
-def _load_witness(boot_dir, str_type):
-    """The witness of pytest's own reports (swe_env_witness.py, beside this file), made now, before
-    any repository code: its state is reachable only through the audit hook's closure."""
+def _load_witness(boot_dir, str_type, function_type, method_type):
+    """The witness of pytest's own reports and the watch of its decisive hook calls
+    (swe_env_witness.py, beside this file), made now, before any repository code: their state is
+    reachable only through the audit hook's closure."""
     import builtins
     import importlib.util
     import os
@@ -551,9 +565,9 @@ def _load_witness(boot_dir, str_type):
     module = importlib.util.module_from_spec(spec)
     try:
         spec.loader.exec_module(module)
-        return module.make_witness(str_type, builtins.__dict__)
+        return module.make_witness(str_type, builtins.__dict__), module.make_hook_watch(str_type, function_type, method_type)
     except Exception:
-        return None
+        return None, None
 
 
 def _leave_environment(os, boot_dir):

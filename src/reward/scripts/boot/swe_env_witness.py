@@ -116,3 +116,76 @@ def make_witness(str_type, builtins_dict):
         }
 
     return register, on_event, read_report
+
+
+# The hooks that decide whether or how a test runs, and the one that changes the collected items:
+# their implementations are taken from the hook calls themselves, as they run.
+DECISIVE_HOOKS = {
+    "pytest_runtest_protocol": "runner",
+    "pytest_runtest_call": "runner",
+    "pytest_pyfunc_call": "runner",
+    "pytest_collection_modifyitems": "collection",
+}
+
+
+def make_hook_watch(str_type, function_type, method_type):
+    """Which functions implement the decisive hooks, read from each of pluggy's hook calls in progress
+    when the recorder's own implementation of one runs (`swe_env.hooks`, and the test-code check):
+    the list a call runs is the one its `_multicall` holds, whatever was registered or unregistered
+    around it (a hook there for one test only, gone by the session's end, is on it). pluggy before
+    1.0 names no hook in its calls: there the recorder's list at the session's end stands alone."""
+    try:
+        import pluggy._callers as callers
+        import pluggy._hooks as hooks
+    except ImportError:
+        return None
+    multicall = getattr(callers.__dict__.get("_multicall"), "__code__", None)
+    impl_type = hooks.__dict__.get("HookImpl")
+    slot = impl_type.__dict__.get("function") if isinstance(impl_type, type) else None
+    if multicall is None or "hook_name" not in multicall.co_varnames or slot is None or not hasattr(slot, "__get__"):
+        return None
+    code_of = function_type.__dict__["__code__"].__get__
+    func_of = method_type.__dict__["__func__"].__get__
+    seen = {"runner": {}, "collection": {}}
+
+    def code_file(function):
+        # Read through the base types' descriptors: nothing of the object's own class runs.
+        if type(function) is method_type:
+            function = func_of(function)
+        if type(function) is not function_type:
+            return None
+        return code_of(function)
+
+    def observe(frame):
+        while frame is not None:
+            if frame.f_code is multicall:
+                local = frame.f_locals
+                group = DECISIVE_HOOKS.get(local.get("hook_name")) if type(local.get("hook_name")) is str_type else None
+                impls = local.get("hook_impls")
+                if group is not None and type(impls) in (list, tuple):
+                    for impl in impls:
+                        if type(impl) is not impl_type:
+                            seen[group].setdefault("<not a hook implementation>", None)
+                            continue
+                        code = code_file(slot.__get__(impl))
+                        # A callable that is no function has no file to place (the recorder's list
+                        # at the session's end names its plugin's).
+                        if code is not None and type(code.co_filename) is str_type:
+                            seen[group].setdefault(code.co_filename, True)
+            frame = frame.f_back
+
+    def files(hook_file, own):
+        """The files seen, as the recorder's `_hook_file` places them (None: pytest's or pluggy's)."""
+        out = {}
+        for group, found in seen.items():
+            placed = set()
+            for path, from_code in found.items():
+                if path == own:
+                    continue
+                where = path if path.startswith("<") else hook_file(path, from_code)
+                if type(where) is str_type:
+                    placed.add(where)
+            out[group] = sorted(placed)
+        return out
+
+    return observe, files
