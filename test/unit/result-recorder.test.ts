@@ -169,7 +169,8 @@ describe("the witness's made outcomes", () => {
 
 describe("the boot's reading of the decisive hook calls", () => {
   it("joins the hooks seen running with the recorder's list, and a malformed reading is a problem", () => {
-    const read = (extra: Record<string, unknown>) => readRecords(session([{ kind: 'start' }, { ...end, hook_plugins: ['/a.py'], ...extra }]), KEY);
+    const read = (extra: Record<string, unknown>) =>
+      readRecords(session([{ kind: 'start' }, { ...end, hook_plugins: ['/a.py'], ...extra }]), KEY);
     const joined = read({ boot_hook_plugins: { runner: ['/t/x.py'], collection: ['/t/c.py'] }, collection_hook_plugins: ['/t/c.py'] });
     expect(joined.end?.hookPlugins).toEqual(['/a.py', '/t/x.py']);
     expect(joined.end?.collectionHookPlugins).toEqual(['/t/c.py']);
