@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import type { TestStatus } from '../languages/index.js';
 import type { ListedResult } from './verdict.js';
 import { isFindingKind, type Finding } from './findings.js';
+import { readWitness } from './report-witness.js';
 
 /**
  * The grading channel of a test run: the boot (scripts/boot/sitecustomize.py), loaded first by every
@@ -133,7 +134,7 @@ export interface RecorderResult {
   readonly expectedFailures?: number;
 }
 
-interface ReportRecord {
+export interface ReportRecord {
   readonly nodeid: string;
   readonly when: string;
   readonly outcome: string;
@@ -155,44 +156,6 @@ function readReport(record: Record<string, unknown>): ReportRecord | undefined {
   if (reason !== undefined && typeof reason !== 'string') return undefined;
   if (made !== undefined && typeof made !== 'string') return undefined;
   return { nodeid, when, outcome, wasxfail, ...(reason !== undefined ? { reason } : {}), ...(made !== undefined ? { made } : {}) };
-}
-
-/**
- * A report logged as passing that pytest made with another outcome (or did not make): only ever
- * the way to a reward, since pytest's own machinery never turns a failure or a skip into a pass.
- * The other way (a pass made a failure: a strict xpass, unittest's unexpected success) and a
- * failure made an expected one (xfail) are pytest's own.
- */
-function outcomeNotMade(r: ReportRecord): Finding | undefined {
-  if (r.made === undefined || r.made === 'rebuilt') return undefined;
-  const detail = `${r.nodeid}, ${r.when}: pytest made ${r.made === '' ? 'no such report' : `it ${r.made}`}`;
-  if (r.outcome === 'passed' && r.made !== 'passed') return { kind: 'outcome-not-made', detail };
-  // pytest's expected failure is a failure it made (an xfail-marked test's, or one `pytest.xfail`
-  // raised); a skip it made is never one, and an expected failure counts as passing for PASS_TO_PASS.
-  if (r.outcome === 'skipped' && r.wasxfail && r.made !== 'failed')
-    return { kind: 'outcome-not-made', detail: `${detail}, not an expected failure` };
-  return undefined;
-}
-
-/**
- * Reports pytest rebuilt from serialized data ("rebuilt"): in a run of pytest-xdist's workers every
- * report is (an audit finding: no witness saw them made); in a run where pytest made reports
- * itself, a rebuilt one stands beside its test's own report (a subtest's). A rebuilt passing report
- * whose test and phase have no report pytest made here took that report's place.
- */
-function rebuiltFindings(reports: readonly ReportRecord[]): Finding[] {
-  const rebuilt = reports.filter((r) => r.made === 'rebuilt');
-  if (rebuilt.length === 0) return [];
-  const madeHere = new Set(
-    reports.filter((r) => r.made !== undefined && r.made !== 'rebuilt' && r.made !== '').map((r) => `${r.nodeid}\0${r.when}`),
-  );
-  if (madeHere.size === 0) return [{ kind: 'outcome-rebuilt' }];
-  return rebuilt
-    .filter((r) => r.outcome === 'passed' && !madeHere.has(`${r.nodeid}\0${r.when}`))
-    .map((r) => ({
-      kind: 'outcome-not-made' as const,
-      detail: `${r.nodeid}, ${r.when}: rebuilt from data where pytest made no report of its own`,
-    }));
 }
 
 /** Verifies and reads the channel. `pytest`: reports and an end are expected from the recorder. */
@@ -237,8 +200,6 @@ export function readRecords(text: string, key: string, pytest = true): RecorderR
         );
         continue;
       }
-      const notMade = outcomeNotMade(r);
-      if (notMade) events.push(notMade);
       const slot = `${r.nodeid}\0${r.when}`;
       const previous = seenReports.get(slot);
       if (previous !== undefined && previous !== r.outcome)
@@ -280,12 +241,22 @@ export function readRecords(text: string, key: string, pytest = true): RecorderR
       });
     }
   }
-  events.push(...rebuiltFindings(reports));
+  const witness = readWitness(reports);
+  events.push(...witness.findings);
   if (!started) problems.push(pytest ? 'the recorder never started (pytest did not load it)' : 'the monitor never started in the test run');
   if (pytest && started && !end) problems.push('the session never finished: the process ended before pytest did');
-  const witnessed = reports.length > 0 && reports.every((r) => r.made !== undefined);
   const expectedFailures = reports.filter((r) => r.outcome === 'skipped' && r.wasxfail).length;
-  return { statuses: statusesFromReports(reports), end, started, problems, events, skipReasons, collectSkips, witnessed, expectedFailures };
+  return {
+    statuses: statusesFromReports(witness.counted),
+    end,
+    started,
+    problems,
+    events,
+    skipReasons,
+    collectSkips,
+    witnessed: witness.witnessed,
+    expectedFailures,
+  };
 }
 
 /**

@@ -142,21 +142,41 @@ describe("the witness's made outcomes", () => {
     ).toEqual([]);
   });
 
-  it('flags a passing report that pytest made failing or skipped, or did not make', () => {
+  it('flags a passing report that pytest made failing or skipped, or an expected failure it made from a skip', () => {
     expect(
-      kinds([made('t::a', 'call', 'passed', 'failed'), made('t::b', 'call', 'passed', 'skipped'), made('t::c', 'setup', 'passed', '')]),
+      kinds([
+        made('t::a', 'call', 'passed', 'failed'),
+        made('t::b', 'call', 'passed', 'skipped'),
+        { ...made('t::c', 'call', 'skipped', 'skipped'), wasxfail: true },
+      ]),
     ).toEqual([
       'outcome-not-made t::a, call: pytest made it failed',
       'outcome-not-made t::b, call: pytest made it skipped',
-      'outcome-not-made t::c, setup: pytest made no such report',
+      'outcome-not-made t::c, call: pytest made it skipped, not an expected failure',
     ]);
   });
 
-  it("takes rebuilt reports as a worker's (audit) or a subtest's beside pytest's own, never in its place", () => {
+  it("counts only pytest's own report where it made one: another, built or rebuilt, passing in its place is flagged", () => {
+    const read = (records: Array<Record<string, unknown>>) => readRecords(session([{ kind: 'start' }, ...records, end]), KEY);
+    // Beside pytest's own (a subtest's, or one built after it): never decides the status.
+    const beside = read([
+      made('t::a', 'call', 'failed', 'failed'),
+      made('t::a', 'call', 'passed', ''),
+      made('t::a', 'call', 'passed', 'rebuilt'),
+    ]);
+    expect(beside.statuses.get('t::a')).toBe('FAILED');
+    expect(beside.events).toEqual([]);
+    // In its place (pytest's own never logged): flagged.
+    expect(
+      kinds([made('t::a', 'setup', 'passed', 'passed'), made('t::a', 'call', 'passed', ''), made('t::b', 'call', 'passed', 'rebuilt')]),
+    ).toEqual([
+      'outcome-not-made t::a, call: not made by pytest, where pytest made no report of its own',
+      'outcome-not-made t::b, call: rebuilt from data, where pytest made no report of its own',
+    ]);
+    // A run of pytest-xdist's workers: every report rebuilt, an audit finding.
     expect(kinds([made('t::a', 'call', 'passed', 'rebuilt'), made('t::b', 'call', 'failed', 'rebuilt')])).toEqual(['outcome-rebuilt']);
-    expect(kinds([made('t::a', 'call', 'passed', 'passed'), made('t::a', 'call', 'passed', 'rebuilt')])).toEqual([]);
-    expect(kinds([made('t::a', 'setup', 'passed', 'passed'), made('t::a', 'call', 'passed', 'rebuilt')])).toEqual([
-      'outcome-not-made t::a, call: rebuilt from data where pytest made no report of its own',
+    expect(kinds([made('t::a', 'call', 'passed', '')])).toEqual([
+      'outcome-not-made t::a, call: not made by pytest, where pytest made no report of its own',
     ]);
   });
 

@@ -268,7 +268,7 @@ const grade = async (change: string) => (await t.client.evaluate(TASK_ID, change
 
 /** A listed test reported passing that pytest made failing (or made no report of). */
 const NOT_MADE =
-  /a test reported passing that pytest did not make a passing report for \(tests\/\S+, call: pytest made (it failed|no such report)|rebuilt from data/;
+  /a test reported passing that pytest did not make a passing report for \(tests\/\S+, call: (pytest made it failed|not made by pytest|rebuilt from data)/;
 
 /** No fix, no flag but audit ones: what each attack earned before. */
 async function expectCaught(change: string, integrity: RegExp): Promise<void> {

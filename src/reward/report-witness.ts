@@ -1,0 +1,63 @@
+import type { Finding } from './findings.js';
+import type { ReportRecord } from './result-recorder.js';
+
+/**
+ * What the boot's witness (scripts/boot/swe_env_witness.py) says of a pytest run's reports. Each
+ * logged report carries the outcome pytest made it with from a call of its own ("passed",
+ * "failed", "skipped"), or "" when pytest made no such report (one built or relabelled by other
+ * code), or "rebuilt" when pytest rebuilt it from serialized data (pytest-xdist's workers,
+ * subtests); none at all on a pytest too old for the witness.
+ */
+export interface WitnessReading {
+  /** Whether every report carries a made outcome. */
+  readonly witnessed: boolean;
+  /** The reports a test's status is read from: where pytest made reports for a test and phase, only those. */
+  readonly counted: readonly ReportRecord[];
+  readonly findings: readonly Finding[];
+}
+
+const slot = (r: ReportRecord): string => `${r.nodeid}\0${r.when}`;
+const madeHere = (r: ReportRecord): boolean => r.made !== undefined && r.made !== '' && r.made !== 'rebuilt';
+
+export function readWitness(reports: readonly ReportRecord[]): WitnessReading {
+  const witnessed = reports.length > 0 && reports.every((r) => r.made !== undefined);
+  const findings: Finding[] = [];
+  for (const r of reports) {
+    const finding = madeOtherwise(r);
+    if (finding) findings.push(finding);
+  }
+  const genuine = new Set(reports.filter(madeHere).map(slot));
+  // Another report of a test and phase pytest made a report for (a subtest's, or one built in its
+  // place) never decides its status: the harness reads the test's own line too.
+  const counted = reports.filter((r) => r.made === undefined || madeHere(r) || !genuine.has(slot(r)));
+  let rebuiltAlone = false;
+  for (const r of counted) {
+    if (r.made === undefined || madeHere(r)) continue;
+    if (r.made === 'rebuilt' && genuine.size === 0) {
+      rebuiltAlone = true; // every report rebuilt: a run of pytest-xdist's workers
+    } else if (r.outcome === 'passed') {
+      findings.push({
+        kind: 'outcome-not-made',
+        detail: `${r.nodeid}, ${r.when}: ${r.made === 'rebuilt' ? 'rebuilt from data' : 'not made by pytest'}, where pytest made no report of its own`,
+      });
+    }
+  }
+  if (rebuiltAlone) findings.push({ kind: 'outcome-rebuilt' });
+  return { witnessed, counted, findings };
+}
+
+/**
+ * A report pytest made with another outcome than it was logged with, in the one direction that
+ * leads to a reward: pytest's own machinery never turns a failure or a skip into a pass, and its
+ * expected failure is a failure it made (an xfail-marked test's, or one `pytest.xfail` raised).
+ * The other way (a pass made a failure: a strict xpass, unittest's unexpected success) and a
+ * failure made an expected one are pytest's own.
+ */
+function madeOtherwise(r: ReportRecord): Finding | undefined {
+  if (!madeHere(r)) return undefined;
+  const detail = `${r.nodeid}, ${r.when}: pytest made it ${r.made!}`;
+  if (r.outcome === 'passed' && r.made !== 'passed') return { kind: 'outcome-not-made', detail };
+  if (r.outcome === 'skipped' && r.wasxfail && r.made !== 'failed')
+    return { kind: 'outcome-not-made', detail: `${detail}, not an expected failure` };
+  return undefined;
+}
