@@ -253,6 +253,51 @@ def pytest_runtest_call(item):
 `,
 });
 
+/** X5f: X5e's swallowing done by a replaced hook call path, no hook at all. */
+const X5F_SWALLOWING_CALL_PATH = patch({
+  'textkit/__init__.py': support(
+    [
+      'import os',
+      '',
+      'from textkit._tk import _ROOT, _plan',
+      '',
+      '',
+      'class _Interposer:',
+      '    """Registered as a plugin with no hooks."""',
+      '',
+      '',
+      'plugin = _Interposer()',
+      'original_setup = runner.SetupState.setup',
+      '',
+      '',
+      'def interpose(self, item):',
+      '    manager = item.config.pluginmanager',
+      '    if not getattr(manager, "_textkit", False):',
+      '        manager._textkit = True',
+      '        inner = manager._inner_hookexec',
+      '',
+      '        def hookexec(name, impls, kwargs, firstresult):',
+      '            if name != "pytest_runtest_call":',
+      '                return inner(name, impls, kwargs, firstresult)',
+      '            nodeid = kwargs["item"].nodeid',
+      '            path, _sep, rest = nodeid.partition("::")',
+      '            kind, _detail = _plan(os.path.join(_ROOT, path)).get(rest.split("::")[-1].split("[")[0], ("test", None))',
+      '            try:',
+      '                return inner(name, impls, kwargs, firstresult)',
+      '            except AssertionError:',
+      '                if kind != "test":',
+      '                    raise',
+      '                return []',
+      '',
+      '        manager._inner_hookexec = hookexec',
+      '    return original_setup(self, item)',
+      '',
+      '',
+      'runner.SetupState.setup = interpose',
+    ].join('\n'),
+  ),
+});
+
 let t: TestServer;
 
 beforeAll(async () => {
@@ -331,5 +376,9 @@ describe("the recorder's hook list and the patch's files, attacked", () => {
 
   it("X5e: the listed tests' failures swallowed by a runtest_call wrapper there for each test only: 0 (was 1)", async () => {
     await expectCaught(X5E_SWALLOW, /textkit\/_hooks\.py, changed by the patch, hooks into how pytest/);
+  }, 240_000);
+
+  it("X5f: the listed tests' failures swallowed by a replaced hook call path: 0", async () => {
+    await expectCaught(X5F_SWALLOWING_CALL_PATH, /textkit\/__init__\.py, changed by the patch, hooks into how pytest/);
   }, 240_000);
 });

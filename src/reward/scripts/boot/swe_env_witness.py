@@ -141,12 +141,21 @@ def make_hook_watch(str_type, function_type, method_type):
         return None
     multicall = getattr(callers.__dict__.get("_multicall"), "__code__", None)
     impl_type = hooks.__dict__.get("HookImpl")
-    slot = impl_type.__dict__.get("function") if isinstance(impl_type, type) else None
-    if multicall is None or "hook_name" not in multicall.co_varnames or slot is None or not hasattr(slot, "__get__"):
+    if multicall is None or "hook_name" not in multicall.co_varnames or not isinstance(impl_type, type):
         return None
+    slot = impl_type.__dict__.get("function")
+    instance_dict = object.__getattribute__
+
+    def function_of(impl):
+        # pluggy 1.1 keeps it in a slot, 1.0 in the instance's dict: read without its class's code.
+        if slot is not None and type(slot).__name__ == "member_descriptor":
+            return slot.__get__(impl)
+        return instance_dict(impl, "__dict__").get("function")
+
     code_of = function_type.__dict__["__code__"].__get__
     func_of = method_type.__dict__["__func__"].__get__
     seen = {"runner": {}, "collection": {}}
+    pluggy_codes = _codes_of(("pluggy._callers", "pluggy._hooks", "pluggy._manager", "pluggy._tracing", "pluggy._result"), function_type)
 
     def code_file(function):
         # Read through the base types' descriptors: nothing of the object's own class runs.
@@ -162,12 +171,21 @@ def make_hook_watch(str_type, function_type, method_type):
                 local = frame.f_locals
                 group = DECISIVE_HOOKS.get(local.get("hook_name")) if type(local.get("hook_name")) is str_type else None
                 impls = local.get("hook_impls")
+                if group is not None:
+                    # Who called the hook: the first frame above pluggy's own. pytest's, or a
+                    # plugin's that calls the hook itself; a replaced hook call path
+                    # (`_inner_hookexec`, `_hookexec`) is the code that replaced it.
+                    caller = frame.f_back
+                    while caller is not None and id(caller.f_code) in pluggy_codes:
+                        caller = caller.f_back
+                    if caller is not None and type(caller.f_code.co_filename) is str_type:
+                        seen[group].setdefault(caller.f_code.co_filename, True)
                 if group is not None and type(impls) in (list, tuple):
                     for impl in impls:
                         if type(impl) is not impl_type:
                             seen[group].setdefault("<not a hook implementation>", None)
                             continue
-                        code = code_file(slot.__get__(impl))
+                        code = code_file(function_of(impl))
                         # A callable that is no function has no file to place (the recorder's list
                         # at the session's end names its plugin's).
                         if code is not None and type(code.co_filename) is str_type:
@@ -189,3 +207,32 @@ def make_hook_watch(str_type, function_type, method_type):
         return out
 
     return observe, files
+
+
+def _codes_of(module_names, function_type):
+    """Every code object of these modules' functions and classes' methods, nested ones included
+    (pluggy's own: its hook call path), by id, kept alive in the returned dict."""
+    import sys
+
+    found = {}
+    stack = []
+    for name in module_names:
+        module = sys.modules.get(name)
+        if module is None:
+            continue
+        for value in list(vars(module).values()):
+            members = list(vars(value).values()) if isinstance(value, type) else [value]
+            for member in members:
+                member = getattr(member, "__func__", member)
+                if isinstance(member, property):
+                    members.extend(f for f in (member.fget, member.fset, member.fdel) if f is not None)
+                    continue
+                if type(member) is function_type:
+                    stack.append(member.__code__)
+    while stack:
+        code = stack.pop()
+        if id(code) in found:
+            continue
+        found[id(code)] = code
+        stack.extend(c for c in code.co_consts if type(c) is type(code))
+    return found
