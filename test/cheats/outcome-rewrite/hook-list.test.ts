@@ -157,7 +157,8 @@ from textkit._tk import flip
 def pytest_runtest_makereport(item, call):
     outcome = yield
     flip(outcome.get_result())
-    item.config.pluginmanager.unregister(sys.modules[__name__])
+    if call.when == "call":
+        item.config.pluginmanager.unregister(sys.modules[__name__])
 `,
 });
 
@@ -216,7 +217,8 @@ def pytest_runtest_makereport(item, call):
     flip(copy)
     if copy.outcome != report.outcome:
         outcome.force_result(copy)
-    item.config.pluginmanager.unregister(sys.modules[__name__])
+    if call.when == "call":
+        item.config.pluginmanager.unregister(sys.modules[__name__])
 `,
 });
 
