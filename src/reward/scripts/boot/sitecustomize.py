@@ -81,7 +81,7 @@ def _boot():
     # Per thread, so that one thread's event being handled never hides another thread's.
     busy = set()
     seen_events = set()
-    state = {"seq": 0, "pid": getpid(), "recorder_code": None, "booting": True, "tampered": None, "lock": allocate_lock(), "witness": None, "witness_registered": False, "hook_watch": None, "hook_file": None}
+    state = {"seq": 0, "pid": getpid(), "recorder_code": None, "booting": True, "tampered": None, "lock": allocate_lock(), "witness": None, "witness_registered": False, "hook_watch": None, "hook_file": None, "seen_tampered": set()}
     import types as _types
 
     code_type = _types.CodeType
@@ -330,7 +330,7 @@ def _boot():
                     # The machinery's identity, checked here against what the boot saw before
                     # any repository code ran: the recorder's own lists are in reach of the
                     # code under test (its module's globals), this closure is not.
-                    record["boot_tampered"] = state["tampered"]()
+                    record["boot_tampered"] = sorted(state["seen_tampered"].union(state["tampered"]()))
                     if state["hook_watch"] is not None and state["hook_file"] is not None:
                         record["boot_hook_plugins"] = state["hook_watch"][1](state["hook_file"], recorder_file)
                 emit(record)
@@ -340,6 +340,10 @@ def _boot():
         if event in ("swe_env.call", "swe_env.made", "swe_env.rebuilt"):
             if state["witness_registered"]:
                 state["witness"][1](event, args, getframe(2))
+            if event != "swe_env.rebuilt" and state["tampered"] is not None:
+                # The machinery as each call and report is made, not only at the end: a piece
+                # replaced for a test and put back after it is seen.
+                state["seen_tampered"].update(state["tampered"]())
             return
         if event == "swe_env.hooks":
             # The recorder's own implementation of a decisive hook is running: the hook calls in
@@ -618,6 +622,7 @@ def _watch_pytest(sys):
     import os
     import types
 
+    import _pytest._code.code
     import _pytest.python
     import _pytest.reports
     import _pytest.runner
@@ -654,6 +659,10 @@ def _watch_pytest(sys):
         ("_pytest.skipping.pytest_runtest_makereport", _pytest.skipping, "pytest_runtest_makereport"),
         ("os.write", os, "write"),
     )
+    # What a call's exception is held in (a falsy or forged one reads as no failure to pytest).
+    exception_info = _pytest._code.code.ExceptionInfo
+    for attribute in ("from_current", "from_exc_info", "value", "type", "__bool__", "__len__"):
+        watched += ((f"_pytest._code.code.ExceptionInfo.{attribute}", exception_info, attribute),)
     # What `pytest.raises` decides with: a context whose __exit__ swallows every exception makes each
     # `with pytest.raises(...)` pass. Its class moved between pytest versions.
     import importlib

@@ -22,9 +22,12 @@ they were defined with (a copy of a wrapper's code given other defaults is not t
 
 
 def make_witness(str_type, builtins_dict):
+    import _pytest._code.code
     import _pytest.outcomes
     import _pytest.runner
     import unittest
+
+    exception_info = _pytest._code.code.ExceptionInfo
 
     def code_of(module, name):
         function = module.__dict__.get(name)
@@ -54,9 +57,12 @@ def make_witness(str_type, builtins_dict):
         return value if type(value) is str_type else ""
 
     def failed(call):
+        # A failure unless pytest holds no exception, or holds a skip in its own ExceptionInfo.
         excinfo = attribute(call, "excinfo")
         if excinfo is None:
             return False
+        if type(excinfo) is not exception_info:
+            return True
         info = attribute(excinfo, "_excinfo")
         if type(info) is not tuple or len(info) != 3:
             return True
