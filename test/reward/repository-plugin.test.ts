@@ -13,8 +13,9 @@ import { treeDiff } from '../helpers/tree-diff.js';
  * hypothesis do), has its fixes in the plugin's files, and the gold patch changes a file that
  * implements one of pytest's hooks. A hook file changed by the patch was an integrity flag
  * (`outcome-hook`), so the gold fix scored 0 (found by an independent attacker on a task of its
- * own). A file the task's own fix changes is now an audit finding; the canaries judge what its
- * hooks do. Here textkit-2 loads its own modules as plugins (its test patch's conftest), and the
+ * own). A file the task's own fix changes is now an audit finding, and so is a collection hook's
+ * file in a run where the witness saw every report and no expected failure ran (`collection-hook`);
+ * the canaries and the witness judge what its hooks do. Here textkit-2 loads its own modules as plugins (its test patch's conftest), and the
  * task's fix carries a hook of the package's in the fixed module.
  */
 const TASK_ID = 'swe-env-demo__textkit-2';
@@ -80,7 +81,7 @@ describe('a repository whose own modules are pytest plugins', () => {
     expect(
       report.findings.map((f) => f.kind),
       said(report),
-    ).toContain('runner-hook-in-task-file');
+    ).toContain('collection-hook');
   }, 300_000);
 
   it('no fix, and every report flipped to passed from that module: 0, the must-fail canaries passed', async () => {
