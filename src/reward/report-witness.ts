@@ -16,10 +16,17 @@ export interface WitnessReading {
   readonly findings: readonly Finding[];
 }
 
-const slot = (r: ReportRecord): string => `${r.nodeid}\0${r.when}`;
+/** A report pytest made from a call of its own, in any process of the run (a forked child's too). */
+export interface MadeRecord {
+  readonly nodeid: string;
+  readonly when: string;
+  readonly outcome: string;
+}
+
+const slot = (r: { nodeid: string; when: string }): string => `${r.nodeid}\0${r.when}`;
 const madeHere = (r: ReportRecord): boolean => r.made !== undefined && r.made !== '' && r.made !== 'rebuilt';
 
-export function readWitness(reports: readonly ReportRecord[]): WitnessReading {
+export function readWitness(reports: readonly ReportRecord[], madeRecords: readonly MadeRecord[] = []): WitnessReading {
   const witnessed = reports.length > 0 && reports.every((r) => r.made !== undefined);
   const findings: Finding[] = [];
   for (const r of reports) {
@@ -30,15 +37,18 @@ export function readWitness(reports: readonly ReportRecord[]): WitnessReading {
   // Another report of a test and phase pytest made a report for (a subtest's, or one built in its
   // place) never decides its status: the harness reads the test's own line too.
   const counted = reports.filter((r) => r.made === undefined || madeHere(r) || !genuine.has(slot(r)));
+  // What pytest made passing in any process with the boot (a forked child's test, rebuilt by its
+  // parent): a rebuilt or constructed passing report is held to it.
+  const madePassing = new Set(madeRecords.filter((m) => m.outcome === 'passed').map(slot));
   let rebuiltAlone = false;
   for (const r of counted) {
-    if (r.made === undefined || madeHere(r)) continue;
-    if (r.made === 'rebuilt' && genuine.size === 0) {
-      rebuiltAlone = true; // every report rebuilt: a run of pytest-xdist's workers
-    } else if (r.outcome === 'passed') {
+    if (r.made === undefined || madeHere(r) || r.outcome !== 'passed' || madePassing.has(slot(r))) continue;
+    if (r.made === 'rebuilt' && genuine.size === 0 && madeRecords.length === 0) {
+      rebuiltAlone = true; // no process here made a report: a run of pytest-xdist's workers
+    } else {
       findings.push({
         kind: 'outcome-not-made',
-        detail: `${r.nodeid}, ${r.when}: ${r.made === 'rebuilt' ? 'rebuilt from data' : 'not made by pytest'}, where pytest made no report of its own`,
+        detail: `${r.nodeid}, ${r.when}: ${r.made === 'rebuilt' ? 'rebuilt from data' : 'not made by pytest'}, where pytest made no passing report of its own`,
       });
     }
   }

@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import type { TestStatus } from '../languages/index.js';
 import type { ListedResult } from './verdict.js';
 import { isFindingKind, type Finding } from './findings.js';
-import { readWitness } from './report-witness.js';
+import { readWitness, type MadeRecord } from './report-witness.js';
 
 /**
  * The grading channel of a test run: the boot (scripts/boot/sitecustomize.py), loaded first by every
@@ -162,6 +162,7 @@ function readReport(record: Record<string, unknown>): ReportRecord | undefined {
 export function readRecords(text: string, key: string, pytest = true): RecorderResult {
   const problems: string[] = [];
   const reports: ReportRecord[] = [];
+  const madeRecords: MadeRecord[] = [];
   const events: Finding[] = [];
   let end: RecorderEnd | undefined;
   const nextSeq = new Map<number, number>();
@@ -202,11 +203,20 @@ export function readRecords(text: string, key: string, pytest = true): RecorderR
       }
       const slot = `${r.nodeid}\0${r.when}`;
       const previous = seenReports.get(slot);
-      if (previous !== undefined && previous !== r.outcome)
+      // pytest-rerunfailures reports each failed try as "rerun" before the try that counts.
+      if (previous !== undefined && previous !== r.outcome && previous !== 'rerun')
         problems.push(`${r.nodeid} has two ${r.when} reports (${previous}, then ${r.outcome}): something reported for pytest`);
       seenReports.set(slot, r.outcome);
       reports.push(r);
       if (r.outcome === 'skipped' && typeof r.reason === 'string' && r.reason !== '') skipReasons.set(r.nodeid, r.reason);
+    } else if (kind === 'made') {
+      const { nodeid, when, outcome } = record;
+      if (typeof nodeid === 'string' && typeof when === 'string' && typeof outcome === 'string')
+        madeRecords.push({ nodeid, when, outcome });
+      else
+        problems.push(
+          `record ${index + 1} of the grading channel is a malformed made record: something handed the boot values of the wrong type`,
+        );
     } else if (kind === 'collect_skip') {
       collectSkips.set(asText(record['nodeid']), asText(record['reason']));
     } else if (kind === 'end') {
@@ -241,7 +251,7 @@ export function readRecords(text: string, key: string, pytest = true): RecorderR
       });
     }
   }
-  const witness = readWitness(reports);
+  const witness = readWitness(reports, madeRecords);
   events.push(...witness.findings);
   if (!started) problems.push(pytest ? 'the recorder never started (pytest did not load it)' : 'the monitor never started in the test run');
   if (pytest && started && !end) problems.push('the session never finished: the process ended before pytest did');

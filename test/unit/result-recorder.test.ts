@@ -170,14 +170,31 @@ describe("the witness's made outcomes", () => {
     expect(
       kinds([made('t::a', 'setup', 'passed', 'passed'), made('t::a', 'call', 'passed', ''), made('t::b', 'call', 'passed', 'rebuilt')]),
     ).toEqual([
-      'outcome-not-made t::a, call: not made by pytest, where pytest made no report of its own',
-      'outcome-not-made t::b, call: rebuilt from data, where pytest made no report of its own',
+      'outcome-not-made t::a, call: not made by pytest, where pytest made no passing report of its own',
+      'outcome-not-made t::b, call: rebuilt from data, where pytest made no passing report of its own',
     ]);
     // A run of pytest-xdist's workers: every report rebuilt, an audit finding.
     expect(kinds([made('t::a', 'call', 'passed', 'rebuilt'), made('t::b', 'call', 'failed', 'rebuilt')])).toEqual(['outcome-rebuilt']);
     expect(kinds([made('t::a', 'call', 'passed', '')])).toEqual([
-      'outcome-not-made t::a, call: not made by pytest, where pytest made no report of its own',
+      'outcome-not-made t::a, call: not made by pytest, where pytest made no passing report of its own',
     ]);
+  });
+
+  it("holds a report rebuilt in another process's place to what pytest made there (a forked child's)", () => {
+    const child = (nodeid: string, when: string, outcome: string) => ({ kind: 'made', nodeid, when, outcome, pid: 7 });
+    // pytest-forked: the child made it passing, the parent logs a copy it built.
+    const forked = readRecords(session([{ kind: 'start' }, child('t::a', 'call', 'passed'), made('t::a', 'call', 'passed', ''), end]), KEY);
+    expect(forked.events).toEqual([]);
+    expect(forked.statuses.get('t::a')).toBe('PASSED');
+    // Every report rebuilt, the listed one edited, in a run that made its reports here: not a worker's run.
+    expect(
+      kinds([
+        child('t::a', 'call', 'failed'),
+        child('t::b', 'call', 'passed'),
+        made('t::a', 'call', 'passed', 'rebuilt'),
+        made('t::b', 'call', 'passed', 'rebuilt'),
+      ]),
+    ).toEqual(['outcome-not-made t::a, call: rebuilt from data, where pytest made no passing report of its own']);
   });
 
   it('a report of the wrong shape is a problem, never an exception', () => {

@@ -546,9 +546,17 @@ def _boot():
         emit({"kind": "start", "argv0": sys.argv[0] if sys.argv else ""})
 
     if main and runner == "pytest":
-        state["witness"], state["hook_watch"] = _load_witness(boot_dir, str_type, function_type, method_type)
+        support = _load_witness(boot_dir, str_type, function_type, method_type, emit)
+        state["witness"], state["hook_watch"] = support[0], support[1]
         _load_pytest(config, sys)
-        state["tampered"] = _watch_pytest(sys)
+        plugin_codes = support[2](config.get("plugins", [])) if support[2] is not None else {}
+        if state["witness"] is not None:
+            state["witness"][3](plugin_codes)
+        if state["hook_watch"] is not None:
+            state["hook_watch"][2](plugin_codes)
+        watch = _watch_pytest(sys)
+        # A piece of the machinery a pristine plugin puts its own code in (flaky's call_and_report) is not tampering.
+        state["tampered"] = lambda: watch(plugin_codes)
     state["booting"] = False
     if main:
         import atexit
@@ -557,21 +565,25 @@ def _boot():
     _chain(boot_dir, sys)
 
 
-def _load_witness(boot_dir, str_type, function_type, method_type):
+def _load_witness(boot_dir, str_type, function_type, method_type, emit):
     """The witness of pytest's own reports and the watch of its decisive hook calls
     (swe_env_witness.py, beside this file), made now, before any repository code: their state is
-    reachable only through the audit hook's closure."""
+    reachable only through the audit hook's closure. With them, what gathers the pristine plugins'
+    code once the boot has loaded them."""
     import builtins
     import importlib.util
     import os
+    import sys
 
     spec = importlib.util.spec_from_file_location("_swe_env_witness", os.path.join(boot_dir, "swe_env_witness.py"))
     module = importlib.util.module_from_spec(spec)
     try:
         spec.loader.exec_module(module)
-        return module.make_witness(str_type, builtins.__dict__), module.make_hook_watch(str_type, function_type, method_type)
+        witness = module.make_witness(str_type, builtins.__dict__, emit)
+        watch = module.make_hook_watch(str_type, function_type, method_type, sys.modules)
+        return witness, watch, lambda names: module.plugin_codes(names, function_type)
     except Exception:
-        return None, None
+        return None, None, None
 
 
 def _leave_environment(os, boot_dir):
@@ -659,6 +671,22 @@ def _watch_pytest(sys):
         ("_pytest.skipping.pytest_runtest_makereport", _pytest.skipping, "pytest_runtest_makereport"),
         ("os.write", os, "write"),
     )
+    # pluggy's hook call path (a descriptor on HookCaller.__call__ answers a hook before any of its
+    # implementations runs).
+    try:
+        import pluggy._callers
+        import pluggy._hooks
+        import pluggy._manager
+
+        caller_type = getattr(pluggy._hooks, "HookCaller", None) or getattr(pluggy._hooks, "_HookCaller", None)
+        watched += (
+            ("pluggy._callers._multicall", pluggy._callers, "_multicall"),
+            ("pluggy.PluginManager._hookexec", pluggy._manager.PluginManager, "_hookexec"),
+        )
+        if isinstance(caller_type, type):
+            watched += (("pluggy.HookCaller.__call__", caller_type, "__call__"), ("pluggy.HookCaller.get_hookimpls", caller_type, "get_hookimpls"))
+    except ImportError:
+        pass
     # What a call's exception is held in (a falsy or forged one reads as no failure to pytest).
     exception_info = _pytest._code.code.ExceptionInfo
     for attribute in ("from_current", "from_exc_info", "value", "type", "__bool__", "__len__"):
@@ -675,8 +703,17 @@ def _watch_pytest(sys):
         watched += ((f"{module_name}.{class_name}.__exit__", klass, "__exit__"),)
     originals = tuple(lookup(owner, attribute) for _, owner, attribute in watched)
 
-    def tampered():
-        return [name for (name, owner, attribute), original in zip(watched, originals) if lookup(owner, attribute) is not original]
+    def tampered(allowed):
+        found = []
+        for (name, owner, attribute), original in zip(watched, originals):
+            current = lookup(owner, attribute)
+            if current is original:
+                continue
+            function = current.__func__ if type(current) in (classmethod, staticmethod, types.MethodType) else current
+            if type(function) is types.FunctionType and allowed.get(id(function.__code__)) is function.__code__:
+                continue
+            found.append(name)
+        return found
 
     return tampered
 

@@ -21,7 +21,7 @@ they were defined with (a copy of a wrapper's code given other defaults is not t
 """
 
 
-def make_witness(str_type, builtins_dict):
+def make_witness(str_type, builtins_dict, emit):
     import _pytest._code.code
     import _pytest.outcomes
     import _pytest.runner
@@ -36,8 +36,12 @@ def make_witness(str_type, builtins_dict):
     # pytest's own callers of the two wrappers (pytest 8.1 moved the call into call_and_report).
     call_makers = tuple(c for c in (code_of(_pytest.runner, "call_runtest_hook"), code_of(_pytest.runner, "call_and_report")) if c is not None)
     report_maker = code_of(_pytest.runner, "pytest_runtest_makereport")
+    protocol = code_of(_pytest.runner, "runtestprotocol")
     if not call_makers or report_maker is None:
         return None
+    # Code of the pristine plugins the boot loaded (flaky runs tests through its own
+    # call_and_report): a call or report they make is pytest's as much as its own runner's.
+    plugin_codes = {}
     instance_dict = object.__getattribute__
     mro_of = type.__dict__["__mro__"].__get__
     # pytest's skip, and unittest's, which pytest's unittest support turns into one.
@@ -74,15 +78,35 @@ def make_witness(str_type, builtins_dict):
             code = function.__code__
             wrappers[id(code)] = (code, tuple((function.__kwdefaults__ or {}).items()))
 
+    def trust_plugins(codes):
+        plugin_codes.update(codes)
+
     def genuine(frame, callers):
         # The wrapper's own code, running with the values it was defined with, called by pytest.
         entry = wrappers.get(id(frame.f_code))
         if entry is None or entry[0] is not frame.f_code or frame.f_builtins is not builtins_dict:
             return False
-        if callers and (frame.f_back is None or not any(frame.f_back.f_code is c for c in callers)):
-            return False
+        if callers:
+            caller = frame.f_back
+            if caller is None:
+                return False
+            if not any(caller.f_code is c for c in callers) and plugin_codes.get(id(caller.f_code)) is not caller.f_code:
+                return False
+            if not for_the_running_item(caller):
+                return False
         local = frame.f_locals
         return all(local.get(name, entry) is value for name, value in entry[1])
+
+    def for_the_running_item(caller):
+        # Inside pytest's protocol for an item, a call or report for another item (a copy of it
+        # whose runtest does nothing) is not that test's.
+        item = caller.f_locals.get("item", wrappers)
+        frame = caller.f_back
+        while frame is not None:
+            if frame.f_code is protocol:
+                return frame.f_locals.get("item") is item
+            frame = frame.f_back
+        return True
 
     def on_event(event, args, frame):
         """An event of the wrappers; `frame` is the one that raised it."""
@@ -99,7 +123,12 @@ def make_witness(str_type, builtins_dict):
                 outcome = ""  # a call pytest did not make
             elif entry[1] and (outcome == "passed" or not failed(call)):
                 outcome = "failed"  # the failure it raised, taken away before the report was made
-            made[id(report)] = (report, outcome, text(attribute(report, "nodeid")), text(attribute(report, "when")))
+            nodeid, when = text(attribute(report, "nodeid")), text(attribute(report, "when"))
+            made[id(report)] = (report, outcome, nodeid, when)
+            if outcome:
+                # In every process with the key (a test run in a forked child, whose report its
+                # parent rebuilds): what pytest made, for reports rebuilt from data to be held to.
+                emit({"kind": "made", "nodeid": nodeid, "when": when, "outcome": outcome})
         elif event == "swe_env.rebuilt":
             if len(args) == 1 and genuine(frame, ()) and id(args[0]) not in made:
                 made[id(args[0])] = (args[0], "rebuilt", None, None)
@@ -121,7 +150,7 @@ def make_witness(str_type, builtins_dict):
             "made": how,
         }
 
-    return register, on_event, read_report
+    return register, on_event, read_report, trust_plugins
 
 
 # The hooks that decide whether or how a test runs, and the one that changes the collected items:
@@ -134,7 +163,7 @@ DECISIVE_HOOKS = {
 }
 
 
-def make_hook_watch(str_type, function_type, method_type):
+def make_hook_watch(str_type, function_type, method_type, sys_modules):
     """Which functions implement the decisive hooks, read from each of pluggy's hook calls in progress
     when the recorder's own implementation of one runs (`swe_env.hooks`, and the test-code check):
     the list a call runs is the one its `_multicall` holds, whatever was registered or unregistered
@@ -171,6 +200,42 @@ def make_hook_watch(str_type, function_type, method_type):
             return None
         return code_of(function)
 
+    import os
+
+    realpath = os.path.realpath
+    machinery_dirs = tuple(realpath(os.path.dirname(m.__file__)) + os.sep for m in (callers, __import__("_pytest.runner").runner))
+    # Code pytest, pluggy and the pristine plugins really hold (see trust): a code object that
+    # names one of their files but is none of theirs (code.replace(co_filename=...)) is no file.
+    known = {}
+    placed = {}
+
+    def trust(plugin_codes):
+        import _pytest.config
+        import importlib
+
+        # Every plugin module pytest may load later (pytester, when a conftest asks for it).
+        for name in sorted(getattr(_pytest.config, "builtin_plugins", ())):
+            try:
+                importlib.import_module("_pytest." + name)
+            except Exception:
+                pass
+        known.update(_codes_of(tuple(m for m in list(sys_modules) if m.split(".")[0] in ("_pytest", "pytest", "pluggy")), function_type))
+        known.update(plugin_codes)
+
+    def place(code):
+        # The file a code object names, or "<no file> ..." where it names pytest's or pluggy's
+        # without being theirs.
+        entry = placed.get(id(code))
+        if entry is not None and entry[0] is code:
+            return entry[1]
+        name = code.co_filename
+        if type(name) is not str_type:
+            name = "<no file>"
+        elif known and realpath(name).startswith(machinery_dirs) and known.get(id(code)) is not code:
+            name = "<no file> " + name
+        placed[id(code)] = (code, name)
+        return name
+
     def observe(frame):
         while frame is not None:
             if frame.f_code is multicall:
@@ -184,18 +249,20 @@ def make_hook_watch(str_type, function_type, method_type):
                     caller = frame.f_back
                     while caller is not None and id(caller.f_code) in pluggy_codes:
                         caller = caller.f_back
-                    if caller is not None and type(caller.f_code.co_filename) is str_type:
-                        seen[group].setdefault(caller.f_code.co_filename, True)
+                    if caller is not None:
+                        seen[group].setdefault(place(caller.f_code), True)
                 if group is not None and type(impls) in (list, tuple):
                     for impl in impls:
                         if type(impl) is not impl_type:
                             seen[group].setdefault("<not a hook implementation>", None)
                             continue
                         code = code_file(function_of(impl))
-                        # A callable that is no function has no file to place (the recorder's list
-                        # at the session's end names its plugin's).
-                        if code is not None and type(code.co_filename) is str_type:
-                            seen[group].setdefault(code.co_filename, True)
+                        if code is None:
+                            # A builtin or other callable deciding whether a test runs: no code
+                            # of pytest's or a plugin's file (os.getpid answering pyfunc_call).
+                            seen[group].setdefault("<no code> " + local.get("hook_name"), True)
+                        else:
+                            seen[group].setdefault(place(code), True)
             frame = frame.f_back
 
     def files(hook_file, own):
@@ -212,7 +279,7 @@ def make_hook_watch(str_type, function_type, method_type):
             out[group] = sorted(placed)
         return out
 
-    return observe, files
+    return observe, files, trust
 
 
 def _codes_of(module_names, function_type):
@@ -242,3 +309,12 @@ def _codes_of(module_names, function_type):
         found[id(code)] = code
         stack.extend(c for c in code.co_consts if type(c) is type(code))
     return found
+
+
+def plugin_codes(names, function_type):
+    """The code of the pristine plugins the boot loaded, every module of their packages."""
+    import sys
+
+    tops = {name.split(".")[0] for name in names if type(name) is str}
+    modules = tuple(m for m in list(sys.modules) if m.split(".")[0] in tops)
+    return _codes_of(modules, function_type)
