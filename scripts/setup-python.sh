@@ -91,6 +91,16 @@ if [ ! -f "$openenv_venv/.complete" ] || [ clients/python/tests/requirements-ope
   "$openenv_venv/bin/python" -c 'import grpc, pytest, openenv.core.env_server.http_server, openenv.core.mcp_client; from importlib.metadata import version; assert version("openenv") == "0.10.0"' >&2
   touch "$openenv_venv/.complete"
 fi
+# pytest with plugins that make, rerun or rebuild reports themselves (flaky, pytest-forked,
+# pytest-rerunfailures), in a venv of its own, for test/reward/witness-host.test.ts.
+witness_venv="$venv/pytest-witness"
+if [ ! -f "$witness_venv/.complete" ] || [ test/reward/witness-plugins.txt -nt "$witness_venv/.complete" ]; then
+  rm -rf "$witness_venv"
+  "$python" -m venv "$witness_venv"
+  "$witness_venv/bin/python" -m pip --disable-pip-version-check -q install -r test/reward/witness-plugins.txt 2>&1 | grep -v 'is ignored' >&2 || true
+  "$witness_venv/bin/python" -c 'import flaky, pytest_forked, pytest_rerunfailures, pytest; assert pytest.__version__ == "9.0.3", pytest.__version__' >&2
+  touch "$witness_venv/.complete"
+fi
 # Harbor (needs Python >= 3.12) in a venv of its own, for tests/test_harbor.py (scripts/setup-harbor-python.sh).
 bash "$here/setup-harbor-python.sh" >/dev/null
 PYTHON="$venv/bin/python" bash clients/python/scripts/gen_proto.sh >&2
