@@ -162,11 +162,14 @@ def pytest_runtest_makereport(item, call):
 `,
 });
 
-/** X5c: no hook at all; pluggy's inner hook call replaced on the plugin manager. */
-const X5C_HOOK_CALL = patch({
-  'textkit/__init__.py': support(
+/**
+ * textkit/__init__.py replacing the plugin manager's inner hook call at the first test's setup:
+ * `hookexec` (Python lines) is its body, `inner` the call it replaced; no hook is registered.
+ */
+const interposing = (imports: readonly string[], hookexec: readonly string[]): string =>
+  support(
     [
-      'from textkit._tk import flip',
+      ...imports,
       '',
       '',
       'class _Interposer:',
@@ -174,7 +177,7 @@ const X5C_HOOK_CALL = patch({
       '',
       '',
       'plugin = _Interposer()',
-      'original_register = runner.SetupState.setup',
+      'original_setup = runner.SetupState.setup',
       '',
       '',
       'def interpose(self, item):',
@@ -184,17 +187,26 @@ const X5C_HOOK_CALL = patch({
       '        inner = manager._inner_hookexec',
       '',
       '        def hookexec(name, impls, kwargs, firstresult):',
-      '            result = inner(name, impls, kwargs, firstresult)',
-      '            if name == "pytest_runtest_makereport" and result is not None:',
-      '                flip(result)',
-      '            return result',
+      ...hookexec.map((line) => `            ${line}`),
       '',
       '        manager._inner_hookexec = hookexec',
-      '    return original_register(self, item)',
+      '    return original_setup(self, item)',
       '',
       '',
       'runner.SetupState.setup = interpose',
     ].join('\n'),
+  );
+
+/** X5c: no hook at all; pluggy's inner hook call replaced on the plugin manager. */
+const X5C_HOOK_CALL = patch({
+  'textkit/__init__.py': interposing(
+    ['from textkit._tk import flip'],
+    [
+      'result = inner(name, impls, kwargs, firstresult)',
+      'if name == "pytest_runtest_makereport" and result is not None:',
+      '    flip(result)',
+      'return result',
+    ],
   ),
 });
 
@@ -257,46 +269,21 @@ def pytest_runtest_call(item):
 
 /** X5f: X5e's swallowing done by a replaced hook call path, no hook at all. */
 const X5F_SWALLOWING_CALL_PATH = patch({
-  'textkit/__init__.py': support(
+  'textkit/__init__.py': interposing(
+    ['import os', '', 'from textkit._tk import _ROOT, _plan'],
     [
-      'import os',
-      '',
-      'from textkit._tk import _ROOT, _plan',
-      '',
-      '',
-      'class _Interposer:',
-      '    """Registered as a plugin with no hooks."""',
-      '',
-      '',
-      'plugin = _Interposer()',
-      'original_setup = runner.SetupState.setup',
-      '',
-      '',
-      'def interpose(self, item):',
-      '    manager = item.config.pluginmanager',
-      '    if not getattr(manager, "_textkit", False):',
-      '        manager._textkit = True',
-      '        inner = manager._inner_hookexec',
-      '',
-      '        def hookexec(name, impls, kwargs, firstresult):',
-      '            if name != "pytest_runtest_call":',
-      '                return inner(name, impls, kwargs, firstresult)',
-      '            nodeid = kwargs["item"].nodeid',
-      '            path, _sep, rest = nodeid.partition("::")',
-      '            kind, _detail = _plan(os.path.join(_ROOT, path)).get(rest.split("::")[-1].split("[")[0], ("test", None))',
-      '            try:',
-      '                return inner(name, impls, kwargs, firstresult)',
-      '            except AssertionError:',
-      '                if kind != "test":',
-      '                    raise',
-      '                return []',
-      '',
-      '        manager._inner_hookexec = hookexec',
-      '    return original_setup(self, item)',
-      '',
-      '',
-      'runner.SetupState.setup = interpose',
-    ].join('\n'),
+      'if name != "pytest_runtest_call":',
+      '    return inner(name, impls, kwargs, firstresult)',
+      'nodeid = kwargs["item"].nodeid',
+      'path, _sep, rest = nodeid.partition("::")',
+      'kind, _detail = _plan(os.path.join(_ROOT, path)).get(rest.split("::")[-1].split("[")[0], ("test", None))',
+      'try:',
+      '    return inner(name, impls, kwargs, firstresult)',
+      'except AssertionError:',
+      '    if kind != "test":',
+      '        raise',
+      '    return []',
+    ],
   ),
 });
 
