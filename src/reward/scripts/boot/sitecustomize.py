@@ -546,10 +546,11 @@ def _boot():
         emit({"kind": "start", "argv0": sys.argv[0] if sys.argv else ""})
 
     if main and runner == "pytest":
-        support = _load_witness(boot_dir, str_type, function_type, method_type, emit)
+        support = _load_witness(boot_dir, str_type, function_type, method_type, emit, workdir)
         state["witness"], state["hook_watch"] = support[0], support[1]
         _load_pytest(config, sys)
-        plugin_codes = support[2](config.get("plugins", [])) if support[2] is not None else {}
+        # The pristine plugins' code and the recorder's, known by identity.
+        plugin_codes = support[2](list(config.get("plugins", [])) + [config.get("recorder_module", "")]) if support[2] is not None else {}
         if state["witness"] is not None:
             state["witness"][3](plugin_codes)
         if state["hook_watch"] is not None:
@@ -565,7 +566,7 @@ def _boot():
     _chain(boot_dir, sys)
 
 
-def _load_witness(boot_dir, str_type, function_type, method_type, emit):
+def _load_witness(boot_dir, str_type, function_type, method_type, emit, workdir):
     """The witness of pytest's own reports and the watch of its decisive hook calls
     (swe_env_witness.py, beside this file), made now, before any repository code: their state is
     reachable only through the audit hook's closure. With them, what gathers the pristine plugins'
@@ -580,7 +581,7 @@ def _load_witness(boot_dir, str_type, function_type, method_type, emit):
     try:
         spec.loader.exec_module(module)
         witness = module.make_witness(str_type, builtins.__dict__, emit)
-        watch = module.make_hook_watch(str_type, function_type, method_type, sys.modules)
+        watch = module.make_hook_watch(str_type, function_type, method_type, sys.modules, workdir)
         return witness, watch, lambda names: module.plugin_codes(names, function_type)
     except Exception:
         return None, None, None

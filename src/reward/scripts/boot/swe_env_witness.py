@@ -163,7 +163,7 @@ DECISIVE_HOOKS = {
 }
 
 
-def make_hook_watch(str_type, function_type, method_type, sys_modules):
+def make_hook_watch(str_type, function_type, method_type, sys_modules, workdir):
     """Which functions implement the decisive hooks, read from each of pluggy's hook calls in progress
     when the recorder's own implementation of one runs (`swe_env.hooks`, and the test-code check):
     the list a call runs is the one its `_multicall` holds, whatever was registered or unregistered
@@ -208,6 +208,7 @@ def make_hook_watch(str_type, function_type, method_type, sys_modules):
     # names one of their files but is none of theirs (code.replace(co_filename=...)) is no file.
     known = {}
     placed = {}
+    real_workdir = realpath(workdir).rstrip(os.sep) + os.sep
 
     def trust(plugin_codes):
         import _pytest.config
@@ -219,19 +220,28 @@ def make_hook_watch(str_type, function_type, method_type, sys_modules):
                 importlib.import_module("_pytest." + name)
             except Exception:
                 pass
-        known.update(_codes_of(tuple(m for m in list(sys_modules) if m.split(".")[0] in ("_pytest", "pytest", "pluggy")), function_type))
+        # Everything imported so far that is not the repository's: pytest, pluggy, the pristine
+        # plugins and what they import (a plugin's entry module may be a shim over another package).
+        outside = []
+        for name, module in list(sys_modules.items()):
+            path = getattr(module, "__file__", None) if type(module).__name__ == "module" else None
+            if type(path) is str_type and not realpath(path).startswith(real_workdir):
+                outside.append(name)
+        known.update(_codes_of(tuple(outside), function_type))
         known.update(plugin_codes)
 
     def place(code):
-        # The file a code object names, or "<no file> ..." where it names pytest's or pluggy's
-        # without being theirs.
+        # The file a code object names, or "<no file> ..." where it names one it does not come from.
         entry = placed.get(id(code))
         if entry is not None and entry[0] is code:
             return entry[1]
         name = code.co_filename
         if type(name) is not str_type:
             name = "<no file>"
-        elif known and realpath(name).startswith(machinery_dirs) and known.get(id(code)) is not code:
+        elif known and known.get(id(code)) is not code and realpath(name).startswith(machinery_dirs):
+            # Named after pytest's or pluggy's files without being their code. (A name of another
+            # installed file is not judged: a plugin the repository loads after the boot, from
+            # its ini or a conftest's pytest_plugins, is no code the boot has seen either.)
             name = "<no file> " + name
         placed[id(code)] = (code, name)
         return name
