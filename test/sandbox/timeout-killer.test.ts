@@ -81,8 +81,10 @@ describe('the command timeout with the sandbox’s own bash and kill replaced', 
     );
     await started;
     // From inside the sandbox (root, the sandbox's capabilities): find the helper and open its memory.
+    // A process that ends while the scan runs (the helper's own `sleep 0.1`) makes its cmdline's
+    // redirection fail before `tr` runs: the group's stderr is what is silenced, not tr's alone.
     const probe =
-      'h=swe-env-probe; for p in /proc/[0-9]*; do c=$(tr "\\0" " " < $p/cmdline 2>/dev/null); case "$c" in *"$h-helper"*) (exec 3<>$p/mem) 2>/dev/null && echo OPENED || echo REFUSED;; esac; done';
+      'h=swe-env-probe; for p in /proc/[0-9]*; do c=$( { tr "\\0" " " < $p/cmdline; } 2>/dev/null); case "$c" in *"$h-helper"*) (exec 3<>$p/mem) 2>/dev/null && echo OPENED || echo REFUSED;; esac; done';
     const seen = await sandbox.exec(['/bin/bash', '--noprofile', '--norc', '-c', probe], { timeoutMs: 30_000 });
     probed = true;
     expect(seen.output.toString()).toBe('REFUSED\n');
