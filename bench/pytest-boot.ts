@@ -12,7 +12,7 @@ import { mkdtempSync, rmSync, writeFileSync, mkdirSync, chmodSync } from 'node:f
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { BOOT_SOURCE, RECORDER_SOURCE, WITNESS_SOURCE } from '../src/reward/result-recorder.js';
+import { BOOT_FILES, RECORDER_SOURCE } from '../src/reward/result-recorder.js';
 import { arg, describe, printRow, runMain } from './stats.js';
 
 const run = promisify(execFile);
@@ -57,8 +57,7 @@ async function main(): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'swe-env-bench-boot-'));
   try {
     mkdirSync(join(dir, 'g', 'boot'), { recursive: true });
-    writeFileSync(join(dir, 'g', 'boot', 'sitecustomize.py'), BOOT_SOURCE);
-    writeFileSync(join(dir, 'g', 'boot', 'swe_env_witness.py'), WITNESS_SOURCE);
+    for (const [name, content] of BOOT_FILES) writeFileSync(join(dir, 'g', 'boot', name), content);
     writeFileSync(join(dir, 'g', 'rec.py'), RECORDER_SOURCE);
     writeFileSync(join(dir, 'driver.py'), DRIVER);
     chmodSync(dir, 0o777);

@@ -13,6 +13,9 @@ echo "== lint"
 npx eslint .
 echo "== format (prettier; npm run format fixes it)"
 npx prettier --check --log-level warn 'src/**/*.ts' 'test/**/*.ts' 'bench/**/*.ts'
+echo "== lint: the grader's own Python (ruff: undefined and unused names, syntax)"
+. scripts/lib.sh
+"$(python_env_dir)/bin/ruff" check --select F,E9 --output-format concise src
 # The Podman leg shares nothing with the other tests (another engine, servers of their own, records
 # kept by server id): it runs beside them (below).
 podman_leg() {

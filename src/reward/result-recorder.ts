@@ -13,8 +13,13 @@ import { readWitness, type MadeRecord } from './report-witness.js';
  * code under test do. The grader reads the file through the engine after the run.
  */
 export const RECORDER_SOURCE = readFileSync(new URL('./scripts/swe_env_recorder.py', import.meta.url), 'utf8');
-export const BOOT_SOURCE = readFileSync(new URL('./scripts/boot/sitecustomize.py', import.meta.url), 'utf8');
-export const WITNESS_SOURCE = readFileSync(new URL('./scripts/boot/swe_env_witness.py', import.meta.url), 'utf8');
+/** The boot's files, by name, as they go into its folder: sitecustomize.py loads the others by path. */
+export const BOOT_FILES: ReadonlyMap<string, string> = new Map([
+  ['sitecustomize.py', readFileSync(new URL('./scripts/boot/sitecustomize.py', import.meta.url), 'utf8')],
+  ['swe_env_witness.py', readFileSync(new URL('./scripts/boot/swe_env_witness.py', import.meta.url), 'utf8')],
+  ['swe_env_pytest.py', readFileSync(new URL('./scripts/boot/swe_env_pytest.py', import.meta.url), 'utf8')],
+  ['swe_env_test_code.py', readFileSync(new URL('./scripts/boot/swe_env_test_code.py', import.meta.url), 'utf8')],
+]);
 
 export interface RecorderChannel {
   readonly key: string;
@@ -68,8 +73,7 @@ export function channelFiles(
     plugins: input.plugins,
   };
   return [
-    { path: `${channel.bootDir}/sitecustomize.py`, content: BOOT_SOURCE },
-    { path: `${channel.bootDir}/swe_env_witness.py`, content: WITNESS_SOURCE },
+    ...[...BOOT_FILES].map(([name, content]) => ({ path: `${channel.bootDir}/${name}`, content })),
     { path: channel.configFile, content: JSON.stringify(config) },
     { path: channel.keyFile, content: channel.key },
     ...(channel.recorderModule ? [{ path: channel.recorderFile, content: RECORDER_SOURCE }] : []),

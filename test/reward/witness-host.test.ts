@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { packageRoot } from '../../src/common/paths.js';
 import { integrityLines } from '../../src/reward/findings.js';
 import { gatherEvidence } from '../../src/reward/grading/evidence.js';
-import { BOOT_SOURCE, RECORDER_SOURCE, WITNESS_SOURCE, readRecords } from '../../src/reward/result-recorder.js';
+import { BOOT_FILES, RECORDER_SOURCE, readRecords } from '../../src/reward/result-recorder.js';
 import { pythonEnv } from '../helpers/python-env.js';
 
 /**
@@ -72,8 +72,7 @@ async function grade(
   mkdirSync(join(repo, 'pkg'), { recursive: true });
   if (fixture) cpSync(join(packageRoot(), 'test', 'fixtures', 'cheats', 'witness', fixture, 'pkg'), join(repo, 'pkg'), { recursive: true });
   for (const [path, text] of Object.entries({ 'test_target.py': TESTS, ...files })) writeFileSync(join(repo, path), text);
-  writeFileSync(join(dir, 'g', 'boot', 'sitecustomize.py'), BOOT_SOURCE);
-  writeFileSync(join(dir, 'g', 'boot', 'swe_env_witness.py'), WITNESS_SOURCE);
+  for (const [name, content] of BOOT_FILES) writeFileSync(join(dir, 'g', 'boot', name), content);
   writeFileSync(join(dir, 'g', 'rec.py'), RECORDER_SOURCE);
   const key = 'k'.repeat(64);
   writeFileSync(join(dir, 'g', 'key'), key);

@@ -61,9 +61,11 @@ def _boot():
     # modules run are the only test code the runner may run for their tests.
     test_files = frozenset(workdir + p for p in config.get("test_files", []))
     boot_dir = os.path.dirname(os.path.abspath(__file__))
-    runner_prefixes = tuple(config.get("runner_modules", []))
     recorder_file = config.get("recorder_path", "")
-    public_sources = frozenset(p for p in (os.path.abspath(__file__), recorder_file) if p)
+    # The boot's sources and the recorder's hold no secret: a traceback through them (pytest formatting
+    # one) reads their lines.
+    boot_sources = ("sitecustomize.py", "swe_env_witness.py", "swe_env_pytest.py", "swe_env_test_code.py")
+    public_sources = frozenset(p for p in tuple(os.path.join(boot_dir, name) for name in boot_sources) + (recorder_file,) if p)
 
     # Everything the hook calls is bound here: nothing it uses can be replaced from outside.
     write = os.write
@@ -75,7 +77,6 @@ def _boot():
     abspath = os.path.abspath
     str_type = str
     bytes_type = bytes
-    int_type = int
     from _thread import allocate_lock, get_ident
 
     # Per thread, so that one thread's event being handled never hides another thread's.
@@ -87,17 +88,9 @@ def _boot():
     code_type = _types.CodeType
     function_type = _types.FunctionType
     method_type = _types.MethodType
-    dict_type = dict
     # Code the agent's own frames executed directly (exec of compiled text, whatever file name it
     # claims): frames running it count as the agent's. Ids, with the objects kept alive beside them.
     agent_codes = set()
-    trusted_test_codes = set()
-    # The test files' own definitions (module-level functions and methods of module-level
-    # classes): id of each code object -> its file, and each file's defined names.
-    test_def_codes = {}
-    test_def_names = {}
-    # Each test file's definitions themselves, by file, to know a code object rebuilt from one.
-    test_defs = {}
     kept = []
 
     def remember(code, into):
@@ -111,23 +104,6 @@ def _boot():
             for const in c.co_consts:
                 if type(const) is code_type:
                     stack.append(const)
-
-    def remember_defs(module_code):
-        # A function's code is optimized (CO_OPTIMIZED); a class body's is not, and holds its
-        # methods. Names by scope: the module's ("") and each module-level class's.
-        path = module_code.co_filename
-        bodies = [("", module_code)]
-        for const in module_code.co_consts:
-            if type(const) is code_type and not const.co_flags & 1:
-                bodies.append((const.co_name, const))
-        for scope, body in bodies:
-            names = test_def_names.setdefault((path, scope), set())
-            for const in body.co_consts:
-                if type(const) is code_type and const.co_flags & 1:
-                    test_def_codes[id(const)] = path
-                    names.add(const.co_name)
-                    test_defs.setdefault(path, []).append(const)
-                    kept.append(const)
 
     def read_text(path):
         try:
@@ -207,94 +183,6 @@ def _boot():
                 return name
         return None
 
-    def function_code(value):
-        """The code object of a plain function or method, read without running any of its code."""
-        if type(value) is method_type:
-            value = value.__func__
-        if type(value) is function_type:
-            return value
-        return None
-
-    plain_constant_types = (str_type, bytes_type, int, float, complex, bool, type(None), type(Ellipsis))
-
-    def same_constants(a, b):
-        """Whether two co_consts tuples hold the same values, compared without running any code of
-        theirs: plain values of exact built-in types, tuples and code objects of them."""
-        if len(a) != len(b):
-            return False
-        for x, y in zip(a, b):
-            if type(x) is not type(y):
-                return False
-            if type(x) is tuple:
-                if not same_constants(x, y):
-                    return False
-            elif type(x) is code_type:
-                if x.co_code != y.co_code or x.co_names != y.co_names or not same_constants(x.co_consts, y.co_consts):
-                    return False
-            elif type(x) in plain_constant_types:
-                if x != y:
-                    return False
-            else:
-                return False
-        return True
-
-    def same_code(a, b):
-        return a.co_code == b.co_code and a.co_names == b.co_names and same_constants(a.co_consts, b.co_consts)
-
-    def rebuilt_from_file(code, full, name):
-        """Whether code no compilation made, under the test file's name, is another definition of
-        that file, a passing test's code renamed to the test's name (`code.replace(co_name=...)`).
-        A wrapper that only borrows the file's name (hypothesis's @given), code recompiled from the
-        test's own source (instrumenting decorators) or a copy of the test's own code is not."""
-        if code.co_filename != full:
-            return False
-        defs = test_defs.get(full, ())
-        for d in defs:
-            if d.co_name == name and same_code(d, code):
-                return False
-        for d in defs:
-            if d.co_name != name and same_code(d, code):
-                return True
-        return False
-
-    def check_test_code(nodeid, obj):
-        """What runs for a hidden test: "ok" (code its file defines, through any wrappers), "agent"
-        (the function that runs in the end is the patch's code: the test replaced), "wrapped" (the
-        file's test, wrapped by a decorator of a file the patch changed: moto's mock decorators,
-        freezegun's), or "unverified" (no way back to the file's code: hypothesis's @given
-        impersonates the test under its file's name, a test inherited from a helper module)."""
-        path = nodeid.split("::", 1)[0]
-        full = path if path.startswith("/") else workdir + path
-        if full not in test_files:
-            return "ok"
-        parts = nodeid.split("::")
-        name = parts[-1].split("[", 1)[0]
-        scope = parts[1] if len(parts) == 3 else "" if len(parts) == 2 else None
-        fn = function_code(obj)
-        wrapped_by_agent = False
-        for _ in range(16):
-            if fn is None:
-                return "unverified"
-            code = fn.__code__
-            if id(code) in trusted_test_codes:
-                if wrapped_by_agent:
-                    return "wrapped"
-                # Another definition of the file run under a test its scope (the module, or the
-                # test's class) defines by that name: the test's code swapped for a passing one (an
-                # alias, `test_b = test_a`, defines no test_b and stays "ok").
-                if test_def_codes.get(id(code)) == full and code.co_name != name and name in test_def_names.get((full, scope), ()):
-                    return "swapped"
-                return "ok"
-            agent = id(code) in agent_codes or code.co_filename in agent_files
-            inner = fn.__dict__.get("__wrapped__") if type(fn.__dict__) is dict_type else None
-            if inner is None:
-                if not agent and rebuilt_from_file(code, full, name):
-                    return "swapped"
-                return "agent" if agent else "unverified"
-            wrapped_by_agent = wrapped_by_agent or agent
-            fn = function_code(inner)
-        return "unverified"
-
     def path_of(value):
         # Exact types only: calling anything of an object the code under test made (its
         # __fspath__, __index__, __eq__...) would run its code inside the hook, with the hook's
@@ -325,7 +213,7 @@ def _boot():
                         state["hook_watch"][0](caller_frame)
                     obj = record.pop("obj", None)
                     nodeid = record.get("nodeid")
-                    record["ok"] = check_test_code(nodeid, obj) if type(nodeid) is str_type else "unverified"
+                    record["ok"] = test_code[1](nodeid, obj) if type(nodeid) is str_type and test_code is not None else "unverified"
                 elif record.get("kind") == "end" and state["tampered"] is not None:
                     # The machinery's identity, checked here against what the boot saw before
                     # any repository code ran: the recorder's own lists are in reach of the
@@ -384,9 +272,8 @@ def _boot():
             # A test file's module code is its tests' only trusted code when the runner's import
             # runs it: one the patch's code runs (its lines compiled again under the file's name,
             # a passing test's body as another test's definition) defines nothing trusted.
-            if code.co_name == "<module>" and code.co_filename in test_files and not agent_on_stack(files):
-                remember(code, trusted_test_codes)
-                remember_defs(code)
+            if test_code is not None and code.co_name == "<module>" and code.co_filename in test_files and not agent_on_stack(files):
+                test_code[0](code)
             if files and (files[0] in agent_files or files[0].startswith("agent-code:")):
                 remember(code, agent_codes)
             return
@@ -473,8 +360,6 @@ def _boot():
             if full.startswith(guarded):
                 mode = args[1] if len(args) > 1 and type(args[1]) is str_type else "r"
                 if full in public_sources and "w" not in mode and "a" not in mode and "+" not in mode and "x" not in mode:
-                    # The boot's and the recorder's source hold no secret: a traceback through
-                    # them (pytest formatting one) reads their lines.
                     return
                 files = caller_files()
                 # The monitor, the recorder and the interpreter's own start-up may read this
@@ -538,6 +423,10 @@ def _boot():
             tb = tb.tb_next
         return True
 
+    # Which code runs for each hidden test (swe_env_test_code.py): what the graded process's records say.
+    test_code = None
+    if main and test_files:
+        test_code = _load_boot_module(boot_dir, "swe_env_test_code.py").make_test_code(workdir, test_files, agent_files, agent_codes, remember)
     sys.addaudithook(hook)
     if main:
         _leave_environment(os, boot_dir)
@@ -548,14 +437,15 @@ def _boot():
     if main and runner == "pytest":
         support = _load_witness(boot_dir, str_type, function_type, method_type, emit, workdir)
         state["witness"], state["hook_watch"] = support[0], support[1]
-        _load_pytest(config, sys)
+        pytest_boot = _load_boot_module(boot_dir, "swe_env_pytest.py")
+        pytest_boot.load_pytest(config, sys)
         # The pristine plugins' code and the recorder's, known by identity.
         plugin_codes = support[2](list(config.get("plugins", [])) + [config.get("recorder_module", "")]) if support[2] is not None else {}
         if state["witness"] is not None:
             state["witness"][3](plugin_codes)
         if state["hook_watch"] is not None:
             state["hook_watch"][2](plugin_codes)
-        watch = _watch_pytest(sys)
+        watch = pytest_boot.watch_pytest(sys)
         # A piece of the machinery a pristine plugin puts its own code in (flaky's call_and_report) is not tampering.
         state["tampered"] = lambda: watch(plugin_codes)
     state["booting"] = False
@@ -566,20 +456,28 @@ def _boot():
     _chain(boot_dir, sys)
 
 
+def _load_boot_module(boot_dir, file_name):
+    """A module of this boot (beside this file), executed from its path and entered in no
+    sys.modules: what it defines is reachable only through the boot's closure."""
+    import importlib.util
+    import os
+
+    spec = importlib.util.spec_from_file_location("_" + file_name[: -len(".py")], os.path.join(boot_dir, file_name))
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
 def _load_witness(boot_dir, str_type, function_type, method_type, emit, workdir):
     """The witness of pytest's own reports and the watch of its decisive hook calls
     (swe_env_witness.py, beside this file), made now, before any repository code: their state is
     reachable only through the audit hook's closure. With them, what gathers the pristine plugins'
     code once the boot has loaded them."""
     import builtins
-    import importlib.util
-    import os
     import sys
 
-    spec = importlib.util.spec_from_file_location("_swe_env_witness", os.path.join(boot_dir, "swe_env_witness.py"))
-    module = importlib.util.module_from_spec(spec)
     try:
-        spec.loader.exec_module(module)
+        module = _load_boot_module(boot_dir, "swe_env_witness.py")
         witness = module.make_witness(str_type, builtins.__dict__, emit)
         watch = module.make_hook_watch(str_type, function_type, method_type, sys.modules, workdir)
         return witness, watch, lambda names: module.plugin_codes(names, function_type)
@@ -625,140 +523,6 @@ def _watch_environ(os, sys):
         os.environ = WatchedEnviron(env._data, env.encodekey, env.decodekey, env.encodevalue, env.decodevalue)
     except Exception:
         pass
-
-
-def _watch_pytest(sys):
-    """A check of the pytest machinery outcomes pass through, against the objects found now (before
-    any code of the repository has run), read without calling anything of theirs: class
-    dictionaries along the MRO and module dictionaries, taken through the base types' own
-    descriptors, compared by identity."""
-    import os
-    import types
-
-    import _pytest._code.code
-    import _pytest.python
-    import _pytest.reports
-    import _pytest.runner
-    import _pytest.skipping
-
-    mro_of = type.__dict__["__mro__"].__get__
-    class_dict = type.__dict__["__dict__"].__get__
-    module_dict = types.ModuleType.__dict__["__dict__"].__get__
-    module_type = types.ModuleType
-    missing = object()
-
-    def lookup(owner, attribute):
-        if type(owner) is module_type:
-            return module_dict(owner).get(attribute, missing)
-        for klass in mro_of(owner):
-            found = class_dict(klass).get(attribute, missing)
-            if found is not missing:
-                return found
-        return missing
-
-    watched = (
-        ("_pytest.reports.TestReport.__init__", _pytest.reports.TestReport, "__init__"),
-        ("_pytest.reports.TestReport.from_item_and_call", _pytest.reports.TestReport, "from_item_and_call"),
-        ("_pytest.reports.TestReport._from_json", _pytest.reports.TestReport, "_from_json"),
-        ("_pytest.reports.BaseReport.passed", _pytest.reports.BaseReport, "passed"),
-        ("_pytest.reports.BaseReport.failed", _pytest.reports.BaseReport, "failed"),
-        ("_pytest.reports.BaseReport.skipped", _pytest.reports.BaseReport, "skipped"),
-        ("_pytest.runner.call_and_report", _pytest.runner, "call_and_report"),
-        ("_pytest.runner.runtestprotocol", _pytest.runner, "runtestprotocol"),
-        ("_pytest.runner.pytest_runtest_makereport", _pytest.runner, "pytest_runtest_makereport"),
-        ("_pytest.runner.CallInfo.from_call", _pytest.runner.CallInfo, "from_call"),
-        ("_pytest.python.pytest_pyfunc_call", _pytest.python, "pytest_pyfunc_call"),
-        ("_pytest.python.Function.runtest", _pytest.python.Function, "runtest"),
-        ("_pytest.skipping.pytest_runtest_makereport", _pytest.skipping, "pytest_runtest_makereport"),
-        ("os.write", os, "write"),
-    )
-    # pluggy's hook call path (a descriptor on HookCaller.__call__ answers a hook before any of its
-    # implementations runs).
-    try:
-        import pluggy._callers
-        import pluggy._hooks
-        import pluggy._manager
-
-        caller_type = getattr(pluggy._hooks, "HookCaller", None) or getattr(pluggy._hooks, "_HookCaller", None)
-        watched += (
-            ("pluggy._callers._multicall", pluggy._callers, "_multicall"),
-            ("pluggy.PluginManager._hookexec", pluggy._manager.PluginManager, "_hookexec"),
-        )
-        if isinstance(caller_type, type):
-            watched += (("pluggy.HookCaller.__call__", caller_type, "__call__"), ("pluggy.HookCaller.get_hookimpls", caller_type, "get_hookimpls"))
-    except ImportError:
-        pass
-    # What a call's exception is held in (a falsy or forged one reads as no failure to pytest).
-    exception_info = _pytest._code.code.ExceptionInfo
-    for attribute in ("from_current", "from_exc_info", "value", "type", "__bool__", "__len__"):
-        watched += ((f"_pytest._code.code.ExceptionInfo.{attribute}", exception_info, attribute),)
-    # What `pytest.raises` decides with: a context whose __exit__ swallows every exception makes each
-    # `with pytest.raises(...)` pass. Its class moved between pytest versions.
-    import importlib
-
-    for module_name, class_name in (("_pytest.python_api", "RaisesContext"), ("_pytest.raises", "RaisesExc"), ("_pytest.raises", "RaisesGroup")):
-        try:
-            klass = getattr(importlib.import_module(module_name), class_name)
-        except Exception:
-            continue
-        watched += ((f"{module_name}.{class_name}.__exit__", klass, "__exit__"),)
-    originals = tuple(lookup(owner, attribute) for _, owner, attribute in watched)
-
-    def tampered(allowed):
-        found = []
-        for (name, owner, attribute), original in zip(watched, originals):
-            current = lookup(owner, attribute)
-            if current is original:
-                continue
-            function = current.__func__ if type(current) in (classmethod, staticmethod, types.MethodType) else current
-            if type(function) is types.FunctionType and allowed.get(id(function.__code__)) is function.__code__:
-                continue
-            found.append(name)
-        return found
-
-    return tampered
-
-
-def _load_pytest(config, sys):
-    """pytest, the recorder and the pristine plugins, imported from where they are installed."""
-    import importlib
-    import importlib.util
-
-    import pytest  # noqa: F401  (the installed pytest, before the working directory is on sys.path)
-    import _pytest.config  # noqa: F401
-
-    for name in config.get("plugins", []):
-        try:
-            module = importlib.import_module(name)
-        except Exception:
-            continue
-        # Imported before pytest could rewrite its asserts: say so, or pytest warns (an error
-        # under `filterwarnings = error`).
-        try:
-            module.__doc__ = (module.__doc__ or "") + "\nPYTEST_DONT_REWRITE"
-        except Exception:
-            pass
-    module_name = config.get("recorder_module", "")
-    recorder_path = config.get("recorder_path", "")
-    if module_name and recorder_path:
-        spec = importlib.util.spec_from_file_location(module_name, recorder_path)
-        module = importlib.util.module_from_spec(spec)
-        sys.modules[module_name] = module
-        # The command line as the test command gave it, which the recorder puts back once pytest
-        # has read its own (before any conftest or test module runs: code that reads sys.argv
-        # sees what it would see under the harness).
-        module.__dict__["_SWE_ENV_ARGV"] = tuple(sys.argv)
-        # Where the repository is: the recorder tells the files of hook functions there from
-        # files outside it (the installed ones, or one written at run time).
-        module.__dict__["_SWE_ENV_WORKDIR"] = config.get("workdir", "/testbed")
-        spec.loader.exec_module(module)
-        # Loaded by name on pytest's own command line rather than through PYTEST_ADDOPTS: the tests
-        # and what they start inherit the environment (a nested `python -m pytest` would fail to
-        # import a recorder only this process has), and honest code copies it.
-        extra = ["-p", module_name]
-        for name in config.get("plugins", []):
-            extra += ["-p", name]
-        sys.argv[1:1] = extra
 
 
 def _chain(boot_dir, sys):

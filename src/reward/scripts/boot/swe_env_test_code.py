@@ -1,0 +1,138 @@
+"""Which code runs for a hidden test (part of swe-env's grading boot: sitecustomize.py, beside this
+file, loads it by path before any code of the repository runs and keeps what it makes in its
+closure): the test files' own definitions, learnt from their module code when the test runner's
+import runs it, and the check of the function the recorder finds for each hidden test.
+"""
+
+
+def make_test_code(workdir, test_files, agent_files, agent_codes, remember):
+    """(learn, check): learn(module_code) takes in a test file's module code as the runner's import
+    runs it; check(nodeid, obj) says what runs for a test ("ok", "agent", "wrapped", "swapped",
+    "unverified")."""
+    import types
+
+    str_type = str
+    bytes_type = bytes
+    dict_type = dict
+    code_type = types.CodeType
+    function_type = types.FunctionType
+    method_type = types.MethodType
+    trusted_test_codes = set()
+    # The test files' own definitions (module-level functions and methods of module-level
+    # classes): id of each code object -> its file, and each file's defined names.
+    test_def_codes = {}
+    test_def_names = {}
+    # Each test file's definitions themselves, by file, to know a code object rebuilt from one.
+    test_defs = {}
+    kept = []
+
+    def remember_defs(module_code):
+        # A function's code is optimized (CO_OPTIMIZED); a class body's is not, and holds its
+        # methods. Names by scope: the module's ("") and each module-level class's.
+        path = module_code.co_filename
+        bodies = [("", module_code)]
+        for const in module_code.co_consts:
+            if type(const) is code_type and not const.co_flags & 1:
+                bodies.append((const.co_name, const))
+        for scope, body in bodies:
+            names = test_def_names.setdefault((path, scope), set())
+            for const in body.co_consts:
+                if type(const) is code_type and const.co_flags & 1:
+                    test_def_codes[id(const)] = path
+                    names.add(const.co_name)
+                    test_defs.setdefault(path, []).append(const)
+                    kept.append(const)
+
+    def function_code(value):
+        """The code object of a plain function or method, read without running any of its code."""
+        if type(value) is method_type:
+            value = value.__func__
+        if type(value) is function_type:
+            return value
+        return None
+
+    plain_constant_types = (str_type, bytes_type, int, float, complex, bool, type(None), type(Ellipsis))
+
+    def same_constants(a, b):
+        """Whether two co_consts tuples hold the same values, compared without running any code of
+        theirs: plain values of exact built-in types, tuples and code objects of them."""
+        if len(a) != len(b):
+            return False
+        for x, y in zip(a, b):
+            if type(x) is not type(y):
+                return False
+            if type(x) is tuple:
+                if not same_constants(x, y):
+                    return False
+            elif type(x) is code_type:
+                if x.co_code != y.co_code or x.co_names != y.co_names or not same_constants(x.co_consts, y.co_consts):
+                    return False
+            elif type(x) in plain_constant_types:
+                if x != y:
+                    return False
+            else:
+                return False
+        return True
+
+    def same_code(a, b):
+        return a.co_code == b.co_code and a.co_names == b.co_names and same_constants(a.co_consts, b.co_consts)
+
+    def rebuilt_from_file(code, full, name):
+        """Whether code no compilation made, under the test file's name, is another definition of
+        that file, a passing test's code renamed to the test's name (`code.replace(co_name=...)`).
+        A wrapper that only borrows the file's name (hypothesis's @given), code recompiled from the
+        test's own source (instrumenting decorators) or a copy of the test's own code is not."""
+        if code.co_filename != full:
+            return False
+        defs = test_defs.get(full, ())
+        for d in defs:
+            if d.co_name == name and same_code(d, code):
+                return False
+        for d in defs:
+            if d.co_name != name and same_code(d, code):
+                return True
+        return False
+
+    def check_test_code(nodeid, obj):
+        """What runs for a hidden test: "ok" (code its file defines, through any wrappers), "agent"
+        (the function that runs in the end is the patch's code: the test replaced), "wrapped" (the
+        file's test, wrapped by a decorator of a file the patch changed: moto's mock decorators,
+        freezegun's), or "unverified" (no way back to the file's code: hypothesis's @given
+        impersonates the test under its file's name, a test inherited from a helper module)."""
+        path = nodeid.split("::", 1)[0]
+        full = path if path.startswith("/") else workdir + path
+        if full not in test_files:
+            return "ok"
+        parts = nodeid.split("::")
+        name = parts[-1].split("[", 1)[0]
+        scope = parts[1] if len(parts) == 3 else "" if len(parts) == 2 else None
+        fn = function_code(obj)
+        wrapped_by_agent = False
+        for _ in range(16):
+            if fn is None:
+                return "unverified"
+            code = fn.__code__
+            if id(code) in trusted_test_codes:
+                if wrapped_by_agent:
+                    return "wrapped"
+                # Another definition of the file run under a test its scope (the module, or the
+                # test's class) defines by that name: the test's code swapped for a passing one (an
+                # alias, `test_b = test_a`, defines no test_b and stays "ok").
+                if test_def_codes.get(id(code)) == full and code.co_name != name and name in test_def_names.get((full, scope), ()):
+                    return "swapped"
+                return "ok"
+            agent = id(code) in agent_codes or code.co_filename in agent_files
+            inner = fn.__dict__.get("__wrapped__") if type(fn.__dict__) is dict_type else None
+            if inner is None:
+                if not agent and rebuilt_from_file(code, full, name):
+                    return "swapped"
+                return "agent" if agent else "unverified"
+            wrapped_by_agent = wrapped_by_agent or agent
+            fn = function_code(inner)
+        return "unverified"
+
+    def learn(module_code):
+        remember(module_code, trusted_test_codes)
+        remember_defs(module_code)
+
+    return learn, check_test_code
