@@ -154,7 +154,9 @@ def make_witness(str_type, builtins_dict, emit):
 
 
 # The hooks that decide whether or how a test runs, and the one that changes the collected items:
-# their implementations are taken from the hook calls themselves, as they run.
+# their implementations are taken from the hook calls themselves, as they run. (The recorder's
+# _HOOKS names them too, with the report hooks the witness covers; this copy is the boot's own, out
+# of reach of the code under test, as the recorder's module globals are not.)
 DECISIVE_HOOKS = {
     "pytest_runtest_protocol": "runner",
     "pytest_runtest_call": "runner",
@@ -189,7 +191,7 @@ def make_hook_watch(str_type, function_type, method_type, sys_modules, workdir):
 
     code_of = function_type.__dict__["__code__"].__get__
     func_of = method_type.__dict__["__func__"].__get__
-    seen = {"runner": {}, "collection": {}}
+    seen = {"runner": set(), "collection": set()}
     pluggy_codes = _codes_of(("pluggy._callers", "pluggy._hooks", "pluggy._manager", "pluggy._tracing", "pluggy._result"), function_type)
 
     def code_file(function):
@@ -260,19 +262,19 @@ def make_hook_watch(str_type, function_type, method_type, sys_modules, workdir):
                     while caller is not None and id(caller.f_code) in pluggy_codes:
                         caller = caller.f_back
                     if caller is not None:
-                        seen[group].setdefault(place(caller.f_code), True)
+                        seen[group].add(place(caller.f_code))
                 if group is not None and type(impls) in (list, tuple):
                     for impl in impls:
                         if type(impl) is not impl_type:
-                            seen[group].setdefault("<not a hook implementation>", None)
+                            seen[group].add("<not a hook implementation>")
                             continue
                         code = code_file(function_of(impl))
                         if code is None:
                             # A builtin or other callable deciding whether a test runs: no code
                             # of pytest's or a plugin's file (os.getpid answering pyfunc_call).
-                            seen[group].setdefault("<no code> " + local.get("hook_name"), True)
+                            seen[group].add("<no code> " + local.get("hook_name"))
                         else:
-                            seen[group].setdefault(place(code), True)
+                            seen[group].add(place(code))
             frame = frame.f_back
 
     def files(hook_file, own):
@@ -280,10 +282,11 @@ def make_hook_watch(str_type, function_type, method_type, sys_modules, workdir):
         out = {}
         for group, found in seen.items():
             placed = set()
-            for path, from_code in found.items():
+            for path in found:
                 if path == own:
                     continue
-                where = path if path.startswith("<") else hook_file(path, from_code)
+                # Each path is a code object's file name (from_code: one that names no Python file is no file).
+                where = path if path.startswith("<") else hook_file(path, True)
                 if type(where) is str_type:
                     placed.add(where)
             out[group] = sorted(placed)
