@@ -5,8 +5,9 @@ import type { ReportRecord } from './result-recorder.js';
  * What the boot's witness (scripts/boot/swe_env_witness.py) says of a pytest run's reports. Each
  * logged report carries the outcome pytest made it with from a call of its own ("passed",
  * "failed", "skipped"), or "" when pytest made no such report (one built or relabelled by other
- * code), or "rebuilt" when pytest rebuilt it from serialized data (pytest-xdist's workers,
- * subtests); none at all on a pytest too old for the witness.
+ * code), or "rebuilt" when pytest rebuilt it from serialized data (pytest-xdist's workers, a forked
+ * child's), "rebuilt-here" when the process rebuilding it ran the test's phase itself (subtests);
+ * none at all on a pytest too old for the witness.
  */
 export interface WitnessReading {
   /** Whether every report carries a made outcome. */
@@ -24,7 +25,7 @@ export interface MadeRecord {
 }
 
 const slot = (r: { nodeid: string; when: string }): string => `${r.nodeid}\0${r.when}`;
-const madeHere = (r: ReportRecord): boolean => r.made !== undefined && r.made !== '' && r.made !== 'rebuilt';
+const madeHere = (r: ReportRecord): boolean => r.made !== undefined && r.made !== '' && r.made !== 'rebuilt' && r.made !== 'rebuilt-here';
 
 export function readWitness(reports: readonly ReportRecord[], madeRecords: readonly MadeRecord[] = []): WitnessReading {
   const witnessed = reports.length > 0 && reports.every((r) => r.made !== undefined);
@@ -42,7 +43,17 @@ export function readWitness(reports: readonly ReportRecord[], madeRecords: reado
   const madePassing = new Set(madeRecords.filter((m) => m.outcome === 'passed').map(slot));
   let rebuiltAlone = false;
   for (const r of counted) {
-    if (r.made === undefined || madeHere(r) || r.outcome !== 'passed' || madePassing.has(slot(r))) continue;
+    if (r.made === undefined || madeHere(r) || r.outcome !== 'passed') continue;
+    // A report rebuilt where the test's phase ran (its own report made, or kept from being made,
+    // and another logged in its place) answers to no other process's report.
+    if (r.made === 'rebuilt-here') {
+      findings.push({
+        kind: 'outcome-not-made',
+        detail: `${r.nodeid}, ${r.when}: rebuilt from data in the process that ran it, in place of pytest's own report`,
+      });
+      continue;
+    }
+    if (madePassing.has(slot(r))) continue;
     if (r.made === 'rebuilt' && genuine.size === 0 && madeRecords.length === 0) {
       rebuiltAlone = true; // no process here made a report: a run of pytest-xdist's workers
     } else {

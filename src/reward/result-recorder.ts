@@ -147,7 +147,8 @@ export interface ReportRecord {
   /**
    * The outcome pytest made the report with, as the boot's witness saw it (boot/swe_env_witness.py):
    * "" for a report pytest did not make from a call of its own, "rebuilt" for one rebuilt from
-   * serialized data (a pytest-xdist worker's, a subtest's); absent on a pytest too old for the witness.
+   * serialized data (a pytest-xdist worker's, a forked child's), "rebuilt-here" for one rebuilt in
+   * the process that ran the test's phase itself (a subtest's); absent on a pytest too old for the witness.
    */
   readonly made?: string;
 }

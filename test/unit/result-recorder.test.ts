@@ -195,6 +195,12 @@ describe("the witness's made outcomes", () => {
         made('t::b', 'call', 'passed', 'rebuilt'),
       ]),
     ).toEqual(['outcome-not-made t::a, call: rebuilt from data, where pytest made no passing report of its own']);
+    // Rebuilt in the process that ran the test (its own report kept from the log): no child's report stands for it.
+    expect(kinds([child('t::a', 'call', 'passed'), made('t::a', 'call', 'passed', 'rebuilt-here')])).toEqual([
+      "outcome-not-made t::a, call: rebuilt from data in the process that ran it, in place of pytest's own report",
+    ]);
+    // Beside pytest's own (a subtest's): never decides, never flagged.
+    expect(kinds([made('t::a', 'call', 'passed', 'passed'), made('t::a', 'call', 'failed', 'rebuilt-here')])).toEqual([]);
   });
 
   it('a report of the wrong shape is a problem, never an exception', () => {

@@ -16,6 +16,7 @@ grader's canaries (tests with known outcomes among the hidden ones) are what cat
 PYTEST_DONT_REWRITE: imported before pytest starts, pytest must not try to rewrite it (its
 warning would be an error under `filterwarnings = error`).
 """
+import functools
 import os
 import sys
 import types
@@ -111,8 +112,18 @@ def _install_witness(_lookup=_lookup, _audit=sys.audit):
     if type(from_call) is not classmethod or type(from_item_and_call) is not classmethod:
         return ()
 
-    def witnessed_from_call(cls, *args, _raw=from_call.__func__, _audit=_audit, **kwargs):
-        call = _raw(cls, *args, **kwargs)
+    def traced(func, *, _audit=_audit, _base=BaseException):
+        # What the phase raises, told to the boot as it is raised: the CallInfo pytest then builds
+        # (its class, its __init__) cannot take the failure back.
+        __tracebackhide__ = True
+        try:
+            return func()
+        except _base as error:
+            _audit("swe_env.raised", error)
+            raise
+
+    def witnessed_from_call(cls, func, *args, _raw=from_call.__func__, _audit=_audit, _partial=functools.partial, _traced=traced, **kwargs):
+        call = _raw(cls, _partial(_traced, func), *args, **kwargs)
         _audit("swe_env.call", call)
         return call
 
@@ -121,7 +132,7 @@ def _install_witness(_lookup=_lookup, _audit=sys.audit):
         _audit("swe_env.made", report, call)
         return report
 
-    wrappers = (witnessed_from_call, witnessed_make)
+    wrappers = (witnessed_from_call, witnessed_make, traced)
     call_type.from_call = classmethod(witnessed_from_call)
     report_type.from_item_and_call = classmethod(witnessed_make)
     if type(from_json) is classmethod:
@@ -182,11 +193,39 @@ def pytest_runtest_logreport(report, _emit=_EMIT):
 
 
 @pytest.hookimpl(tryfirst=True)
-def pytest_load_initial_conftests(early_config, parser, args, _argv=globals().get("_SWE_ENV_ARGV")):
+def pytest_load_initial_conftests(early_config, parser, args, _argv=globals().get("_SWE_ENV_ARGV"), _own=__name__):
     # pytest has its arguments: the command line goes back to what the test command gave, before
     # the first conftest is imported (the boot added this plugin's -p to it).
     if type(_argv) is tuple:
         sys.argv[:] = list(_argv)
+    _forget_own_plugin_argument(early_config, _own)
+
+
+def _forget_own_plugin_argument(config, own):
+    """The invocation's arguments without this plugin's `-p`: pytest-xdist starts its workers with
+    them, and a worker (no boot, no grading key) cannot import this module: it would die at start."""
+    params = getattr(config, "invocation_params", None)
+    given = getattr(params, "args", None)
+    if type(given) not in (tuple, list):
+        return
+    given = list(given)
+    kept = []
+    index = 0
+    while index < len(given):
+        if given[index] == "-p" and index + 1 < len(given) and given[index + 1] == own:
+            index += 2
+            continue
+        if given[index] == "-p" + own:
+            index += 1
+            continue
+        kept.append(given[index])
+        index += 1
+    if len(kept) == len(given):
+        return
+    try:
+        config.invocation_params = type(params)(args=tuple(kept), plugins=params.plugins, dir=params.dir)
+    except Exception:
+        pass
 
 
 def pytest_collectreport(report, _emit=_EMIT):

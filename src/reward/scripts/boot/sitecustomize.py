@@ -225,10 +225,10 @@ def _boot():
             else:
                 emit({"kind": "monitor", "event": "forged-record", "where": where(caller_files())})
             return
-        if event in ("swe_env.call", "swe_env.made", "swe_env.rebuilt"):
+        if event in ("swe_env.call", "swe_env.made", "swe_env.rebuilt", "swe_env.raised"):
             if state["witness_registered"]:
                 state["witness"][1](event, args, getframe(2))
-            if event != "swe_env.rebuilt" and state["tampered"] is not None:
+            if event in ("swe_env.call", "swe_env.made") and state["tampered"] is not None:
                 # The machinery as each call and report is made, not only at the end: a piece
                 # replaced for a test and put back after it is seen.
                 state["seen_tampered"].update(state["tampered"]())

@@ -36,6 +36,9 @@ def make_witness(str_type, builtins_dict, emit):
     # pytest's own callers of the two wrappers (pytest 8.1 moved the call into call_and_report).
     call_makers = tuple(c for c in (code_of(_pytest.runner, "call_runtest_hook"), code_of(_pytest.runner, "call_and_report")) if c is not None)
     report_maker = code_of(_pytest.runner, "pytest_runtest_makereport")
+    # pytest's own from_call (the recorder wraps it later): what calls the phase the wrapper traces.
+    raw_from_call = getattr(_pytest.runner.CallInfo.__dict__.get("from_call"), "__func__", None)
+    raw_from_call = getattr(raw_from_call, "__code__", None)
     protocol = code_of(_pytest.runner, "runtestprotocol")
     if not call_makers or report_maker is None:
         return None
@@ -49,6 +52,10 @@ def make_witness(str_type, builtins_dict, emit):
     wrappers = {}
     pending_calls = {}
     made = {}
+    # The wrapper frames whose phase raised a failure, told as it was raised.
+    raised = {}
+    # The tests and phases this process ran a call of its own for.
+    called = set()
 
     def attribute(value, name):
         # An instance's own attribute, read without running anything of its class.
@@ -59,6 +66,22 @@ def make_witness(str_type, builtins_dict, emit):
 
     def text(value):
         return value if type(value) is str_type else ""
+
+    # A node's id: a slot of pytest's Node (8.x), taken now, read through the slot itself.
+    import _pytest.nodes
+    import types
+
+    nodeid_slot = _pytest.nodes.Node.__dict__.get("_nodeid")
+    if type(nodeid_slot) is not types.MemberDescriptorType:
+        nodeid_slot = None
+
+    def nodeid_of(item):
+        if nodeid_slot is not None:
+            try:
+                return text(nodeid_slot.__get__(item))
+            except Exception:
+                return ""
+        return text(attribute(item, "_nodeid"))
 
     def failed(call):
         # A failure unless pytest holds no exception, or holds a skip in its own ExceptionInfo.
@@ -77,6 +100,10 @@ def make_witness(str_type, builtins_dict, emit):
         for function in functions:
             code = function.__code__
             wrappers[id(code)] = (code, tuple((function.__kwdefaults__ or {}).items()))
+
+    def is_skip(error):
+        mro = mro_of(type(error))
+        return any(skip in mro for skip in skip_types)
 
     def trust_plugins(codes):
         plugin_codes.update(codes)
@@ -110,9 +137,19 @@ def make_witness(str_type, builtins_dict, emit):
 
     def on_event(event, args, frame):
         """An event of the wrappers; `frame` is the one that raised it."""
-        if event == "swe_env.call":
+        if event == "swe_env.raised":
+            # The phase's function raised, inside pytest's own from_call, inside the wrapper.
+            caller = frame.f_back
+            wrapper = caller.f_back if caller is not None else None
+            if len(args) == 1 and genuine(frame, ()) and caller.f_code is raw_from_call and wrapper is not None and genuine(wrapper, call_makers):
+                raised[id(wrapper)] = (wrapper, not is_skip(args[0]))
+        elif event == "swe_env.call":
             if len(args) == 1 and genuine(frame, call_makers) and text(attribute(args[0], "when")) in ("setup", "call", "teardown"):
-                pending_calls[id(args[0])] = (args[0], failed(args[0]))
+                entry = raised.pop(id(frame), None)
+                raised_failure = entry is not None and entry[0] is frame and entry[1]
+                pending_calls[id(args[0])] = (args[0], failed(args[0]) or raised_failure)
+                item = frame.f_back.f_locals.get("item")
+                called.add((nodeid_of(item), text(attribute(args[0], "when"))))
         elif event == "swe_env.made":
             if len(args) != 2 or not genuine(frame, (report_maker,)):
                 return
@@ -142,6 +179,10 @@ def make_witness(str_type, builtins_dict, emit):
         if entry is not None and entry[0] is report and (entry[2] is None or (entry[2] == nodeid and entry[3] == when)):
             # Made by pytest, and still about the test and phase it was made for.
             how = entry[1]
+        if how == "rebuilt" and (nodeid, when) in called:
+            # Rebuilt from data in the process that ran the test's phase itself: not a report a
+            # child or a worker made for it (pytest-forked's, xdist's), whatever made records say.
+            how = "rebuilt-here"
         return {
             "nodeid": nodeid,
             "when": when,
