@@ -16,6 +16,9 @@ export const RECORDER_SOURCE = readFileSync(new URL('./scripts/swe_env_recorder.
 /** The boot's files, by name, as they go into its folder: sitecustomize.py loads the others by path. */
 export const BOOT_FILES: ReadonlyMap<string, string> = new Map([
   ['sitecustomize.py', readFileSync(new URL('./scripts/boot/sitecustomize.py', import.meta.url), 'utf8')],
+  ['swe_env_monitor.py', readFileSync(new URL('./scripts/boot/swe_env_monitor.py', import.meta.url), 'utf8')],
+  ['swe_env_paths.py', readFileSync(new URL('./scripts/boot/swe_env_paths.py', import.meta.url), 'utf8')],
+  ['swe_env_signing.py', readFileSync(new URL('./scripts/boot/swe_env_signing.py', import.meta.url), 'utf8')],
   ['swe_env_witness.py', readFileSync(new URL('./scripts/boot/swe_env_witness.py', import.meta.url), 'utf8')],
   ['swe_env_pytest.py', readFileSync(new URL('./scripts/boot/swe_env_pytest.py', import.meta.url), 'utf8')],
   ['swe_env_test_code.py', readFileSync(new URL('./scripts/boot/swe_env_test_code.py', import.meta.url), 'utf8')],

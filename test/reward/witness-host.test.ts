@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -29,6 +29,10 @@ import { pythonEnv } from '../helpers/python-env.js';
  *   CallInfo subclass put in `_pytest.runner`'s module global (no finding of any kind); E5, a forked
  *   child's genuine passing report of the listed test standing for the parent's, whose failing
  *   report a makereport wrapper swaps for one rebuilt from edited data. Each now an integrity flag.
+ *   E2-E4 reached the monitor through what it called while running: `posixpath.abspath`'s
+ *   late lookup of `os.fspath` (the replacement ran inside the hook and read its closure),
+ *   `json.JSONEncoder` (handed every record before signing), `hmac.HMAC` (handed the key). The
+ *   monitor now calls only its own code (with builtins of its own) and C functions: the spies test.
  * - Its honest zero: any run with pytest-xdist workers (each died importing the recorder, whose
  *   `-p` the boot had added to the invocation the workers are started with). Now scores, with
  *   the audit finding that the workers' outcomes are not witnessed.
@@ -165,6 +169,15 @@ describe('the witness on pytest 9 with plugins that make their own reports', () 
     },
     60_000,
   );
+
+  it('spies in the library functions and builtins the monitor would call are never called from its frames (the old boot called five, json.JSONEncoder and hmac.HMAC among them)', async () => {
+    const g = await grade('spies', {}, [], 'spies');
+    expect(g.statuses.get(LISTED), said(g)).toBe('PASSED');
+    expect(g.integrity, said(g)).toEqual([]);
+    expect(
+      existsSync(join(scratch, 'spies', 'repo', 'spied.txt')) ? readFileSync(join(scratch, 'spies', 'repo', 'spied.txt'), 'utf8') : '',
+    ).toBe('');
+  }, 60_000);
 
   it('flaky, running every test through its own call_and_report: no integrity flag (was outcome-not-made and runner-replaced)', async () => {
     const g = await grade('flaky', { 'pkg/__init__.py': RIGHT }, ['flaky.flaky_pytest_plugin']);

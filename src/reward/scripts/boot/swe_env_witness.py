@@ -206,7 +206,7 @@ DECISIVE_HOOKS = {
 }
 
 
-def make_hook_watch(str_type, function_type, method_type, sys_modules, workdir):
+def make_hook_watch(str_type, function_type, method_type, sys_modules, workdir, paths):
     """Which functions implement the decisive hooks, read from each of pluggy's hook calls in progress
     when the recorder's own implementation of one runs (`swe_env.hooks`, and the test-code check):
     the list a call runs is the one its `_multicall` holds, whatever was registered or unregistered
@@ -245,8 +245,11 @@ def make_hook_watch(str_type, function_type, method_type, sys_modules, workdir):
 
     import os
 
-    realpath = os.path.realpath
+    # The boot's own path functions (swe_env_paths.py): the standard library's look names up in
+    # their modules at each call, and these run inside the audit hook.
+    realpath, is_file = paths[1], paths[2]
     machinery_dirs = tuple(realpath(os.path.dirname(m.__file__)) + os.sep for m in (callers, __import__("_pytest.runner").runner))
+    installed_dirs = _installed_dirs(realpath)
     # Code pytest, pluggy and the pristine plugins really hold (see trust): a code object that
     # names one of their files but is none of theirs (code.replace(co_filename=...)) is no file.
     known = {}
@@ -318,8 +321,27 @@ def make_hook_watch(str_type, function_type, method_type, sys_modules, workdir):
                             seen[group].add(place(code))
             frame = frame.f_back
 
-    def files(hook_file, own):
-        """The files seen, as the recorder's `_hook_file` places them (None: pytest's or pluggy's)."""
+    def place_file(path):
+        """Where a hook function's file is, as the grader compares it with the patch's files (the
+        recorder's `_hook_file`, by the boot's own means): None for pytest's and pluggy's own; a
+        repository file by its path in the repository, whatever link it was imported through; an
+        installed package's by its real path; `<no file> ...` for a name no Python file has;
+        `<outside> ...` for a file neither in the repository nor installed."""
+        if not is_file(path):
+            return "<no file> " + path
+        real = realpath(path)
+        if real.startswith(machinery_dirs):
+            return None
+        if real.startswith(installed_dirs) and not real.startswith(real_workdir):
+            return real
+        if not path.endswith(".py"):
+            return "<no file> " + path
+        if real.startswith(real_workdir):
+            return workdir + real[len(real_workdir) :]
+        return "<outside> " + real
+
+    def files(own):
+        """The files seen, placed (pytest's and pluggy's own left out)."""
         out = {}
         for group, found in seen.items():
             placed = set()
@@ -327,13 +349,27 @@ def make_hook_watch(str_type, function_type, method_type, sys_modules, workdir):
                 if path == own:
                     continue
                 # Each path is a code object's file name (from_code: one that names no Python file is no file).
-                where = path if path.startswith("<") else hook_file(path, True)
+                where = path if path.startswith("<") else place_file(path)
                 if type(where) is str_type:
                     placed.add(where)
             out[group] = sorted(placed)
         return out
 
     return observe, files, trust
+
+
+def _installed_dirs(realpath):
+    """The folders an installation's files live in (its prefixes, site-packages, user site)."""
+    import site
+    import sys
+
+    found = {sys.prefix, sys.base_prefix, sys.exec_prefix, sys.base_exec_prefix}
+    try:
+        found.update(site.getsitepackages())
+        found.add(site.getusersitepackages())
+    except Exception:  # a virtualenv's old site module lacks them
+        pass
+    return tuple(realpath(d).rstrip("/") + "/" for d in found if d)
 
 
 def _codes_of(module_names, function_type):
