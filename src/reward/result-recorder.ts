@@ -115,6 +115,8 @@ export interface RecorderEnd {
   readonly collectionHookPlugins: readonly string[];
   /** Test items whose runtest is not pytest's Function's, with the file that runtest's code is from. */
   readonly runtestReplaced: readonly ReplacedRuntest[];
+  /** Files of pytest or pluggy themselves that the patch changes (a task of their own repositories), as the boot found them. */
+  readonly runnerChanged: readonly string[];
 }
 
 export interface ReplacedRuntest {
@@ -305,7 +307,9 @@ function readEnd(record: Record<string, unknown>): RecorderEnd | undefined {
   const collectionHookPlugins = listedCollection && seenCollection ? [...new Set([...listedCollection, ...seenCollection])] : undefined;
   const reportHookPlugins = stringList(record['report_hook_plugins'] ?? []);
   const replaced = record['runtest_replaced'] ?? [];
+  const runnerChanged = stringList(record['boot_runner_changed'] ?? []);
   if (
+    !runnerChanged ||
     typeof exitStatus !== 'number' ||
     !Number.isInteger(exitStatus) ||
     !tampered ||
@@ -321,7 +325,7 @@ function readEnd(record: Record<string, unknown>): RecorderEnd | undefined {
     if (!pair || pair.length !== 2) return undefined;
     runtestReplaced.push({ nodeid: pair[0]!, file: pair[1]! });
   }
-  return { exitStatus, tampered, hookPlugins, reportHookPlugins, collectionHookPlugins, runtestReplaced };
+  return { exitStatus, tampered, hookPlugins, reportHookPlugins, collectionHookPlugins, runtestReplaced, runnerChanged };
 }
 
 function stringList(value: unknown): string[] | undefined {

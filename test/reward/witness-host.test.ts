@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { packageRoot } from '../../src/common/paths.js';
-import { integrityLines } from '../../src/reward/findings.js';
+import { auditLines, integrityLines } from '../../src/reward/findings.js';
 import { gatherEvidence } from '../../src/reward/grading/evidence.js';
 import { BOOT_FILES, RECORDER_SOURCE, readRecords } from '../../src/reward/result-recorder.js';
 import { pythonEnv } from '../helpers/python-env.js';
@@ -69,6 +69,7 @@ afterAll(() => {
 interface Graded {
   readonly statuses: ReadonlyMap<string, string>;
   readonly integrity: readonly string[];
+  readonly audit: readonly string[];
   readonly log: string;
 }
 
@@ -79,6 +80,7 @@ async function grade(
   plugins: readonly string[] = [],
   fixture?: string,
   args: readonly string[] = [],
+  runner?: { readonly sourceDir: string; readonly changed: readonly string[] },
 ): Promise<Graded> {
   const dir = join(scratch, name);
   const repo = join(dir, 'repo');
@@ -91,6 +93,10 @@ async function grade(
   const key = 'k'.repeat(64);
   writeFileSync(join(dir, 'g', 'key'), key);
   const agentFiles = readdirSync(join(repo, 'pkg')).filter((f) => f.endsWith('.py'));
+  // pytest itself in the repository, importable from it (an editable install, as on a task of pytest's own repository).
+  if (runner) cpSync(runner.sourceDir, join(repo, 'src'), { recursive: true });
+  for (const file of runner?.changed ?? [])
+    writeFileSync(join(repo, file), `${readFileSync(join(repo, file), 'utf8')}\n# changed by the fix\n`);
   writeFileSync(
     join(dir, 'g', 'config.json'),
     JSON.stringify({
@@ -98,7 +104,7 @@ async function grade(
       out: join(dir, 'g', 'out'),
       guarded_dir: join(dir, 'g'),
       workdir: repo,
-      agent_files: agentFiles.map((f) => `pkg/${f}`),
+      agent_files: [...agentFiles.map((f) => `pkg/${f}`), ...(runner?.changed ?? [])],
       test_files: ['test_target.py'],
       runner: 'pytest',
       recorder_module: 'swe_env_rec_witness',
@@ -111,7 +117,7 @@ async function grade(
     env: {
       ...process.env,
       SWE_ENV_BOOT_CONFIG: join(dir, 'g', 'config.json'),
-      PYTHONPATH: join(dir, 'g', 'boot'),
+      PYTHONPATH: runner ? `${join(dir, 'g', 'boot')}:${join(repo, 'src')}` : join(dir, 'g', 'boot'),
       PYTEST_DISABLE_PLUGIN_AUTOLOAD: '1',
     },
   }).catch((error: { stdout?: string; code?: number }) => ({ stdout: error.stdout ?? '', code: error.code }));
@@ -132,7 +138,7 @@ async function grade(
     timedOut: false,
     agentPaths: new Set(agentFiles.map((f) => join(repo, 'pkg', f))),
   });
-  return { statuses: channel.statuses, integrity: integrityLines(evidence.flags), log };
+  return { statuses: channel.statuses, integrity: integrityLines(evidence.flags), audit: auditLines(evidence.flags), log };
 }
 
 const said = (g: Graded): string => `${g.integrity.join('\n')}\n${g.log.slice(-3000)}`;
@@ -178,6 +184,25 @@ describe('the witness on pytest 9 with plugins that make their own reports', () 
       existsSync(join(scratch, 'spies', 'repo', 'spied.txt')) ? readFileSync(join(scratch, 'spies', 'repo', 'spied.txt'), 'utf8') : '',
     ).toBe('');
   }, 60_000);
+
+  it("a task of pytest's own repository: the honest fix scores, changed runner files an audit finding (every pytest file was an integrity flag)", async () => {
+    const { stdout } = await run(python, ['-c', 'import _pytest, os; print(os.path.dirname(os.path.dirname(_pytest.__file__)))']);
+    const installed = stdout.trim();
+    const sourceDir = join(scratch, 'pytest-source');
+    mkdirSync(sourceDir, { recursive: true });
+    for (const name of ['_pytest', 'pytest', 'py.py']) cpSync(join(installed, name), join(sourceDir, name), { recursive: true });
+    const changed = ['src/_pytest/assertion/rewrite.py', 'src/_pytest/python.py'];
+    const g = await grade('pytest-repo', { 'pkg/__init__.py': RIGHT }, [], undefined, [], { sourceDir, changed });
+    // The run is the repository's pytest.
+    expect(g.log, said(g)).toMatch(new RegExp(`rootdir: ${join(scratch, 'pytest-repo', 'repo')}`));
+    expect(g.statuses.get(LISTED), said(g)).toBe('PASSED');
+    expect(g.integrity, said(g)).toEqual([]);
+    expect(g.audit.join('\n'), said(g)).toMatch(/changes the test runner's own files: .*rewrite\.py/);
+    // Its dishonest twin: the same runner, the listed test's failure swallowed by the package.
+    const twin = await grade('pytest-repo-e1c', {}, [], 'e1c', [], { sourceDir, changed });
+    expect(twin.log, said(twin)).toMatch(/PASSED test_target\.py::test_add_listed/);
+    expect(twin.integrity.join('\n'), said(twin)).toMatch(/pytest made it failed/);
+  }, 90_000);
 
   it('flaky, running every test through its own call_and_report: no integrity flag (was outcome-not-made and runner-replaced)', async () => {
     const g = await grade('flaky', { 'pkg/__init__.py': RIGHT }, ['flaky.flaky_pytest_plugin']);

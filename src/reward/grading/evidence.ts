@@ -63,6 +63,8 @@ export function gatherEvidence(input: EvidenceInput): Evidence {
         );
       }
       for (const name of end.tampered) flags.push(flag('runner-replaced', `the code under test replaced ${name}`));
+      if (end.runnerChanged.length > 0)
+        flags.push(flag('runner-is-the-repository', `the patch changes the test runner's own files: ${end.runnerChanged.join(', ')}`));
       // Only a file the patch changed counts either way; one the task's fix changes too is the
       // repository's own machinery, an audit finding (a pristine one is no finding at all).
       const taskFile = (file: string): boolean => input.agentPaths.has(file) && input.taskPaths?.has(file) === true;

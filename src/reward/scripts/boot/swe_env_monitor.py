@@ -79,6 +79,14 @@ def boot():
     getframe = sys._getframe
     paths = _load_boot_module(boot_dir, "swe_env_paths.py").make_paths(os)
     abspath = paths[0]
+    # A task of pytest's or pluggy's own repository: the runner loaded below is the repository's,
+    # and its changes are the task (its gold patch makes them). Its files are the runner's, not the
+    # patch's, for every check of who did what here; the grader says so (an audit finding).
+    runner_changed = ()
+    if runner == "pytest" and agent_files:
+        places = _runner_places(paths[1])
+        runner_changed = tuple(sorted(f for f in agent_files if paths[1](f).startswith(places))) if places else ()
+        agent_files = agent_files.difference(runner_changed)
     # The key goes into the signer's hashes and is kept nowhere else.
     signed_line = _load_boot_module(boot_dir, "swe_env_signing.py").make_signer(key, hashlib, json) if key else None
     key = None
@@ -224,6 +232,8 @@ def boot():
                     # any repository code ran: the recorder's own lists are in reach of the
                     # code under test (its module's globals), this closure is not.
                     record["boot_tampered"] = sorted(state["seen_tampered"].union(state["tampered"]()))
+                    if runner_changed:
+                        record["boot_runner_changed"] = list(runner_changed)
                     if state["hook_watch"] is not None and state["hook_file"] is not None:
                         record["boot_hook_plugins"] = state["hook_watch"][1](recorder_file)
                 emit(record)
@@ -455,6 +465,26 @@ def boot():
 
         atexit.register(lambda: sys.audit("swe_env.exit"))
     return True
+
+
+def _runner_places(realpath):
+    """Where pytest and pluggy will be imported from (their packages' folders, or a module's file),
+    found as the import will find them, before any of them is imported."""
+    import importlib.util
+
+    places = []
+    for name in ("_pytest", "pytest", "pluggy"):
+        try:
+            spec = importlib.util.find_spec(name)
+        except Exception:
+            continue
+        if spec is None:
+            continue
+        if spec.submodule_search_locations:
+            places.extend(realpath(d).rstrip("/") + "/" for d in spec.submodule_search_locations)
+        elif spec.origin:
+            places.append(realpath(spec.origin))
+    return tuple(places)
 
 
 def _load_boot_module(boot_dir, file_name):

@@ -271,7 +271,9 @@ def make_hook_watch(str_type, function_type, method_type, sys_modules, workdir, 
         outside = []
         for name, module in list(sys_modules.items()):
             path = getattr(module, "__file__", None) if type(module).__name__ == "module" else None
-            if type(path) is str_type and not realpath(path).startswith(real_workdir):
+            # (pytest and pluggy themselves wherever they are: a task of their own repositories
+            # runs the repository's.)
+            if type(path) is str_type and (not realpath(path).startswith(real_workdir) or name.partition(".")[0] in ("_pytest", "pytest", "pluggy")):
                 outside.append(name)
         known.update(_codes_of(tuple(outside), function_type))
         known.update(plugin_codes)
