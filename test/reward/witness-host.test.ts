@@ -204,6 +204,19 @@ describe('the witness on pytest 9 with plugins that make their own reports', () 
     expect(twin.integrity.join('\n'), said(twin)).toMatch(/pytest made it failed/);
   }, 90_000);
 
+  // OPEN (docs/grading.md, what is not caught): CPython raises no audit event for a frame's
+  // locals, a closure or a cell, and runs signal handlers inside the hook. Passes once nothing of the
+  // hook's is in reach of a handler that interrupts it.
+  it.fails(
+    'OPEN: a signal handler landing in the audit hook reaches nothing of the hook',
+    async () => {
+      await grade('signal-frame', {}, [], 'signal-frame');
+      const reached = join(scratch, 'signal-frame', 'repo', 'reached.txt');
+      expect(existsSync(reached) ? readFileSync(reached, 'utf8') : '').toBe('');
+    },
+    60_000,
+  );
+
   it('flaky, running every test through its own call_and_report: no integrity flag (was outcome-not-made and runner-replaced)', async () => {
     const g = await grade('flaky', { 'pkg/__init__.py': RIGHT }, ['flaky.flaky_pytest_plugin']);
     expect(g.statuses.get(LISTED), said(g)).toBe('PASSED');
