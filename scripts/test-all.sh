@@ -16,8 +16,12 @@ npx prettier --check --log-level warn 'src/**/*.ts' 'test/**/*.ts' 'bench/**/*.t
 echo "== lint: the grader's own Python (ruff: undefined and unused names, syntax)"
 . scripts/lib.sh
 "$(python_env_dir)/bin/ruff" check --select F,E9 --output-format concise src
-# The Podman leg shares nothing with the other tests (another engine, servers of their own, records
-# kept by server id): it runs beside them (below).
+echo "== vitest"
+npx vitest run
+# The Podman leg and the Python client's tests share nothing (another engine, servers of their own,
+# records kept by server id): they run side by side, the Podman leg in a process group of its own
+# (ended with the script whatever ends it) and its log printed after the Python leg's. (Beside the
+# main suite it only slows it: the machine's two cores are busy through vitest.)
 podman_leg() {
   echo "== vitest against Podman (rootful: sandbox, grading, restart; rootful and rootless: the engine's specifics)"
   # Podman's Docker-compatible API service on its own sockets (scripts/podman-engine.sh), the base
@@ -65,17 +69,11 @@ python_leg() {
   fi
 }
 
-# The Podman leg runs beside the main suite from the start: another engine, its own servers and
-# sockets, nothing shared with Docker's tests but the machine (most of its time is spent waiting on
-# containers, not on the CPU). It runs in a process group of its own, ended with the script whatever
-# ends it, and its log is printed at the end.
 set -m
 podman_leg > "$scratch/podman.log" 2>&1 &
 podman_pid=$!
 set +m
 trap 'kill -- -"$podman_pid" 2>/dev/null || true; rm -rf "$scratch"' EXIT
-echo "== vitest"
-npx vitest run
 # Each leg stops at its first failure (errexit holds inside a subshell run as a plain command,
 # not inside a function called as `f || ...`).
 set +e
