@@ -43,7 +43,7 @@ def boot():
     key = b""
     key_file = config.get("key_file", "")
     runner = config.get("runner", "")
-    argv = list(getattr(sys, "orig_argv", []))
+    argv = _command_line(sys)
     is_pytest = any(a == "-m" and b in ("pytest", "py.test") for a, b in zip(argv, argv[1:])) or any(
         os.path.basename(a) in ("pytest", "py.test") for a in argv[:2]
     )
@@ -465,6 +465,20 @@ def boot():
 
         atexit.register(lambda: sys.audit("swe_env.exit"))
     return True
+
+
+def _command_line(sys):
+    """The interpreter's command line as it was given (`python -m pytest ...`, or the `pytest`
+    script): sys.orig_argv from Python 3.10 on; before, sys.argv has lost the module's name by now
+    (`['-m', ...]`), and the kernel's copy of the command line has it."""
+    given = getattr(sys, "orig_argv", None)
+    if given:
+        return list(given)
+    try:
+        with open("/proc/self/cmdline", "rb") as f:
+            return [a.decode("utf-8", "surrogateescape") for a in f.read().split(b"\0") if a]
+    except OSError:
+        return list(sys.argv)
 
 
 def _runner_places(realpath):
