@@ -293,6 +293,7 @@ export class Grader {
         logLimitBytes: this.config.logLimitBytes,
         agentFiles,
         plugins: steps.plugins,
+        ...(steps.auditHooks === false ? { noAuditHooks: true } : {}),
         patchEmpty: report.patchEmpty,
         openControl,
         ...(options.mirrors === false ? { mirrors: false } : {}),

@@ -217,6 +217,36 @@ describe('the witness on pytest 9 with plugins that make their own reports', () 
     60_000,
   );
 
+  it('a Python without audit hooks (before 3.8): the boot steps aside, takes no key and writes no channel', async () => {
+    const dir = join(scratch, 'no-audit-hooks');
+    mkdirSync(join(dir, 'g', 'boot'), { recursive: true });
+    for (const [name, content] of BOOT_FILES) writeFileSync(join(dir, 'g', 'boot', name), content);
+    writeFileSync(join(dir, 'g', 'key'), 'k'.repeat(64));
+    const config = {
+      key_file: join(dir, 'g', 'key'),
+      out: join(dir, 'g', 'out'),
+      guarded_dir: join(dir, 'g'),
+      workdir: dir,
+      runner: 'pytest',
+    };
+    writeFileSync(join(dir, 'g', 'config.json'), JSON.stringify(config));
+    // sitecustomize as site would import it, on an interpreter whose sys has no addaudithook.
+    const { stdout } = await run(
+      python,
+      [
+        '-S',
+        '-c',
+        `import sys; del sys.addaudithook; sys.path.insert(0, ${JSON.stringify(join(dir, 'g', 'boot'))}); import sitecustomize; print("ran")`,
+      ],
+      {
+        env: { ...process.env, SWE_ENV_BOOT_CONFIG: join(dir, 'g', 'config.json') },
+      },
+    );
+    expect(stdout.trim()).toBe('ran');
+    expect(existsSync(join(dir, 'g', 'key'))).toBe(true);
+    expect(existsSync(join(dir, 'g', 'out'))).toBe(false);
+  }, 60_000);
+
   it('flaky, running every test through its own call_and_report: no integrity flag (was outcome-not-made and runner-replaced)', async () => {
     const g = await grade('flaky', { 'pkg/__init__.py': RIGHT }, ['flaky.flaky_pytest_plugin']);
     expect(g.statuses.get(LISTED), said(g)).toBe('PASSED');

@@ -53,6 +53,16 @@ describe("a grader's inventories, one per image", () => {
     expect(unnamed.runs).toBe(1);
   });
 
+  it("says when the image's Python has no audit hooks (before 3.8: no monitor, no recorder), and only then", async () => {
+    expect((await inventoryOf(container('sha256:old', JSON.stringify({ audit_hooks: false })), '/testbed', undefined)).auditHooks).toBe(
+      false,
+    );
+    expect((await inventoryOf(container('sha256:one', ONE), '/testbed', undefined)).auditHooks).toBeUndefined();
+    expect(
+      (await inventoryOf(container('sha256:odd', JSON.stringify({ audit_hooks: 'no' })), '/testbed', undefined)).auditHooks,
+    ).toBeUndefined();
+  });
+
   it('a read that did not end is the environment’s failure, never an empty inventory', async () => {
     await expect(inventoryOf(container('sha256:one', '', -1, true), '/testbed', new InventoryCache())).rejects.toThrow(/did not end/);
   });

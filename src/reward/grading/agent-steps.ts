@@ -28,6 +28,8 @@ export interface TaskStepsResult {
   readonly owners: ReadonlyMap<string, readonly string[]>;
   /** The distributions that are the repository itself. */
   readonly repoDists: ReadonlySet<string>;
+  /** False when the image's Python has no audit hooks (before 3.8: inventory.ts). */
+  readonly auditHooks?: boolean;
   /**
    * The container's layer once the task's steps ran: the closed-world check's baseline. Undefined
    * when the install will not run for this patch (the plan has none, re-runs are off, or the paths

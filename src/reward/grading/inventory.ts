@@ -15,6 +15,11 @@ export interface Inventory {
   readonly owners: ReadonlyMap<string, readonly string[]>;
   /** The distributions that are the repository itself. */
   readonly repoDists: ReadonlySet<string>;
+  /**
+   * False when the image's Python has no audit hooks (before 3.8): no monitor can run there, and no
+   * recorder (it hands its records to the monitor), so a pytest run is read from its log.
+   */
+  readonly auditHooks?: boolean;
 }
 
 export const NO_INVENTORY: Inventory = { plugins: [], owners: new Map(), repoDists: new Set() };
@@ -59,7 +64,7 @@ async function readInventory(sandbox: Sandbox, workdir: string): Promise<{ inven
   // Nothing of the patch is on disk yet: a read that does not end is the machine's or the image's
   // trouble, and an empty inventory would leave the image's pytest plugins unloaded (an honest 0).
   if (listed.timedOut) throw new InfraError("reading the pristine image's Python (inventory.sh) did not end within 60 s");
-  let parsed: { plugins?: unknown; owners?: unknown; repo_dists?: unknown } = {};
+  let parsed: { plugins?: unknown; owners?: unknown; repo_dists?: unknown; audit_hooks?: unknown } = {};
   let clean = listed.exitCode === 0 && listed.omittedBytes === 0;
   try {
     parsed = JSON.parse(listed.output.toString('utf8').trim() || '{}') as typeof parsed;
@@ -76,6 +81,7 @@ async function readInventory(sandbox: Sandbox, workdir: string): Promise<{ inven
     plugins: strings(parsed.plugins).filter((p) => /^[A-Za-z_][\w.]*$/.test(p)),
     owners,
     repoDists: new Set(strings(parsed.repo_dists)),
+    ...(parsed.audit_hooks === false ? { auditHooks: false } : {}),
   };
   return { inventory, clean };
 }

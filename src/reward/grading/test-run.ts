@@ -37,6 +37,8 @@ export interface TestRunInput {
   /** Repository files the patch (or its install) changed: the monitor's "code the agent wrote". */
   readonly agentFiles: readonly string[];
   readonly plugins: readonly string[];
+  /** The image's Python has no audit hooks (before 3.8): no monitor, no recorder; the log decides. */
+  readonly noAuditHooks?: boolean;
   readonly patchEmpty: boolean;
   readonly openControl: () => Promise<Sandbox>;
   /** Canaries already planned (a reference run repeating a grading's): written as they are. */
@@ -120,7 +122,7 @@ export async function testRunStage(
   const logLimitBytes = mirrored
     ? input.logLimitBytes * (runner !== undefined ? MIRROR_LOG_FACTOR : PYTHON_MIRROR_FACTOR)
     : input.logLimitBytes;
-  const pytest = recorderApplies(input.parser, plan.testCommand);
+  const pytest = recorderApplies(input.parser, plan.testCommand) && input.noAuditHooks !== true;
   const channel = newRecorderChannel(GRADING_DIR, pytest);
   const testFiles = diffFiles(task.testPatch)
     .filter((f) => !f.isDeleted && f.path.endsWith('.py'))
