@@ -247,6 +247,16 @@ describe('the witness on pytest 9 with plugins that make their own reports', () 
     expect(existsSync(join(dir, 'g', 'out'))).toBe(false);
   }, 60_000);
 
+  it("a repository that asks for pytester with warnings as errors (pytest's own): scores (pytester_assertions was imported by the boot, pytest then could not rewrite it: an error)", async () => {
+    const g = await grade('pytester', {
+      'pkg/__init__.py': RIGHT,
+      'pytest.ini': '[pytest]\naddopts = -p pytester\nfilterwarnings =\n    error\n',
+    });
+    expect(g.log, said(g)).not.toMatch(/cannot be rewritten/);
+    expect(g.statuses.get(LISTED), said(g)).toBe('PASSED');
+    expect(g.integrity, said(g)).toEqual([]);
+  }, 60_000);
+
   it('flaky, running every test through its own call_and_report: no integrity flag (was outcome-not-made and runner-replaced)', async () => {
     const g = await grade('flaky', { 'pkg/__init__.py': RIGHT }, ['flaky.flaky_pytest_plugin']);
     expect(g.statuses.get(LISTED), said(g)).toBe('PASSED');

@@ -260,8 +260,14 @@ def make_hook_watch(str_type, function_type, method_type, sys_modules, workdir, 
         import _pytest.config
         import importlib
 
-        # Every plugin module pytest may load later (pytester, when a conftest asks for it).
+        # Every plugin module pytest may load later (pytester, when a conftest asks for it), but one
+        # it would rewrite then (pytester_assertions, whose asserts are rewritten when `-p pytester`
+        # asks for it: imported now, pytest warns it cannot, an error under `-W error`). Its
+        # functions answer no hook.
+        defaults = set(getattr(_pytest.config, "default_plugins", ()))
         for name in sorted(getattr(_pytest.config, "builtin_plugins", ())):
+            if name not in defaults and not _says_dont_rewrite("_pytest." + name):
+                continue
             try:
                 importlib.import_module("_pytest." + name)
             except Exception:
@@ -358,6 +364,18 @@ def make_hook_watch(str_type, function_type, method_type, sys_modules, workdir, 
         return out
 
     return observe, files, trust
+
+
+def _says_dont_rewrite(module_name):
+    """Whether a module's source asks pytest not to rewrite its asserts, read without importing it."""
+    import importlib.util
+
+    try:
+        spec = importlib.util.find_spec(module_name)
+        with open(spec.origin, "rb") as f:
+            return b"PYTEST_DONT_REWRITE" in f.read()
+    except Exception:
+        return False
 
 
 def _installed_dirs(realpath):
