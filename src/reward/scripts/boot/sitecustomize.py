@@ -15,6 +15,11 @@ def _start():
     import sys
 
     boot_dir = os.path.dirname(os.path.abspath(__file__))
+    if not hasattr(sys, "addaudithook"):
+        # Before Python 3.8 no monitor can run (and the monitor's own code is newer than Python 3.5's
+        # grammar): the grader reads such a run from its log.
+        _chain(boot_dir, sys)
+        return
     spec = importlib.util.spec_from_file_location("_swe_env_monitor", os.path.join(boot_dir, "swe_env_monitor.py"))
     monitor = importlib.util.module_from_spec(spec)
     # The monitor's own builtins, copied before any code of the repository runs: one replaced

@@ -35,10 +35,6 @@ def boot():
     config_path = os.environ.get("SWE_ENV_BOOT_CONFIG", "")
     if not config_path:
         return False
-    if not hasattr(sys, "addaudithook"):
-        # Before Python 3.8 there is no monitor to install (the grader knows it from the image's
-        # inventory and reads the log); the image's own sitecustomize still runs.
-        return True
     try:
         with open(config_path, "r", encoding="utf-8") as f:
             config = json.load(f)
