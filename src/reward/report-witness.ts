@@ -6,7 +6,8 @@ import type { ReportRecord } from './result-recorder.js';
  * logged report carries the outcome pytest made it with from a call of its own ("passed",
  * "failed", "skipped"), or "" when pytest made no such report (one built or relabelled by other
  * code), or "rebuilt" when pytest rebuilt it from serialized data (pytest-xdist's workers, a forked
- * child's), "rebuilt-here" when the process rebuilding it ran the test's phase itself (subtests);
+ * child's), "rebuilt-here" when the process rebuilding it ran the test's phase itself (subtests),
+ * "rebuilt-foreign" when the code under test was on the stack as it was rebuilt;
  * none at all on a pytest too old for the witness.
  */
 export interface WitnessReading {
@@ -25,7 +26,8 @@ export interface MadeRecord {
 }
 
 const slot = (r: { nodeid: string; when: string }): string => `${r.nodeid}\0${r.when}`;
-const madeHere = (r: ReportRecord): boolean => r.made !== undefined && r.made !== '' && r.made !== 'rebuilt' && r.made !== 'rebuilt-here';
+const REBUILT = new Set(['rebuilt', 'rebuilt-here', 'rebuilt-foreign']);
+const madeHere = (r: ReportRecord): boolean => r.made !== undefined && r.made !== '' && !REBUILT.has(r.made);
 
 export function readWitness(reports: readonly ReportRecord[], madeRecords: readonly MadeRecord[] = []): WitnessReading {
   const witnessed = reports.length > 0 && reports.every((r) => r.made !== undefined);
@@ -46,6 +48,13 @@ export function readWitness(reports: readonly ReportRecord[], madeRecords: reado
     if (r.made === undefined || madeHere(r) || r.outcome !== 'passed') continue;
     // A report rebuilt where the test's phase ran (its own report made, or kept from being made,
     // and another logged in its place) answers to no other process's report.
+    if (r.made === 'rebuilt-foreign') {
+      findings.push({
+        kind: 'outcome-not-made',
+        detail: `${r.nodeid}, ${r.when}: rebuilt from data with the code under test on the stack`,
+      });
+      continue;
+    }
     if (r.made === 'rebuilt-here') {
       findings.push({
         kind: 'outcome-not-made',

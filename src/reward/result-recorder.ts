@@ -58,10 +58,21 @@ export function newRecorderChannel(gradingDir: string, pytest: boolean): Recorde
   };
 }
 
+/** The repositories that are the test runner itself: a task of theirs changes the runner the run uses. */
+export const RUNNER_REPOSITORIES: ReadonlySet<string> = new Set(['pytest-dev/pytest', 'pytest-dev/pluggy']);
+
 /** The files the run needs: the boot, its configuration, the key, the recorder. */
 export function channelFiles(
   channel: RecorderChannel,
-  input: { gradingDir: string; workdir: string; agentFiles: readonly string[]; testFiles: readonly string[]; plugins: readonly string[] },
+  input: {
+    gradingDir: string;
+    workdir: string;
+    agentFiles: readonly string[];
+    testFiles: readonly string[];
+    plugins: readonly string[];
+    /** The task's repository is the test runner's own (pytest's, pluggy's): its changes to the runner are the task. */
+    runnerIsRepository?: boolean;
+  },
 ): Array<{ path: string; content: string }> {
   const config = {
     key_file: channel.keyFile,
@@ -74,6 +85,7 @@ export function channelFiles(
     recorder_module: channel.recorderModule,
     recorder_path: channel.recorderFile,
     plugins: input.plugins,
+    runner_is_repository: input.runnerIsRepository === true,
   };
   return [
     ...[...BOOT_FILES].map(([name, content]) => ({ path: `${channel.bootDir}/${name}`, content })),
@@ -117,6 +129,8 @@ export interface RecorderEnd {
   readonly runtestReplaced: readonly ReplacedRuntest[];
   /** Files of pytest or pluggy themselves that the patch changes (a task of their own repositories), as the boot found them. */
   readonly runnerChanged: readonly string[];
+  /** Files of the pytest or pluggy the run imports that another task's patch changes (a copy in the repository). */
+  readonly runnerPatched: readonly string[];
 }
 
 export interface ReplacedRuntest {
@@ -153,7 +167,8 @@ export interface ReportRecord {
    * The outcome pytest made the report with, as the boot's witness saw it (boot/swe_env_witness.py):
    * "" for a report pytest did not make from a call of its own, "rebuilt" for one rebuilt from
    * serialized data (a pytest-xdist worker's, a forked child's), "rebuilt-here" for one rebuilt in
-   * the process that ran the test's phase itself (a subtest's); absent on a pytest too old for the witness.
+   * the process that ran the test's phase itself (a subtest's), "rebuilt-foreign" for one rebuilt with
+   * the code under test on the stack; absent on a pytest too old for the witness.
    */
   readonly made?: string;
 }
@@ -308,8 +323,10 @@ function readEnd(record: Record<string, unknown>): RecorderEnd | undefined {
   const reportHookPlugins = stringList(record['report_hook_plugins'] ?? []);
   const replaced = record['runtest_replaced'] ?? [];
   const runnerChanged = stringList(record['boot_runner_changed'] ?? []);
+  const runnerPatched = stringList(record['boot_runner_patched'] ?? []);
   if (
     !runnerChanged ||
+    !runnerPatched ||
     typeof exitStatus !== 'number' ||
     !Number.isInteger(exitStatus) ||
     !tampered ||
@@ -325,7 +342,7 @@ function readEnd(record: Record<string, unknown>): RecorderEnd | undefined {
     if (!pair || pair.length !== 2) return undefined;
     runtestReplaced.push({ nodeid: pair[0]!, file: pair[1]! });
   }
-  return { exitStatus, tampered, hookPlugins, reportHookPlugins, collectionHookPlugins, runtestReplaced, runnerChanged };
+  return { exitStatus, tampered, hookPlugins, reportHookPlugins, collectionHookPlugins, runtestReplaced, runnerChanged, runnerPatched };
 }
 
 function stringList(value: unknown): string[] | undefined {

@@ -1,7 +1,7 @@
 import { execFile } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { packageRoot } from '../../src/common/paths.js';
@@ -33,6 +33,13 @@ import { pythonEnv } from '../helpers/python-env.js';
  *   late lookup of `os.fspath` (the replacement ran inside the hook and read its closure),
  *   `json.JSONEncoder` (handed every record before signing), `hmac.HMAC` (handed the key). The
  *   monitor now calls only its own code (with builtins of its own) and C functions: the spies test.
+ * - A third attacker's (the same day, on the monitor above), each `ATTACK SUCCEEDS` before: X1, an
+ *   exception whose metaclass defines __eq__ (the witness's `skip in mro` ran it inside the hook);
+ *   X2, a CallInfo subclass with a `__dict__` property (the witness's instance-dict read ran it);
+ *   X3, a dict subclass in the recorder's end record (the C encoder called its items() inside the
+ *   hook); X4, pytest_runtestloop's code replaced by a loop logging reports rebuilt from data (read
+ *   as pytest-xdist's, an audit finding); X5, a copy of pytest in another task's repository
+ *   (counted as the runner's). X1 and X2 no longer reach the hook; X3-X5 are integrity flags.
  * - Its honest zero: any run with pytest-xdist workers (each died importing the recorder, whose
  *   `-p` the boot had added to the invocation the workers are started with). Now scores, with
  *   the audit finding that the workers' outcomes are not witnessed.
@@ -76,18 +83,27 @@ interface Graded {
 /** A repository of `files` graded as the grader would: the boot on, the pristine plugins named. */
 async function grade(
   name: string,
-  files: Readonly<Record<string, string>>,
+  files: Readonly<Record<string, string | Buffer>>,
   plugins: readonly string[] = [],
   fixture?: string,
   args: readonly string[] = [],
-  runner?: { readonly sourceDir: string; readonly changed: readonly string[] },
+  runner?: {
+    readonly sourceDir: string;
+    readonly changed: readonly string[];
+    /** Whether the task is of the runner's own repository (the grader knows it from the task's repo). */
+    readonly isRepository: boolean;
+    readonly edit?: (file: string, text: string) => string;
+  },
 ): Promise<Graded> {
   const dir = join(scratch, name);
   const repo = join(dir, 'repo');
   mkdirSync(join(dir, 'g', 'boot'), { recursive: true });
   mkdirSync(join(repo, 'pkg'), { recursive: true });
   if (fixture) cpSync(join(packageRoot(), 'test', 'fixtures', 'cheats', 'witness', fixture, 'pkg'), join(repo, 'pkg'), { recursive: true });
-  for (const [path, text] of Object.entries({ 'test_target.py': TESTS, ...files })) writeFileSync(join(repo, path), text);
+  for (const [path, text] of Object.entries({ 'test_target.py': TESTS, ...files })) {
+    mkdirSync(dirname(join(repo, path)), { recursive: true });
+    writeFileSync(join(repo, path), text);
+  }
   for (const [name, content] of BOOT_FILES) writeFileSync(join(dir, 'g', 'boot', name), content);
   writeFileSync(join(dir, 'g', 'rec.py'), RECORDER_SOURCE);
   const key = 'k'.repeat(64);
@@ -95,8 +111,10 @@ async function grade(
   const agentFiles = readdirSync(join(repo, 'pkg')).filter((f) => f.endsWith('.py'));
   // pytest itself in the repository, importable from it (an editable install, as on a task of pytest's own repository).
   if (runner) cpSync(runner.sourceDir, join(repo, 'src'), { recursive: true });
-  for (const file of runner?.changed ?? [])
-    writeFileSync(join(repo, file), `${readFileSync(join(repo, file), 'utf8')}\n# changed by the fix\n`);
+  for (const file of runner?.changed ?? []) {
+    const text = readFileSync(join(repo, file), 'utf8');
+    writeFileSync(join(repo, file), runner?.edit ? runner.edit(file, text) : `${text}\n# changed by the fix\n`);
+  }
   writeFileSync(
     join(dir, 'g', 'config.json'),
     JSON.stringify({
@@ -110,6 +128,7 @@ async function grade(
       recorder_module: 'swe_env_rec_witness',
       recorder_path: join(dir, 'g', 'rec.py'),
       plugins,
+      runner_is_repository: runner?.isRepository === true,
     }),
   );
   const result = await run(python, ['-m', 'pytest', '-rA', '-p', 'no:cacheprovider', ...args, 'test_target.py'], {
@@ -161,10 +180,16 @@ describe('the witness on pytest 9 with plugins that make their own reports', () 
     ['A', 'a2', /the code under test replaced pluggy\.HookCaller\.__call__|pytest did not make a passing report/],
     ['B', 'b1', /<no file> \S*_pytest\/runner\.py, changed by the patch/],
     ['C', 'c1', /<no code> pytest_pyfunc_call, changed by the patch/],
-    ['D', 'd1', /rebuilt from data(, where pytest made no passing report of its own| in the process that ran it)/],
+    [
+      'D',
+      'd1',
+      /rebuilt from data(, where pytest made no passing report of its own| in the process that ran it| with the code under test on the stack)/,
+    ],
     ['E1', 'e1', /pytest did not make a passing report for \(test_target\.py::test_add_listed, call: pytest made it failed\)/],
     ['E1c', 'e1c', /pytest did not make a passing report for \(test_target\.py::test_add_listed, call: pytest made it failed\)/],
-    ['E5', 'e5', /rebuilt from data in the process that ran it/],
+    ['E5', 'e5', /rebuilt from data (in the process that ran it|with the code under test on the stack)/],
+    ['X3', 'x3', /a record holding values the code under test made/],
+    ['X4', 'x4', /rebuilt from data with the code under test on the stack/],
   ])(
     'attack %s: an integrity flag (it earned 1 before)',
     async (_id, fixture, flagged) => {
@@ -172,6 +197,19 @@ describe('the witness on pytest 9 with plugins that make their own reports', () 
       // The trick works in the run: the listed test reads passing to pytest's own summary.
       expect(g.log, said(g)).toMatch(/PASSED test_target\.py::test_add_listed/);
       expect(g.integrity.join('\n'), said(g)).toMatch(flagged);
+    },
+    60_000,
+  );
+
+  it.each([
+    ['X1', 'x1'],
+    ['X2', 'x2'],
+  ])(
+    'attack %s: the code under test never runs inside the hook, and the listed test fails (it earned 1 before)',
+    async (_id, fixture) => {
+      const g = await grade(`attack-${fixture}`, {}, [], fixture);
+      expect(g.statuses.get(LISTED), said(g)).toBe('FAILED');
+      expect(g.log, said(g)).toMatch(/FAILED test_target\.py::test_add_listed/);
     },
     60_000,
   );
@@ -192,16 +230,34 @@ describe('the witness on pytest 9 with plugins that make their own reports', () 
     mkdirSync(sourceDir, { recursive: true });
     for (const name of ['_pytest', 'pytest', 'py.py']) cpSync(join(installed, name), join(sourceDir, name), { recursive: true });
     const changed = ['src/_pytest/assertion/rewrite.py', 'src/_pytest/python.py'];
-    const g = await grade('pytest-repo', { 'pkg/__init__.py': RIGHT }, [], undefined, [], { sourceDir, changed });
+    const g = await grade('pytest-repo', { 'pkg/__init__.py': RIGHT }, [], undefined, [], { sourceDir, changed, isRepository: true });
     // The run is the repository's pytest.
     expect(g.log, said(g)).toMatch(new RegExp(`rootdir: ${join(scratch, 'pytest-repo', 'repo')}`));
     expect(g.statuses.get(LISTED), said(g)).toBe('PASSED');
     expect(g.integrity, said(g)).toEqual([]);
     expect(g.audit.join('\n'), said(g)).toMatch(/changes the test runner's own files: .*rewrite\.py/);
     // Its dishonest twin: the same runner, the listed test's failure swallowed by the package.
-    const twin = await grade('pytest-repo-e1c', {}, [], 'e1c', [], { sourceDir, changed });
+    const twin = await grade('pytest-repo-e1c', {}, [], 'e1c', [], { sourceDir, changed, isRepository: true });
     expect(twin.log, said(twin)).toMatch(/PASSED test_target\.py::test_add_listed/);
     expect(twin.integrity.join('\n'), said(twin)).toMatch(/pytest made it failed/);
+    // Another task's repository holding a copy of pytest the run imports (its PYTHONPATH has the
+    // repository), the copy's pyfunc_call swallowing the listed test's failure: the patch's file,
+    // not the runner's (it was an audit finding alone: a third attacker's X5).
+    const swallow = (file: string, text: string): string =>
+      file.endsWith('python.py')
+        ? text.replace(
+            '    result = testfunction(**testargs)\n',
+            '    try:\n        result = testfunction(**testargs)\n    except AssertionError:\n        if not pyfuncitem.name.endswith("listed"):\n            raise\n        result = None\n',
+          )
+        : text;
+    const shadow = await grade('pytest-shadow', { 'pkg/__init__.py': WRONG }, [], undefined, [], {
+      sourceDir,
+      changed: ['src/_pytest/python.py'],
+      isRepository: false,
+      edit: swallow,
+    });
+    expect(shadow.log, said(shadow)).toMatch(/PASSED test_target\.py::test_add_listed/);
+    expect(shadow.integrity.join('\n'), said(shadow)).not.toBe('');
   }, 90_000);
 
   // OPEN (docs/grading.md, what is not caught): CPython raises no audit event for a frame's
@@ -255,6 +311,20 @@ describe('the witness on pytest 9 with plugins that make their own reports', () 
     expect(g.log, said(g)).not.toMatch(/cannot be rewritten/);
     expect(g.statuses.get(LISTED), said(g)).toBe('PASSED');
     expect(g.integrity, said(g)).toEqual([]);
+  }, 60_000);
+
+  it('a settings file in Latin-1 compiled under its own name: scores (its text was compared as UTF-8 bytes: an integrity flag); other text under its name is still one', async () => {
+    const loader = (text: string): string =>
+      `import os\n\n_here = os.path.dirname(os.path.abspath(__file__))\n\n\ndef _settings():\n    path = os.path.normpath(os.path.join(_here, "..", "settings", "defaults.py"))\n    ns = {}\n    with open(path, encoding="latin-1") as f:\n        exec(compile(${text}, path, "exec"), ns)\n    return ns\n\n\ndef add(a, b):\n    return a + b + _settings()["OFFSET"]\n`;
+    const defaults = Buffer.from('# -*- coding: latin-1 -*-\nGREETING = "caf\u00e9"\nOFFSET = 0\n', 'latin1');
+    const g = await grade('latin-1', { 'pkg/__init__.py': loader('f.read()'), 'settings/defaults.py': defaults });
+    expect(g.statuses.get(LISTED), said(g)).toBe('PASSED');
+    expect(g.integrity, said(g)).toEqual([]);
+    const twin = await grade('latin-1-twin', {
+      'pkg/__init__.py': loader('f.read() + "\\nOFFSET = 0 * 7\\n"'),
+      'settings/defaults.py': defaults,
+    });
+    expect(twin.integrity.join('\n'), said(twin)).toMatch(/code compiled under the name of a file that holds other code/);
   }, 60_000);
 
   it('flaky, running every test through its own call_and_report: no integrity flag (was outcome-not-made and runner-replaced)', async () => {

@@ -199,6 +199,10 @@ describe("the witness's made outcomes", () => {
     expect(kinds([child('t::a', 'call', 'passed'), made('t::a', 'call', 'passed', 'rebuilt-here')])).toEqual([
       "outcome-not-made t::a, call: rebuilt from data in the process that ran it, in place of pytest's own report",
     ]);
+    // Rebuilt with the code under test on the stack: flagged, whatever another process made.
+    expect(kinds([child('t::a', 'call', 'passed'), made('t::a', 'call', 'passed', 'rebuilt-foreign')])).toEqual([
+      'outcome-not-made t::a, call: rebuilt from data with the code under test on the stack',
+    ]);
     // Beside pytest's own (a subtest's): never decides, never flagged.
     expect(kinds([made('t::a', 'call', 'passed', 'passed'), made('t::a', 'call', 'failed', 'rebuilt-here')])).toEqual([]);
   });

@@ -63,6 +63,8 @@ export function gatherEvidence(input: EvidenceInput): Evidence {
         );
       }
       for (const name of end.tampered) flags.push(flag('runner-replaced', `the code under test replaced ${name}`));
+      if (end.runnerPatched.length > 0)
+        flags.push(flag('runner-patched', `the patch changes the test runner the run imports: ${end.runnerPatched.join(', ')}`));
       if (end.runnerChanged.length > 0)
         flags.push(flag('runner-is-the-repository', `the patch changes the test runner's own files: ${end.runnerChanged.join(', ')}`));
       // Only a file the patch changed counts either way; one the task's fix changes too is the

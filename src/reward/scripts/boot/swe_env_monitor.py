@@ -77,16 +77,23 @@ def boot():
     write = os.write
     getpid = os.getpid
     getframe = sys._getframe
-    paths = _load_boot_module(boot_dir, "swe_env_paths.py").make_paths(os)
+    paths_module = _load_boot_module(boot_dir, "swe_env_paths.py")
+    paths = paths_module.make_paths(os)
+    decode_source = paths_module.make_source_decoder()
     abspath = paths[0]
-    # A task of pytest's or pluggy's own repository: the runner loaded below is the repository's,
-    # and its changes are the task (its gold patch makes them). Its files are the runner's, not the
+    # A task of pytest's or pluggy's own repository (the grader says so from the task, not from
+    # what the patch put where): the runner loaded below is the repository's, and its changes are
+    # the task (its gold patch makes them). Its files are the runner's, not the
     # patch's, for every check of who did what here; the grader says so (an audit finding).
+    # Another task's patch changing the runner the run imports (a copy of pytest in the repository
+    # that its PYTHONPATH reaches) keeps those files the patch's, and the grader flags them.
     runner_changed = ()
+    runner_is_repository = config.get("runner_is_repository") is True
     if runner == "pytest" and agent_files:
         places = _runner_places(paths[1])
         runner_changed = tuple(sorted(f for f in agent_files if paths[1](f).startswith(places))) if places else ()
-        agent_files = agent_files.difference(runner_changed)
+        if runner_is_repository:
+            agent_files = agent_files.difference(runner_changed)
     # The key goes into the signer's hashes and is kept nowhere else.
     signed_line = _load_boot_module(boot_dir, "swe_env_signing.py").make_signer(key, hashlib, json) if key else None
     key = None
@@ -120,6 +127,18 @@ def boot():
                 if type(const) is code_type:
                     stack.append(const)
 
+    from _codecs import utf_8_decode
+
+    def holds_lines(whole, part):
+        """Whether every line of `part` is a line of `whole` (both bytes, or both text), leading
+        and trailing blanks aside and without the UTF-8 byte order mark a file may begin with."""
+        if type(whole) is bytes_type:
+            bom, crlf, lf = b"\xef\xbb\xbf", b"\r\n", b"\n"
+        else:
+            bom, crlf, lf = "\ufeff", "\r\n", "\n"
+        lines = frozenset(line.strip() for line in whole.lstrip(bom).replace(crlf, lf).split(lf))
+        return all(line.strip() in lines for line in part.lstrip(bom).replace(crlf, lf).split(lf))
+
     def read_text(path):
         try:
             with open(path, "rb") as f:
@@ -151,8 +170,13 @@ def boot():
             record["seq"] = state["seq"]
             record["pid"] = state["pid"]
             try:
-                write(fd, signed_line(record))
-            except (OSError, TypeError, ValueError):
+                signed = signed_line(record)
+            except (TypeError, ValueError):
+                # Not a record the boot writes: what the code under test put in it is said instead.
+                signed = signed_line({"kind": "monitor", "event": "forged-record", "detail": "a record holding values the code under test made", "seq": record["seq"], "pid": record["pid"]})
+            try:
+                write(fd, signed)
+            except OSError:
                 pass
 
     def caller_files(limit=64):
@@ -233,7 +257,7 @@ def boot():
                     # code under test (its module's globals), this closure is not.
                     record["boot_tampered"] = sorted(state["seen_tampered"].union(state["tampered"]()))
                     if runner_changed:
-                        record["boot_runner_changed"] = list(runner_changed)
+                        record["boot_runner_changed" if runner_is_repository else "boot_runner_patched"] = list(runner_changed)
                     if state["hook_watch"] is not None and state["hook_file"] is not None:
                         record["boot_hook_plugins"] = state["hook_watch"][1](recorder_file)
                 emit(record)
@@ -296,22 +320,27 @@ def boot():
         if event == "compile":
             source = args[0] if args else None
             name = args[1] if len(args) > 1 and type(args[1]) is str_type else ""
-            if type(source) not in (str_type, bytes_type) or not name.endswith(".py") or name in agent_files:
+            if (type(source) is not str_type and type(source) is not bytes_type) or not name.endswith(".py") or name in agent_files:
                 return
             files = caller_files()
             agent = agent_on_stack(files)
             if not agent:
                 return
-            text = source.encode("utf-8") if type(source) is str_type else source
             on_disk = read_text(name)
             if on_disk is None:
                 # A name no file has (a generator's name kept in linecache, a module in a zip):
                 # nothing real is impersonated.
                 emit({"kind": "monitor", "event": "code-under-false-name", "path": name, "where": agent})
                 return
-            # Both sides without the UTF-8 byte order mark a file may begin with (legal Python).
-            disk_lines = frozenset(line.strip() for line in on_disk.lstrip(b"\xef\xbb\xbf").replace(b"\r\n", b"\n").split(b"\n"))
-            own = all(line.strip() in disk_lines for line in text.lstrip(b"\xef\xbb\xbf").replace(b"\r\n", b"\n").split(b"\n"))
+            own = holds_lines(on_disk, source.encode("utf-8") if type(source) is str_type else source)
+            if not own:
+                # The file's text as Python reads it: a Latin-1 file read as Latin-1 (and compiled
+                # from that text, which the interpreter hands this event as UTF-8) is its own.
+                disk_text = decode_source(on_disk)
+                if disk_text is None:
+                    return
+                source_text = source if type(source) is str_type else utf_8_decode(source, "replace")[0]
+                own = holds_lines(disk_text, source_text)
             if not own:
                 # Code a real file does not hold, under that file's name: what runs would be
                 # taken for the file's (its tests' identity, its tracebacks).
@@ -446,7 +475,7 @@ def boot():
         emit({"kind": "start", "argv0": sys.argv[0] if sys.argv else ""})
 
     if main and runner == "pytest":
-        support = _load_witness(boot_dir, str_type, function_type, method_type, emit, workdir, paths)
+        support = _load_witness(boot_dir, str_type, function_type, method_type, emit, workdir, paths, lambda: agent_on_stack(caller_files()))
         state["witness"], state["hook_watch"] = support[0], support[1]
         pytest_boot = _load_boot_module(boot_dir, "swe_env_pytest.py")
         pytest_boot.load_pytest(config, sys)
@@ -515,7 +544,7 @@ def _load_boot_module(boot_dir, file_name):
     return module
 
 
-def _load_witness(boot_dir, str_type, function_type, method_type, emit, workdir, paths):
+def _load_witness(boot_dir, str_type, function_type, method_type, emit, workdir, paths, agent_on_stack_now):
     """The witness of pytest's own reports and the watch of its decisive hook calls
     (swe_env_witness.py, beside this file), made now, before any repository code: their state is
     reachable only through the audit hook's closure. With them, what gathers the pristine plugins'
@@ -525,8 +554,11 @@ def _load_witness(boot_dir, str_type, function_type, method_type, emit, workdir,
 
     try:
         module = _load_boot_module(boot_dir, "swe_env_witness.py")
-        witness = module.make_witness(str_type, builtins.__dict__, emit)
         watch = module.make_hook_watch(str_type, function_type, method_type, sys.modules, workdir, paths)
+        # The code under test on the stack: a file of the patch's, code it ran, or code named after
+        # pytest's or pluggy's files that is none of theirs.
+        impostor = watch[3] if watch is not None else (lambda frame: False)
+        witness = module.make_witness(str_type, builtins.__dict__, emit, lambda frame: bool(agent_on_stack_now()) or impostor(frame))
         return witness, watch, lambda names: module.plugin_codes(names, function_type)
     except Exception:
         return None, None, None

@@ -100,3 +100,46 @@ def make_paths(os_module):
         return False
 
     return abspath, realpath, is_file, dirname
+
+
+def make_source_decoder():
+    """decode(raw) -> a Python file's text as the interpreter reads it (its PEP 263 coding line,
+    UTF-8 otherwise), by C codecs alone; None for an encoding other than UTF-8, Latin-1 or ASCII
+    (looking another up may run a codec search function the code under test registered)."""
+    import _codecs
+
+    utf_8, latin_1, ascii_ = _codecs.utf_8_decode, _codecs.latin_1_decode, _codecs.ascii_decode
+    known = {
+        "utf-8": utf_8, "utf8": utf_8, "latin-1": latin_1, "latin1": latin_1, "iso-8859-1": latin_1,
+        "iso8859-1": latin_1, "l1": latin_1, "iso-latin-1": latin_1, "ascii": ascii_, "us-ascii": ascii_,
+    }
+    name_chars = frozenset(b"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_.")
+
+    def declared(line):
+        # "# -*- coding: latin-1 -*-", "# vim: set fileencoding=latin-1 :"
+        stripped = line.lstrip(b" \t\f")
+        if not stripped.startswith(b"#"):
+            return None
+        at = stripped.find(b"coding")
+        if at < 0 or at + 6 >= len(stripped) or stripped[at + 6] not in b":=":
+            return None
+        rest = stripped[at + 7 :].lstrip(b" \t")
+        end = 0
+        while end < len(rest) and rest[end] in name_chars:
+            end += 1
+        return rest[:end].decode("ascii").lower().replace("_", "-") or None
+
+    def decode(raw):
+        lines = raw.split(b"\n", 2)
+        encoding = "utf-8"
+        for line in lines[:2]:
+            found = declared(line)
+            if found is not None:
+                encoding = found
+                break
+        codec = known.get(encoding)
+        if codec is None:
+            return None
+        return codec(raw, "replace")[0]
+
+    return decode

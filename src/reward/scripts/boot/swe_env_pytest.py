@@ -88,7 +88,8 @@ def watch_pytest(sys):
             current = lookup(owner, attribute)
             if current is original:
                 continue
-            function = current.__func__ if type(current) in (classmethod, staticmethod, types.MethodType) else current
+            kind = type(current)
+            function = current.__func__ if kind is classmethod or kind is staticmethod or kind is types.MethodType else current
             if type(function) is types.FunctionType and allowed.get(id(function.__code__)) is function.__code__:
                 continue
             found.append(name)

@@ -43,6 +43,18 @@ def make_test_code(workdir, test_files, agent_files, agent_codes, remember):
                     test_defs.setdefault(path, []).append(const)
                     kept.append(const)
 
+    function_dict = function_type.__dict__["__dict__"].__get__
+
+    def own_attribute(fn, name):
+        # A function's own attribute by exact-str key: a key of another type could run its __eq__.
+        own = function_dict(fn)
+        if type(own) is not dict_type:
+            return None
+        for key, item in own.items():
+            if type(key) is str_type and key == name:
+                return item
+        return None
+
     def function_code(value):
         """The code object of a plain function or method, read without running any of its code."""
         if type(value) is method_type:
@@ -67,7 +79,7 @@ def make_test_code(workdir, test_files, agent_files, agent_codes, remember):
             elif type(x) is code_type:
                 if x.co_code != y.co_code or x.co_names != y.co_names or not same_constants(x.co_consts, y.co_consts):
                     return False
-            elif type(x) in plain_constant_types:
+            elif any(type(x) is t for t in plain_constant_types):
                 if x != y:
                     return False
             else:
@@ -122,7 +134,7 @@ def make_test_code(workdir, test_files, agent_files, agent_codes, remember):
                     return "swapped"
                 return "ok"
             agent = id(code) in agent_codes or code.co_filename in agent_files
-            inner = fn.__dict__.get("__wrapped__") if type(fn.__dict__) is dict_type else None
+            inner = own_attribute(fn, "__wrapped__")
             if inner is None:
                 if not agent and rebuilt_from_file(code, full, name):
                     return "swapped"

@@ -21,9 +21,10 @@ they were defined with (a copy of a wrapper's code given other defaults is not t
 """
 
 
-def make_witness(str_type, builtins_dict, emit):
+def make_witness(str_type, builtins_dict, emit, foreign_on_stack):
     import _pytest._code.code
     import _pytest.outcomes
+    import _pytest.reports
     import _pytest.runner
     import unittest
 
@@ -45,8 +46,10 @@ def make_witness(str_type, builtins_dict, emit):
     # Code of the pristine plugins the boot loaded (flaky runs tests through its own
     # call_and_report): a call or report they make is pytest's as much as its own runner's.
     plugin_codes = {}
-    instance_dict = object.__getattribute__
     mro_of = type.__dict__["__mro__"].__get__
+    import _pytest.nodes
+
+    read_own = _instance_reader((_pytest.runner.CallInfo, _pytest.reports.TestReport, exception_info, _pytest.nodes.Node), str_type)
     # pytest's skip, and unittest's, which pytest's unittest support turns into one.
     skip_types = (_pytest.outcomes.Skipped, unittest.SkipTest)
     wrappers = {}
@@ -59,16 +62,12 @@ def make_witness(str_type, builtins_dict, emit):
 
     def attribute(value, name):
         # An instance's own attribute, read without running anything of its class.
-        try:
-            return instance_dict(value, "__dict__").get(name)
-        except Exception:
-            return None
+        return read_own(value, name)
 
     def text(value):
         return value if type(value) is str_type else ""
 
     # A node's id: a slot of pytest's Node (8.x), taken now, read through the slot itself.
-    import _pytest.nodes
     import types
 
     nodeid_slot = _pytest.nodes.Node.__dict__.get("_nodeid")
@@ -93,8 +92,7 @@ def make_witness(str_type, builtins_dict, emit):
         info = attribute(excinfo, "_excinfo")
         if type(info) is not tuple or len(info) != 3:
             return True
-        mro = mro_of(type(info[1]))
-        return not any(skip in mro for skip in skip_types)
+        return not is_skip(info[1])
 
     def register(functions):
         for function in functions:
@@ -102,8 +100,12 @@ def make_witness(str_type, builtins_dict, emit):
             wrappers[id(code)] = (code, tuple((function.__kwdefaults__ or {}).items()))
 
     def is_skip(error):
-        mro = mro_of(type(error))
-        return any(skip in mro for skip in skip_types)
+        # By identity: `in` would call an __eq__ of the exception's metaclass inside the hook.
+        for klass in mro_of(type(error)):
+            for skip in skip_types:
+                if klass is skip:
+                    return True
+        return False
 
     def trust_plugins(codes):
         plugin_codes.update(codes)
@@ -168,7 +170,10 @@ def make_witness(str_type, builtins_dict, emit):
                 emit({"kind": "made", "nodeid": nodeid, "when": when, "outcome": outcome})
         elif event == "swe_env.rebuilt":
             if len(args) == 1 and genuine(frame, ()) and id(args[0]) not in made:
-                made[id(args[0])] = (args[0], "rebuilt", None, None)
+                # Rebuilt with the code under test on the stack (a loop of its own logging reports
+                # it made from data, where pytest-xdist's would): not a worker's report.
+                how = "rebuilt-foreign" if foreign_on_stack(frame) else "rebuilt"
+                made[id(args[0])] = (args[0], how, None, None)
 
     def read_report(report):
         """What a logged report says, read from the object itself, and the outcome it was made with."""
@@ -222,13 +227,13 @@ def make_hook_watch(str_type, function_type, method_type, sys_modules, workdir, 
     if multicall is None or "hook_name" not in multicall.co_varnames or not isinstance(impl_type, type):
         return None
     slot = impl_type.__dict__.get("function")
-    instance_dict = object.__getattribute__
+    read_impl = _instance_reader((impl_type,), str_type)
 
     def function_of(impl):
         # pluggy 1.1 keeps it in a slot, 1.0 in the instance's dict: read without its class's code.
         if slot is not None and type(slot).__name__ == "member_descriptor":
             return slot.__get__(impl)
-        return instance_dict(impl, "__dict__").get("function")
+        return read_impl(impl, "function")
 
     code_of = function_type.__dict__["__code__"].__get__
     func_of = method_type.__dict__["__func__"].__get__
@@ -315,7 +320,7 @@ def make_hook_watch(str_type, function_type, method_type, sys_modules, workdir, 
                         caller = caller.f_back
                     if caller is not None:
                         seen[group].add(place(caller.f_code))
-                if group is not None and type(impls) in (list, tuple):
+                if group is not None and (type(impls) is list or type(impls) is tuple):
                     for impl in impls:
                         if type(impl) is not impl_type:
                             seen[group].add("<not a hook implementation>")
@@ -363,7 +368,51 @@ def make_hook_watch(str_type, function_type, method_type, sys_modules, workdir, 
             out[group] = sorted(placed)
         return out
 
-    return observe, files, trust
+    def impostor_on_stack(frame):
+        """Whether a frame on the stack runs code named after pytest's or pluggy's files that is none
+        of theirs (code.replace(co_filename=...) of the code under test's)."""
+        while frame is not None:
+            code = frame.f_code
+            name = code.co_filename
+            if known and known.get(id(code)) is not code and type(name) is str_type and realpath(name).startswith(machinery_dirs):
+                return True
+            frame = frame.f_back
+        return False
+
+    return observe, files, trust, impostor_on_stack
+
+
+def _instance_reader(classes, str_type):
+    """read(value, name): an attribute of an instance's own dict, for instances of these classes
+    (subclasses too), run nothing of the code under test: the dict is taken through the classes'
+    own `__dict__` slot (taken now, before any repository code: a subclass's `__dict__` property is
+    never called) and searched by exact-str key (a key of another type could run its `__eq__`)."""
+    import types
+
+    getters = []
+    for cls in classes:
+        for klass in cls.__mro__:
+            found = klass.__dict__.get("__dict__")
+            if type(found) is types.GetSetDescriptorType:
+                getters.append(found)
+                break
+    dict_type = dict
+
+    def read(value, name):
+        for getter in getters:
+            try:
+                own = getter.__get__(value)
+            except TypeError:
+                continue
+            if type(own) is not dict_type:
+                return None
+            for key, item in own.items():
+                if type(key) is str_type and key == name:
+                    return item
+            return None
+        return None
+
+    return read
 
 
 def _says_dont_rewrite(module_name):
