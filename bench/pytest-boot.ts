@@ -12,7 +12,7 @@ import { mkdtempSync, rmSync, writeFileSync, mkdirSync, chmodSync } from 'node:f
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { BOOT_FILES, RECORDER_SOURCE } from '../src/reward/result-recorder.js';
+import { BOOT_FILES, RECORDER_SOURCE } from '../src/reward/recorder-channel.js';
 import { arg, describe, printRow, runMain } from './stats.js';
 
 const run = promisify(execFile);

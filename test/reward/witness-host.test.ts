@@ -7,7 +7,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { packageRoot } from '../../src/common/paths.js';
 import { auditLines, integrityLines } from '../../src/reward/findings.js';
 import { gatherEvidence } from '../../src/reward/grading/evidence.js';
-import { BOOT_FILES, RECORDER_SOURCE, readRecords } from '../../src/reward/result-recorder.js';
+import { BOOT_FILES, RECORDER_SOURCE } from '../../src/reward/recorder-channel.js';
+import { readRecords } from '../../src/reward/result-recorder.js';
 import { pythonEnv } from '../helpers/python-env.js';
 
 /**

@@ -1,6 +1,7 @@
 import { createHmac } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { readRecords, recorderApplies } from '../../src/reward/result-recorder.js';
+import { recorderApplies } from '../../src/reward/recorder-channel.js';
+import { readRecords } from '../../src/reward/result-recorder.js';
 
 const KEY = 'k'.repeat(64);
 

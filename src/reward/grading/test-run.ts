@@ -4,14 +4,8 @@ import { diffFiles } from '../diff-files.js';
 import { djangoModule, environmentLines, type EvalPlan } from '../eval-plan/plan.js';
 import { canaryRunner, type LogParserName } from '../../languages/index.js';
 import type { GradeReport } from '../report.js';
-import {
-  RUNNER_REPOSITORIES,
-  channelFiles,
-  newRecorderChannel,
-  readRecords,
-  recorderApplies,
-  type RecorderResult,
-} from '../result-recorder.js';
+import { RUNNER_REPOSITORIES, channelFiles, newRecorderChannel, recorderApplies } from '../recorder-channel.js';
+import { readRecords, type RecorderResult } from '../result-recorder.js';
 import { RUN_TESTS_SCRIPT, bashArgv } from '../scripts.js';
 import { GRADING_DIR, readRepoFiles } from './apply-stage.js';
 import { planCanaries, stopsAtFirstFailure, type Canary, type CanaryPlan, type RunnerFamily } from './canaries.js';
