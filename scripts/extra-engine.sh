@@ -14,30 +14,51 @@ shift
 socket=/run/swe-env-engine-$name.sock
 answers() { timeout 10 docker -H "unix://$socket" info >/dev/null 2>&1; }
 
-# An engine left running by an earlier run that started it with that run's temporary folder
-# (runc writes each exec's process file there): once that folder is gone every exec fails
-# ("OCI runtime exec failed: open .../runc-process...: no such file"). Stopped, it starts again below.
 pidfile=/run/swe-env-engine-$name.pid
-if answers && [ -f "$pidfile" ]; then
-  old_tmp=$(tr '\0' '\n' <"/proc/$(cat "$pidfile")/environ" 2>/dev/null | sed -n 's/^TMPDIR=//p')
-  if [ -n "$old_tmp" ] && [ ! -d "$old_tmp" ]; then
-    log "engine $name: its temporary folder $old_tmp is gone; restarting it"
-    old_pid=$(cat "$pidfile")
-    kill "$old_pid" 2>/dev/null || true
-    # Gone, not only silent: a second dockerd refuses to start beside its pid file and containerd.
-    for _ in $(seq 1 60); do kill -0 "$old_pid" 2>/dev/null || break; sleep 1; done
+# Everything of this engine's: its dockerd, containerd and shims all name its socket or exec root.
+engine_pids() { pgrep -f -- "swe-env-engine-${name}[/.]" || true; }
+
+# Stops whatever is left of the engine and the pid files it leaves behind when it is killed
+# without its own clean-up (a machine restarted or copied, a session ended): dockerd and its
+# containerd each refuse to start, or wait on a stranger, while their pid file names a live
+# process, and after a restart that pid may be anyone's.
+stop_engine() {
+  local pids
+  pids=$(engine_pids)
+  if [ -n "$pids" ]; then
+    # shellcheck disable=SC2086
+    kill $pids 2>/dev/null || true
+    for _ in $(seq 1 30); do [ -z "$(engine_pids)" ] && break; sleep 1; done
+    pids=$(engine_pids)
+    # shellcheck disable=SC2086
+    [ -z "$pids" ] || kill -9 $pids 2>/dev/null || true
+    for _ in $(seq 1 10); do [ -z "$(engine_pids)" ] && break; sleep 1; done
+  fi
+  rm -f "$pidfile" "/run/swe-env-engine-$name/containerd/containerd.pid"
+}
+
+# The engine's temporary folder, where runc writes each exec's process file. Its own, outside
+# its data root (dockerd empties <data-root>/tmp when it starts) and outliving whoever asked
+# for the engine (a caller's TMPDIR may be a test run's scratch folder, removed when it ends).
+engine_tmp=/var/tmp/swe-env-engine-$name
+if answers; then
+  old_tmp=$(tr '\0' '\n' <"/proc/$(cat "$pidfile" 2>/dev/null)/environ" 2>/dev/null | sed -n 's/^TMPDIR=//p')
+  if [ "$old_tmp" != "$engine_tmp" ] || [ ! -d "$old_tmp" ]; then
+    # Started by an older version of this script, or its folder removed: every exec would fail
+    # ("OCI runtime exec failed: open .../runc-process...: no such file").
+    log "engine $name: its temporary folder ${old_tmp:-(unknown)} is not $engine_tmp; restarting it"
+    stop_engine
   fi
 fi
 
 if ! answers; then
+  stop_engine
   log "starting engine $name (log: /var/log/swe-env-engine-$name.log)"
   mkdir -p "/var/lib/swe-env-engine-$name" "/run/swe-env-engine-$name"
   runtimes=()
   for runtime in ${SWE_ENV_ENGINE_RUNTIMES:-}; do runtimes+=(--add-runtime "$runtime"); done
-  # A temporary folder of its own, which outlives whoever asked for the engine (the caller's
-  # TMPDIR may be a test run's scratch folder, removed when that run ends).
-  mkdir -p "/var/lib/swe-env-engine-$name/tmp"
-  TMPDIR="/var/lib/swe-env-engine-$name/tmp" nohup dockerd "${runtimes[@]}" --bridge=none --iptables=false --ip-forward=false --ip-masq=false \
+  mkdir -p "$engine_tmp"
+  TMPDIR="$engine_tmp" nohup dockerd "${runtimes[@]}" --bridge=none --iptables=false --ip-forward=false --ip-masq=false \
     --data-root "/var/lib/swe-env-engine-$name" --exec-root "/run/swe-env-engine-$name" \
     --pidfile "$pidfile" --host "unix://$socket" \
     >>"/var/log/swe-env-engine-$name.log" 2>&1 &

@@ -36,7 +36,10 @@ def _images() -> list:
 
 
 def _engine(name: str) -> str:
-    out = subprocess.run(["bash", str(ROOT / "scripts" / "extra-engine.sh"), name, *_images()], capture_output=True, text=True, check=True)
+    out = subprocess.run(["bash", str(ROOT / "scripts" / "extra-engine.sh"), name, *_images()], capture_output=True, text=True)
+    if out.returncode != 0:
+        # The script says why (the engine's log, a refused load) on its stderr: keep it.
+        raise RuntimeError(f"extra-engine.sh {name} exited {out.returncode}:\n{out.stderr[-4000:]}")
     return out.stdout.strip().splitlines()[-1]
 
 
