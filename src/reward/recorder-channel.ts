@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 
 /**
  * The grading channel of a test run: the boot (scripts/boot/sitecustomize.py), loaded first by every
@@ -9,16 +9,17 @@ import { readFileSync } from 'node:fs';
  * code under test do. The grader reads the file through the engine after the run.
  */
 export const RECORDER_SOURCE = readFileSync(new URL('./scripts/swe_env_recorder.py', import.meta.url), 'utf8');
-/** The boot's files, by name, as they go into its folder: sitecustomize.py loads the others by path. */
-export const BOOT_FILES: ReadonlyMap<string, string> = new Map([
-  ['sitecustomize.py', readFileSync(new URL('./scripts/boot/sitecustomize.py', import.meta.url), 'utf8')],
-  ['swe_env_monitor.py', readFileSync(new URL('./scripts/boot/swe_env_monitor.py', import.meta.url), 'utf8')],
-  ['swe_env_paths.py', readFileSync(new URL('./scripts/boot/swe_env_paths.py', import.meta.url), 'utf8')],
-  ['swe_env_signing.py', readFileSync(new URL('./scripts/boot/swe_env_signing.py', import.meta.url), 'utf8')],
-  ['swe_env_witness.py', readFileSync(new URL('./scripts/boot/swe_env_witness.py', import.meta.url), 'utf8')],
-  ['swe_env_pytest.py', readFileSync(new URL('./scripts/boot/swe_env_pytest.py', import.meta.url), 'utf8')],
-  ['swe_env_test_code.py', readFileSync(new URL('./scripts/boot/swe_env_test_code.py', import.meta.url), 'utf8')],
-]);
+/**
+ * The boot's files, by name, as they go into its folder (every Python file of scripts/boot/):
+ * sitecustomize.py loads the monitor by path, and the monitor the others.
+ */
+const BOOT_DIR = new URL('./scripts/boot/', import.meta.url);
+export const BOOT_FILES: ReadonlyMap<string, string> = new Map(
+  readdirSync(BOOT_DIR)
+    .filter((name) => name.endsWith('.py'))
+    .sort()
+    .map((name) => [name, readFileSync(new URL(name, BOOT_DIR), 'utf8')]),
+);
 
 export interface RecorderChannel {
   readonly key: string;

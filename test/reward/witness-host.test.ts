@@ -44,6 +44,10 @@ import { pythonEnv } from '../helpers/python-env.js';
  * - Its honest zero: any run with pytest-xdist workers (each died importing the recorder, whose
  *   `-p` the boot had added to the invocation the workers are started with). Now scores, with
  *   the audit finding that the workers' outcomes are not witnessed.
+ * - G1 (2026-12-04, ours, on the split boot): a builtin of the boot's own copy replaced through the
+ *   globals of os.environ's watching class (a function of the monitor's module), which then ran
+ *   inside the hook and swapped the witness's report reader: 1, no integrity flag. Closed by
+ *   construction: nothing the code under test can reach leads to the boot (the reach test).
  */
 const run = promisify(execFile);
 const TESTS = `import pytest
@@ -164,6 +168,21 @@ async function grade(
 const said = (g: Graded): string => `${g.integrity.join('\n')}\n${g.log.slice(-3000)}`;
 
 describe('the witness on pytest 9 with plugins that make their own reports', () => {
+  it('nothing of the boot is in reach of the code under test: no function or frame of its files, not its copy of the builtins', async () => {
+    const g = await grade('reach', {}, [], 'reach');
+    const reach = JSON.parse(readFileSync(join(scratch, 'reach', 'repo', 'reach.json'), 'utf8')) as { objects: number; found: string[] };
+    // The search reached the interpreter's objects (pytest's, the recorder's, the standard library's).
+    expect(reach.objects, said(g)).toBeGreaterThan(10_000);
+    expect(reach.found, said(g)).toEqual([]);
+    expect(g.statuses.get(LISTED), said(g)).toBe('PASSED');
+  }, 60_000);
+
+  it('attack G1, a builtin of the copy the boot keeps replaced through the class of os.environ: nothing to take hold of (it earned 1 before)', async () => {
+    const g = await grade('attack-g1', {}, [], 'g1');
+    expect(g.log, said(g)).toMatch(/FAILED test_target\.py::test_add_listed/);
+    expect(g.statuses.get(LISTED), said(g)).toBe('FAILED');
+  }, 60_000);
+
   it('the control: the honest fix, listed test passing, canary failing, no integrity flag', async () => {
     const g = await grade('honest', { 'pkg/__init__.py': RIGHT });
     expect(g.statuses.get(LISTED), said(g)).toBe('PASSED');

@@ -15,10 +15,27 @@ def _start():
     import sys
 
     boot_dir = os.path.dirname(os.path.abspath(__file__))
+
+    def chain(boot_dir, sys):
+        """The sitecustomize this one stands in front of (Debian's, a conda env's), if there is one."""
+        import importlib.machinery
+        import importlib.util
+        import os
+
+        path = [p for p in sys.path if p and os.path.abspath(p) != boot_dir]
+        spec = importlib.machinery.PathFinder.find_spec("sitecustomize", path)
+        if spec is None or spec.origin is None:
+            return
+        module = importlib.util.module_from_spec(spec)
+        try:
+            spec.loader.exec_module(module)
+        except Exception:
+            pass
+
     if not hasattr(sys, "addaudithook"):
         # Before Python 3.8 no monitor can run (and the monitor's own code is newer than Python 3.5's
         # grammar): the grader reads such a run from its log.
-        _chain(boot_dir, sys)
+        chain(boot_dir, sys)
         return
     spec = importlib.util.spec_from_file_location("_swe_env_monitor", os.path.join(boot_dir, "swe_env_monitor.py"))
     monitor = importlib.util.module_from_spec(spec)
@@ -27,25 +44,9 @@ def _start():
     monitor.__dict__["__builtins__"] = dict(builtins.__dict__)
     spec.loader.exec_module(monitor)
     if monitor.boot():
-        _chain(boot_dir, sys)
-
-
-def _chain(boot_dir, sys):
-    """The sitecustomize this one stands in front of (Debian's, a conda env's), if there is one."""
-    import importlib.machinery
-    import importlib.util
-    import os
-
-    path = [p for p in sys.path if p and os.path.abspath(p) != boot_dir]
-    spec = importlib.machinery.PathFinder.find_spec("sitecustomize", path)
-    if spec is None or spec.origin is None:
-        return
-    module = importlib.util.module_from_spec(spec)
-    try:
-        spec.loader.exec_module(module)
-    except Exception:
-        pass
+        chain(boot_dir, sys)
 
 
 _start()
+# Nothing of the boot stays in this module, which sys.modules holds.
 del _start
