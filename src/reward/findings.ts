@@ -102,6 +102,22 @@ export const FINDING_KINDS = {
     label: 'runner-internals',
   },
   'heap-walk': { family: 'monitor-reach', severity: 'integrity', text: 'the heap walked' },
+  // Refused, so nothing was had: audit. A thread pool's worker runs what it is handed with none of
+  // the patch's code on its stack, so a walk from another thread cannot be told the patch's.
+  'walk-from-a-thread': {
+    family: 'monitor-reach',
+    severity: 'audit',
+    text: "the heap or every thread's frames asked for from a thread other than the main one (refused)",
+    label: 'runner-internals',
+  },
+  // Refused: a finalizer or garbage-collection callback run at one of the monitor's own
+  // allocations asked for frames, which would have been the monitor's.
+  'inside-the-monitor': {
+    family: 'monitor-reach',
+    severity: 'audit',
+    text: 'code run inside the monitor asked for its frames (refused)',
+    label: 'runner-internals',
+  },
   // A module's or object's class swapped: lazy modules and proxies do it.
   'class-swapped': { family: 'interpreter-internals', severity: 'audit', text: "an object's class swapped", label: 'runner-internals' },
   'internals-set': { family: 'monitor-reach', severity: 'integrity', text: 'an interpreter internal set' },

@@ -183,6 +183,31 @@ describe('the witness on pytest 9 with plugins that make their own reports', () 
     expect(g.statuses.get(LISTED), said(g)).toBe('FAILED');
   }, 60_000);
 
+  it.each([
+    [
+      'G2',
+      'g2',
+      'the heap walked from a thread pool',
+      /the heap or every thread.s frames asked for from a thread other than the main one \(refused\) \(gc\.get_objects\)/,
+    ],
+    [
+      'G3',
+      'g3',
+      // No collection runs inside the hook any more: the callback runs outside it, on frames of its own.
+      'a garbage-collection callback run inside the hook, reading its frames',
+      /frames read \(sys\._getframe\)/,
+    ],
+  ])(
+    'attack %s, %s: nothing had, the listed test fails (it earned 1 before)',
+    async (_id, fixture, _what, said_) => {
+      const g = await grade(`attack-${fixture}`, {}, [], fixture);
+      expect(g.log, said(g)).toMatch(/FAILED test_target\.py::test_add_listed/);
+      expect(g.statuses.get(LISTED), said(g)).toBe('FAILED');
+      expect(g.audit.join('\n'), said(g)).toMatch(said_);
+    },
+    60_000,
+  );
+
   it('the control: the honest fix, listed test passing, canary failing, no integrity flag', async () => {
     const g = await grade('honest', { 'pkg/__init__.py': RIGHT });
     expect(g.statuses.get(LISTED), said(g)).toBe('PASSED');
@@ -283,6 +308,18 @@ describe('the witness on pytest 9 with plugins that make their own reports', () 
   // OPEN (docs/grading.md, what is not caught): CPython raises no audit event for a frame's
   // locals, a closure or a cell, and runs signal handlers inside the hook. Passes once nothing of the
   // hook's is in reach of a handler that interrupts it.
+  it('a signal handler landing in the audit hook and asking for its frames (sys._getframe) is refused, and said', async () => {
+    const g = await grade('signal-getframe', {}, [], 'signal-getframe');
+    const repo = join(scratch, 'signal-getframe', 'repo');
+    // It landed there (the timer runs until it has) and was refused, never reaching the hook's frames.
+    expect(existsSync(join(repo, 'reached.txt')), said(g)).toBe(false);
+    expect(existsSync(join(repo, 'refused.txt')) ? readFileSync(join(repo, 'refused.txt'), 'utf8') : '', said(g)).toMatch(
+      /sys\._getframe inside the grading monitor is refused/,
+    );
+    expect(g.audit.join('\n'), said(g)).toMatch(/code run inside the monitor asked for its frames \(refused\) \(sys\._getframe\)/);
+    expect(g.statuses.get(LISTED), said(g)).toBe('PASSED');
+  }, 60_000);
+
   it.fails(
     'OPEN: a signal handler landing in the audit hook reaches nothing of the hook',
     async () => {

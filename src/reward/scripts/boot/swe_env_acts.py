@@ -17,6 +17,23 @@ def make_acts(emit, caller_files, agent_on_stack, remember, agent_codes, test_co
     bytes_type = bytes
     code_type = types.CodeType
     function_type = types.FunctionType
+    from _thread import get_ident
+    from os import getpid
+
+    # The process's main thread: the one that booted it, or in a forked child the one that forked.
+    threads = {"pid": getpid(), "main": get_ident(), "forking": None}
+
+    def on_main_thread():
+        main = threads["main"] if getpid() == threads["pid"] or threads["forking"] is None else threads["forking"]
+        return get_ident() == main
+
+    def refuse_in_thread(event, files):
+        """The heap or every thread's frames, asked for from another thread: its stack does not say
+        who asked (a thread pool's worker runs what it is handed, with none of the patch's code on
+        its stack), and what comes back holds the hook and its closure, or its frames while it runs
+        in another thread. Refused."""
+        emit({"kind": "monitor", "event": "walk-from-a-thread", "detail": event, "where": where(files)})
+        raise RuntimeError(f"swe-env grading: {event} from a thread other than the main one is refused")
 
     from _codecs import utf_8_decode
 
@@ -106,6 +123,11 @@ def make_acts(emit, caller_files, agent_on_stack, remember, agent_codes, test_co
             if agent:
                 emit({"kind": "monitor", "event": "heap-walk", "detail": event, "where": agent})
                 raise RuntimeError(f"swe-env grading: {event} from code the patch changed is refused")
+            if not on_main_thread():
+                refuse_in_thread(event, files)
+            return
+        if event == "os.fork":
+            threads["forking"] = get_ident()
             return
         if event.startswith("ctypes."):
             files = caller_files()
@@ -143,6 +165,12 @@ def make_acts(emit, caller_files, agent_on_stack, remember, agent_codes, test_co
             if agent:
                 kind = {"sys._getframe": "frames-read", "sys._current_frames": "frames-read", "sys.addaudithook": "audit-hook-added"}.get(event, "tracing")
                 emit({"kind": "monitor", "event": kind, "detail": event, "where": agent})
+            if event == "sys._current_frames":
+                if agent:
+                    # Another thread's frames may be the hook's, running for that thread.
+                    raise RuntimeError("swe-env grading: sys._current_frames from code the patch changed is refused")
+                if not on_main_thread():
+                    refuse_in_thread(event, files)
             return
         if event == "open":
             path = path_of(args[0]) if args else ""

@@ -35,6 +35,7 @@ def boot():
     config_path = os.environ.get("SWE_ENV_BOOT_CONFIG", "")
     if not config_path:
         return False
+    _remember_boot_code(globals())
     try:
         with open(config_path, "r", encoding="utf-8") as f:
             config = json.load(f)
@@ -277,11 +278,47 @@ def boot():
             return
         acts(event, args)
 
+    # Code other than the boot's can run while a thread is inside the hook: a finalizer or a garbage
+    # collection callback the interpreter runs at one of the hook's own allocations, a weakref's
+    # callback. Whatever it asks for there that would hand it the hook's frames (and through them
+    # its closure) is refused, and said once the hook is done.
+    refused_inside = frozenset(("sys._getframe", "sys._current_frames", "gc.get_objects", "gc.get_referrers", "object.__getattr__"))
+    frame_attributes = frozenset(("tb_frame", "gi_frame", "cr_frame", "ag_frame", "f_back", "f_locals", "f_globals"))
+    boot_codes = _BOOT_CODES
+    inner = set()
+    inside = []
+
+    def foreign_inside(event, args):
+        if event == "object.__getattr__" and not (len(args) > 1 and type(args[1]) is str_type and args[1] in frame_attributes):
+            return False
+        me = get_ident()
+        if me in inner:
+            return False
+        inner.add(me)
+        try:
+            return id(getframe(2).f_code) not in boot_codes
+        finally:
+            inner.discard(me)
+
+    # No garbage collection while the hook runs: a collection starting at one of its allocations
+    # runs the collection callbacks and the finalizers of whatever garbage it finds, code of the
+    # patch's among them, with the hook's frames on the stack. Nothing between the hook's start and
+    # the pause allocates what the collector counts (an int, a set entry).
+    from gc import disable as gc_disable, enable as gc_enable, isenabled as gc_isenabled
+
+    gc_paused = []
+
     def hook(event, args):
         me = get_ident()
         if me in busy:
+            if event in refused_inside and foreign_inside(event, args):
+                inside.append(event)
+                raise RuntimeError(f"swe-env grading: {event} inside the grading monitor is refused")
             return
         busy.add(me)
+        if gc_isenabled():
+            gc_disable()
+            gc_paused.append(me)
         try:
             handle(event, args)
         except (RuntimeError, PermissionError):
@@ -293,7 +330,15 @@ def boot():
             if not raised_by_monitor(error):
                 raise
         finally:
+            if inside:
+                said = sorted(set(inside))
+                del inside[:]
+                emit({"kind": "monitor", "event": "inside-the-monitor", "detail": ", ".join(said)})
             busy.discard(me)
+            # Back on once no thread is inside the hook (only if the hook turned it off).
+            if gc_paused and not busy:
+                del gc_paused[:]
+                gc_enable()
 
     def raised_by_monitor(error):
         tb = error.__traceback__
@@ -344,6 +389,25 @@ def boot():
     return True
 
 
+# The boot's own code objects, by id (kept alive beside): nested events its frames raise while the
+# hook runs (the hook's own reads) are its. This module's, and each private module's as it loads.
+_BOOT_CODES = set()
+_BOOT_CODES_KEPT = []
+
+
+def _remember_boot_code(namespace):
+    import types
+
+    stack = [value.__code__ for value in list(namespace.values()) if type(value) is types.FunctionType]
+    while stack:
+        code = stack.pop()
+        if id(code) in _BOOT_CODES:
+            continue
+        _BOOT_CODES.add(id(code))
+        _BOOT_CODES_KEPT.append(code)
+        stack.extend(c for c in code.co_consts if type(c) is types.CodeType)
+
+
 def _load_boot_module(boot_dir, file_name, private=True):
     """A module of this boot (beside this file), executed from its path and entered in no
     sys.modules: what it defines is reachable only through the boot's closure. Private, it runs
@@ -363,6 +427,8 @@ def _load_boot_module(boot_dir, file_name, private=True):
 
         module.__dict__["__builtins__"] = builtins
     spec.loader.exec_module(module)
+    if private:
+        _remember_boot_code(module.__dict__)
     return module
 
 
