@@ -48,6 +48,11 @@ import { pythonEnv } from '../helpers/python-env.js';
  *   globals of os.environ's watching class (a function of the monitor's module), which then ran
  *   inside the hook and swapped the witness's report reader: 1, no integrity flag. Closed by
  *   construction: nothing the code under test can reach leads to the boot (the reach test).
+ *   G2: the heap walked from a thread pool's worker (no code of the patch's on its stack) found the
+ *   hook's closure: 1; heap walks and every thread's frames are now refused off the main thread.
+ *   G3: a garbage-collection callback run at one of the hook's own allocations read its frames: 1;
+ *   no collection runs inside the hook now, and anything else run there that asks for frames (a
+ *   signal handler's sys._getframe) is refused.
  */
 const run = promisify(execFile);
 const TESTS = `import pytest
