@@ -71,7 +71,7 @@ def boot():
     recorder_file = config.get("recorder_path", "")
     # The boot's sources and the recorder's hold no secret: a traceback through them (pytest formatting
     # one) reads their lines.
-    boot_sources = ("sitecustomize.py", "swe_env_monitor.py", "swe_env_paths.py", "swe_env_signing.py", "swe_env_witness.py", "swe_env_hook_watch.py", "swe_env_reading.py", "swe_env_pytest.py", "swe_env_test_code.py", "swe_env_acts.py", "swe_env_process.py", "swe_env_environ.py")
+    boot_sources = tuple(name for name in os.listdir(boot_dir) if name.endswith(".py"))
     public_sources = frozenset(p for p in tuple(os.path.join(boot_dir, name) for name in boot_sources) + (recorder_file,) if p)
 
     # Everything the hook calls is bound here: nothing it uses can be replaced from outside (the
@@ -100,10 +100,8 @@ def boot():
     signed_line = _load_boot_module(boot_dir, "swe_env_signing.py").make_signer(key, hashlib, json) if key else None
     key = None
     str_type = str
-    from _thread import allocate_lock, get_ident
+    from _thread import allocate_lock
 
-    # Per thread, so that one thread's event being handled never hides another thread's.
-    busy = set()
     seen_events = set()
     state = {"seq": 0, "pid": getpid(), "recorder_code": None, "booting": True, "tampered": None, "lock": allocate_lock(), "witness": None, "witness_registered": False, "hook_watch": None, "hook_file": None, "seen_tampered": set()}
     import types as _types
@@ -278,78 +276,6 @@ def boot():
             return
         acts(event, args)
 
-    # Code other than the boot's can run while a thread is inside the hook: a finalizer or a garbage
-    # collection callback the interpreter runs at one of the hook's own allocations, a weakref's
-    # callback. Whatever it asks for there that would hand it the hook's frames (and through them
-    # its closure) is refused, and said once the hook is done.
-    refused_inside = frozenset(("sys._getframe", "sys._current_frames", "gc.get_objects", "gc.get_referrers", "object.__getattr__"))
-    frame_attributes = frozenset(("tb_frame", "gi_frame", "cr_frame", "ag_frame", "f_back", "f_locals", "f_globals"))
-    boot_codes = _BOOT_CODES
-    inner = set()
-    inside = []
-
-    def foreign_inside(event, args):
-        if event == "object.__getattr__" and not (len(args) > 1 and type(args[1]) is str_type and args[1] in frame_attributes):
-            return False
-        me = get_ident()
-        if me in inner:
-            return False
-        inner.add(me)
-        try:
-            return id(getframe(2).f_code) not in boot_codes
-        finally:
-            inner.discard(me)
-
-    # No garbage collection while the hook runs: a collection starting at one of its allocations
-    # runs the collection callbacks and the finalizers of whatever garbage it finds, code of the
-    # patch's among them, with the hook's frames on the stack. Nothing between the hook's start and
-    # the pause allocates what the collector counts (an int, a set entry).
-    from gc import disable as gc_disable, enable as gc_enable, isenabled as gc_isenabled
-
-    gc_paused = []
-
-    def hook(event, args):
-        me = get_ident()
-        if me in busy:
-            if event in refused_inside and foreign_inside(event, args):
-                inside.append(event)
-                raise RuntimeError(f"swe-env grading: {event} inside the grading monitor is refused")
-            return
-        busy.add(me)
-        if gc_isenabled():
-            gc_disable()
-            gc_paused.append(me)
-        try:
-            handle(event, args)
-        except (RuntimeError, PermissionError):
-            raise
-        except Exception as error:
-            # A fault of the monitor's own is no concern of the code under test; an exception a
-            # signal handler raised while the monitor ran (a SIGALRM time budget) is, as it would
-            # have been raised without the monitor.
-            if not raised_by_monitor(error):
-                raise
-        finally:
-            if inside:
-                said = sorted(set(inside))
-                del inside[:]
-                emit({"kind": "monitor", "event": "inside-the-monitor", "detail": ", ".join(said)})
-            busy.discard(me)
-            # Back on once no thread is inside the hook (only if the hook turned it off).
-            if gc_paused and not busy:
-                del gc_paused[:]
-                gc_enable()
-
-    def raised_by_monitor(error):
-        tb = error.__traceback__
-        while tb is not None:
-            name = tb.tb_frame.f_code.co_filename
-            if type(name) is str_type and not name.startswith(boot_dir):
-                # A frame of other code: a signal handler that ran while the monitor did.
-                return False
-            tb = tb.tb_next
-        return True
-
     # Which code runs for each hidden test (swe_env_test_code.py): what the graded process's records say.
     test_code = None
     if main and test_files:
@@ -357,7 +283,7 @@ def boot():
     acts = _load_boot_module(boot_dir, "swe_env_acts.py").make_acts(
         emit, caller_files, agent_on_stack, remember, agent_codes, test_code, test_files, agent_files, workdir, guarded, boot_dir, public_sources, abspath, decode_source
     )
-    sys.addaudithook(hook)
+    sys.addaudithook(_load_boot_module(boot_dir, "swe_env_hook.py").make_hook(handle, emit, _BOOT_CODES, boot_dir, os))
     if main:
         process.leave_environment(os, boot_dir)
     _load_boot_module(boot_dir, "swe_env_environ.py", private=False).watch_environ(os, sys)
