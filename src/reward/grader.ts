@@ -28,6 +28,7 @@ import { InventoryCache } from './grading/inventory.js';
 import { auditLines, flag, reportFindings } from './findings.js';
 import { ChannelledSandbox } from '../sandbox/channelled-sandbox.js';
 import { CHANNEL_DIR, runsNothingOfTheChange } from './grading/channel-gate.js';
+import { networkOf } from './grading/network-note.js';
 
 export type { GradeOptions, GraderConfig } from './grading/grader-options.js';
 
@@ -372,19 +373,6 @@ export class Grader {
       return undefined;
     }
   }
-}
-
-/** What the grading container's network came to, for the report (its route's helper done, unless cancelled). */
-async function networkOf(sandbox: Sandbox, signal: AbortSignal | undefined): Promise<string> {
-  if (!signal?.aborted) await sandbox.networkReady().catch(() => undefined);
-  return describeNetwork(sandbox);
-}
-
-function describeNetwork(sandbox: Sandbox): string {
-  const route = sandbox.offlineRoute;
-  if (sandbox.spec.network !== 'offline') return 'none';
-  if (!route) return 'none: the engine set no route';
-  return route.applied ? `offline (route set with ${route.via ?? '?'})` : `none: ${route.why ?? 'no route'}`;
 }
 
 /** The second grading's report says why it was made and what the first one read. */
