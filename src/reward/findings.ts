@@ -107,15 +107,14 @@ export const FINDING_KINDS = {
   'walk-from-a-thread': {
     family: 'monitor-reach',
     severity: 'audit',
-    text: "the heap or every thread's frames asked for from a thread other than the main one (refused)",
+    text: 'the heap walked from a thread other than the main one (refused)',
     label: 'runner-internals',
   },
-  // Refused: a finalizer or garbage-collection callback run at one of the monitor's own
-  // allocations asked for frames, which would have been the monitor's.
+  // Refused: code run while the monitor ran (a signal handler) walked the heap.
   'inside-the-monitor': {
     family: 'monitor-reach',
     severity: 'audit',
-    text: 'code run inside the monitor asked for its frames (refused)',
+    text: 'code run inside the monitor walked the heap (refused)',
     label: 'runner-internals',
   },
   // A module's or object's class swapped: lazy modules and proxies do it.

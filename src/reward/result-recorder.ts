@@ -87,8 +87,12 @@ export function readRecords(text: string, key: string, pytest = true): RecorderR
   const seenReports = new Map<string, string>();
   const skipReasons = new Map<string, string>();
   const collectSkips = new Map<string, string>();
+  // The boot writes a record again when an exception may have stopped its first writing (a signal
+  // handler's): the same signed line twice is one record.
+  const seenLines = new Set<string>();
   for (const [index, line] of text.split('\n').entries()) {
-    if (line === '') continue;
+    if (line === '' || seenLines.has(line)) continue;
+    seenLines.add(line);
     const space = line.indexOf(' ');
     const mac = line.slice(0, space);
     const body = line.slice(space + 1);

@@ -57,6 +57,16 @@ describe('the result recorder channel', () => {
     expect(withoutTheFailure.problems.join()).toMatch(/record 2 of process 0 is missing/);
   });
 
+  it('reads a line written twice (the boot writes again a record an exception may have stopped) once; a different line under a used number is still a problem', () => {
+    const lines = session([{ kind: 'start' }, report('t::a', 'call', 'failed'), end]).split('\n');
+    const again = readRecords([lines[0], lines[1], lines[1], lines[2]].join('\n'), KEY);
+    expect(again.problems).toEqual([]);
+    expect(again.statuses.get('t::a')).toBe('FAILED');
+    const other = line({ ...report('t::a', 'call', 'passed'), seq: 2 });
+    const reused = readRecords([lines[0], lines[1], other, lines[2]].join('\n'), KEY);
+    expect(reused.problems.join()).not.toEqual('');
+  });
+
   it('says when the session never finished or the recorder never started', () => {
     expect(readRecords(session([{ kind: 'start' }, report('t::a', 'call', 'passed')]), KEY).problems.join()).toMatch(/never finished/);
     expect(readRecords('', KEY).problems.join()).toMatch(/never started/);

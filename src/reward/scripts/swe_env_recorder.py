@@ -56,6 +56,8 @@ _HOOKS = (
     ("pytest_pyfunc_call", "runner"),
     ("pytest_runtest_call", "runner"),
     ("pytest_collection_modifyitems", "collection"),
+    ("pytest_itemcollected", "collection"),
+    ("pytest_collection_finish", "collection"),
 )
 
 
@@ -381,6 +383,19 @@ def pytest_pyfunc_call(pyfuncitem, _audit=sys.audit):
 
 @pytest.hookimpl(hookwrapper=True)
 def pytest_collection_modifyitems(session, config, items, _audit=sys.audit):
+    _audit("swe_env.hooks")
+    yield
+
+
+# Items are changed (a mark added, a runtest set) from these as well as from modifyitems.
+@pytest.hookimpl(hookwrapper=True)
+def pytest_itemcollected(item, _audit=sys.audit):
+    _audit("swe_env.hooks")
+    yield
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_collection_finish(session, _audit=sys.audit):
     _audit("swe_env.hooks")
     yield
 

@@ -20,6 +20,8 @@ def make_acts(emit, caller_files, agent_on_stack, remember, agent_codes, test_co
     from _thread import get_ident
     from os import getpid
 
+    # The hidden test files' module names, which their compiled forms are named after.
+    test_stems = frozenset(p.rpartition("/")[2][: -len(".py")] for p in test_files if p.endswith(".py"))
     # The process's main thread: the one that booted it, or in a forked child the one that forked.
     threads = {"pid": getpid(), "main": get_ident(), "forking": None}
 
@@ -28,10 +30,9 @@ def make_acts(emit, caller_files, agent_on_stack, remember, agent_codes, test_co
         return get_ident() == main
 
     def refuse_in_thread(event, files):
-        """The heap or every thread's frames, asked for from another thread: its stack does not say
-        who asked (a thread pool's worker runs what it is handed, with none of the patch's code on
-        its stack), and what comes back holds the hook and its closure, or its frames while it runs
-        in another thread. Refused."""
+        """The heap walked from another thread: its stack does not say who asked (a thread pool's
+        worker runs what it is handed, with none of the patch's code on its stack), and what comes
+        back holds the hook and its closure. Refused."""
         emit({"kind": "monitor", "event": "walk-from-a-thread", "detail": event, "where": where(files)})
         raise RuntimeError(f"swe-env grading: {event} from a thread other than the main one is refused")
 
@@ -165,17 +166,17 @@ def make_acts(emit, caller_files, agent_on_stack, remember, agent_codes, test_co
             if agent:
                 kind = {"sys._getframe": "frames-read", "sys._current_frames": "frames-read", "sys.addaudithook": "audit-hook-added"}.get(event, "tracing")
                 emit({"kind": "monitor", "event": kind, "detail": event, "where": agent})
-            if event == "sys._current_frames":
-                if agent:
-                    # Another thread's frames may be the hook's, running for that thread.
-                    raise RuntimeError("swe-env grading: sys._current_frames from code the patch changed is refused")
-                if not on_main_thread():
-                    refuse_in_thread(event, files)
             return
         if event == "open":
             path = path_of(args[0]) if args else ""
             if not path:
                 return
+            if path.endswith(".pyc") and path.rpartition("/")[2].partition(".")[0] in test_stems:
+                # A compiled form of a hidden test file, pytest's rewritten one or the interpreter's:
+                # whoever wrote it, what it holds was never compared with the file, and loading it
+                # would run it as the file's own code. Refused: the runner and the import system
+                # then compile the file itself.
+                raise PermissionError(f"swe-env grading: {path} is not read during grading")
             full = abspath(path)
             if full.startswith(guarded):
                 mode = args[1] if len(args) > 1 and type(args[1]) is str_type else "r"

@@ -1,60 +1,47 @@
 """The grading monitor's audit hook itself (loaded by path beside swe_env_monitor.py, in no
 sys.modules, with the monitor's copy of the builtins): it hands each audit event to the monitor's
-handler once per thread at a time, and keeps other code from running inside it or reaching its
-frames while it runs.
+handler once per thread at a time, and keeps other code from running inside it or walking the heap
+while it runs.
 """
 
 
-def make_hook(handle, emit, boot_codes, boot_dir, os):
-    """The hook to install, for the monitor's `handle(event, args)`; `boot_codes` holds the ids of
-    the boot's own code objects. Registers what a forked child must undo."""
+def make_hook(handle, emit, boot_dir, os):
+    """The hook to install, for the monitor's `handle(event, args)`. Registers what a forked child
+    must undo."""
     from _thread import get_ident
     from gc import disable as gc_disable, enable as gc_enable, isenabled as gc_isenabled
-    from sys import _getframe as getframe
 
     str_type = str
     # Per thread, so that one thread's event being handled never hides another thread's.
     busy = set()
 
-    # Code other than the boot's can run while a thread is inside the hook: a finalizer or a garbage
-    # collection callback the interpreter runs at one of the hook's own allocations, a weakref's
-    # callback. Whatever it asks for there that would hand it the hook's frames (and through them
-    # its closure) is refused, and said once the hook is done.
-    refused_inside = frozenset(("sys._getframe", "sys._current_frames", "gc.get_objects", "gc.get_referrers", "object.__getattr__"))
-    frame_attributes = frozenset(("tb_frame", "gi_frame", "cr_frame", "ag_frame", "f_back", "f_locals", "f_globals"))
-    inner = set()
+    # Code other than the boot's that still runs while a thread is inside the hook (a signal
+    # handler, between any two of its bytecodes) gets the frame it interrupted, which nothing can
+    # take back (docs/grading.md, what remains possible). A heap walk there is refused and said:
+    # the boot never walks the heap, so any there is another's. What else such code does (a
+    # heartbeat that logs, and so reads frames) is the interpreter's ordinary business.
+    refused_inside = frozenset(("gc.get_objects", "gc.get_referrers"))
     inside = []
-
-    def foreign_inside(event, args):
-        if event == "object.__getattr__" and not (len(args) > 1 and type(args[1]) is str_type and args[1] in frame_attributes):
-            return False
-        me = get_ident()
-        if me in inner:
-            return False
-        inner.add(me)
-        try:
-            return id(getframe(2).f_code) not in boot_codes
-        finally:
-            inner.discard(me)
 
     # No garbage collection while the hook runs: a collection starting at one of its allocations
     # runs the collection callbacks and the finalizers of whatever garbage it finds, code of the
-    # patch's among them, with the hook's frames on the stack. Nothing between the hook's start and
-    # the pause allocates what the collector counts (an int, a set entry).
+    # patch's among them, with the hook's frames on the stack.
     gc_paused = []
 
     def hook(event, args):
         me = get_ident()
         if me in busy:
-            if event in refused_inside and foreign_inside(event, args):
+            if event in refused_inside:
                 inside.append(event)
                 raise RuntimeError(f"swe-env grading: {event} inside the grading monitor is refused")
             return
-        busy.add(me)
-        if gc_isenabled():
-            gc_disable()
-            gc_paused.append(me)
+        # Everything from the mark on is inside the try: an exception a signal handler raises at
+        # any point (a time budget) leaves the thread unmarked and the collector as it was.
         try:
+            busy.add(me)
+            if gc_isenabled():
+                gc_disable()
+                gc_paused.append(me)
             handle(event, args)
         except (RuntimeError, PermissionError):
             raise
@@ -65,15 +52,17 @@ def make_hook(handle, emit, boot_codes, boot_dir, os):
             if not raised_by_monitor(error):
                 raise
         finally:
-            if inside:
-                said = sorted(set(inside))
-                del inside[:]
-                emit({"kind": "monitor", "event": "inside-the-monitor", "detail": ", ".join(said)})
-            busy.discard(me)
-            # Back on once no thread is inside the hook (only if the hook turned it off).
-            if gc_paused and not busy:
-                del gc_paused[:]
-                gc_enable()
+            try:
+                if inside:
+                    said = sorted(set(inside))
+                    del inside[:]
+                    emit({"kind": "monitor", "event": "inside-the-monitor", "detail": ", ".join(said)})
+            finally:
+                busy.discard(me)
+                # Back on once no thread is inside the hook (only if the hook turned it off).
+                if gc_paused and not busy:
+                    del gc_paused[:]
+                    gc_enable()
 
     def raised_by_monitor(error):
         tb = error.__traceback__
@@ -89,7 +78,6 @@ def make_hook(handle, emit, boot_codes, boot_dir, os):
         # Only the forking thread goes on in a forked child: another thread inside the hook at the
         # fork is not, and the collector it paused is on again.
         busy.clear()
-        inner.clear()
         if gc_paused:
             del gc_paused[:]
             gc_enable()

@@ -17,6 +17,8 @@ DECISIVE_HOOKS = {
     "pytest_runtest_call": "runner",
     "pytest_pyfunc_call": "runner",
     "pytest_collection_modifyitems": "collection",
+    "pytest_itemcollected": "collection",
+    "pytest_collection_finish": "collection",
 }
 
 

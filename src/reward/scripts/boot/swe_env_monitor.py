@@ -35,7 +35,6 @@ def boot():
     config_path = os.environ.get("SWE_ENV_BOOT_CONFIG", "")
     if not config_path:
         return False
-    _remember_boot_code(globals())
     try:
         with open(config_path, "r", encoding="utf-8") as f:
             config = json.load(f)
@@ -103,7 +102,7 @@ def boot():
     from _thread import allocate_lock
 
     seen_events = set()
-    state = {"seq": 0, "pid": getpid(), "recorder_code": None, "booting": True, "tampered": None, "lock": allocate_lock(), "witness": None, "witness_registered": False, "hook_watch": None, "hook_file": None, "seen_tampered": set()}
+    state = {"seq": 0, "pid": getpid(), "recorder_code": None, "booting": True, "tampered": None, "lock": allocate_lock(), "witness": None, "witness_registered": False, "hook_watch": None, "hook_file": None, "seen_tampered": set(), "pending": None}
     import types as _types
 
     code_type = _types.CodeType
@@ -142,22 +141,37 @@ def boot():
             state["pid"] = getpid()
             state["seq"] = 0
             state["lock"] = allocate_lock()
+            state["pending"] = None
         # One record at a time: threads that log, resolve names or connect at once (a thread pool,
         # asyncio's resolver) would otherwise take numbers and write them out of order, which reads
         # as records gone missing.
         with state["lock"]:
-            state["seq"] += 1
-            record["seq"] = state["seq"]
+            # A record whose number was taken and whose writing an exception may have stopped (a
+            # signal handler's, raised between any two bytecodes: a time budget) is written first:
+            # a number with no record reads as a record removed. Written twice, its line is the
+            # same line twice, which the grader reads once.
+            held = state["pending"]
+            if held is not None:
+                write_line(held[1])
+                state["pending"] = None
+            seq = state["seq"] + 1
+            record["seq"] = seq
             record["pid"] = state["pid"]
             try:
                 signed = signed_line(record)
             except (TypeError, ValueError):
                 # Not a record the boot writes: what the code under test put in it is said instead.
-                signed = signed_line({"kind": "monitor", "event": "forged-record", "detail": "a record holding values the code under test made", "seq": record["seq"], "pid": record["pid"]})
-            try:
-                write(fd, signed)
-            except OSError:
-                pass
+                signed = signed_line({"kind": "monitor", "event": "forged-record", "detail": "a record holding values the code under test made", "seq": seq, "pid": record["pid"]})
+            state["pending"] = (seq, signed)
+            state["seq"] = seq
+            write_line(signed)
+            state["pending"] = None
+
+    def write_line(line):
+        try:
+            write(fd, line)
+        except OSError:
+            pass
 
     def caller_files(limit=64):
         """File names of the Python frames on the stack, innermost first, the monitor's own left out."""
@@ -203,6 +217,9 @@ def boot():
     def where(files):
         return files[0] if files else ""
 
+    # What the recorder writes (swe_env_recorder.py); compared by exact type and value.
+    recorder_kinds = ("report", "test_code", "end", "collect_skip")
+
     def handle(event, args):
         if event == "swe_env.record":
             # Only the recorder's own function may hand records in.
@@ -210,6 +227,13 @@ def boot():
             caller = caller_frame.f_code
             if caller is state["recorder_code"] and len(args) == 1 and type(args[0]) is dict:
                 record = args[0]
+                kind = record.get("kind")
+                if type(kind) is not str_type or kind not in recorder_kinds:
+                    # The recorder's function hands in what the recorder writes, nothing else: a
+                    # `made` record (the boot's own statement of what pytest made) handed in through
+                    # it is another's.
+                    emit({"kind": "monitor", "event": "forged-record", "detail": "a record of a kind the recorder does not write", "where": where(caller_files())})
+                    return
                 if record.get("kind") == "report" and state["witness_registered"]:
                     # The report's own values, and the outcome pytest made it with (swe_env_witness).
                     record.update(state["witness"][2](record.pop("report", None)))
@@ -283,7 +307,7 @@ def boot():
     acts = _load_boot_module(boot_dir, "swe_env_acts.py").make_acts(
         emit, caller_files, agent_on_stack, remember, agent_codes, test_code, test_files, agent_files, workdir, guarded, boot_dir, public_sources, abspath, decode_source
     )
-    sys.addaudithook(_load_boot_module(boot_dir, "swe_env_hook.py").make_hook(handle, emit, _BOOT_CODES, boot_dir, os))
+    sys.addaudithook(_load_boot_module(boot_dir, "swe_env_hook.py").make_hook(handle, emit, boot_dir, os))
     if main:
         process.leave_environment(os, boot_dir)
     _load_boot_module(boot_dir, "swe_env_environ.py", private=False).watch_environ(os, sys)
@@ -315,25 +339,6 @@ def boot():
     return True
 
 
-# The boot's own code objects, by id (kept alive beside): nested events its frames raise while the
-# hook runs (the hook's own reads) are its. This module's, and each private module's as it loads.
-_BOOT_CODES = set()
-_BOOT_CODES_KEPT = []
-
-
-def _remember_boot_code(namespace):
-    import types
-
-    stack = [value.__code__ for value in list(namespace.values()) if type(value) is types.FunctionType]
-    while stack:
-        code = stack.pop()
-        if id(code) in _BOOT_CODES:
-            continue
-        _BOOT_CODES.add(id(code))
-        _BOOT_CODES_KEPT.append(code)
-        stack.extend(c for c in code.co_consts if type(c) is types.CodeType)
-
-
 def _load_boot_module(boot_dir, file_name, private=True):
     """A module of this boot (beside this file), executed from its path and entered in no
     sys.modules: what it defines is reachable only through the boot's closure. Private, it runs
@@ -353,8 +358,6 @@ def _load_boot_module(boot_dir, file_name, private=True):
 
         module.__dict__["__builtins__"] = builtins
     spec.loader.exec_module(module)
-    if private:
-        _remember_boot_code(module.__dict__)
     return module
 
 
