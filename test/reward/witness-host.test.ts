@@ -343,6 +343,23 @@ describe('the witness on pytest 9 with plugins that make their own reports', () 
     expect(g.statuses.get(CANARY), said(g)).toBe('FAILED');
   }, 60_000);
 
+  it.each([
+    ['TX1', 'tx1', 'a C callable handed to pluggy'],
+    ['TX2', 'tx2', "a thread's target"],
+  ])(
+    'attack %s, the hidden test module compiled again from an edited tree and executed by %s: not its trusted code (it earned 1 before)',
+    async (_id, fixture) => {
+      const g = await grade(`attack-${fixture}`, {}, [], fixture);
+      // The trick works in the run (pytest reports the listed test passing); the grader refuses it.
+      expect(g.log, said(g)).toMatch(/PASSED test_target\.py::test_add_listed/);
+      expect(g.integrity.join('\n'), said(g)).toMatch(
+        /the function run for a hidden test is not code its test file defines \(test_target\.py::test_add_listed\)/,
+      );
+      expect(g.statuses.get(CANARY), said(g)).toBe('FAILED');
+    },
+    60_000,
+  );
+
   it('attack XF1, xfail added to a PASS_TO_PASS test from pytest_itemcollected: an integrity flag (it earned 1 before)', async () => {
     const g = await grade('attack-xf1', {}, [], 'xf1');
     expect(g.statuses.get(LISTED), said(g)).toBe('XFAIL');

@@ -20,6 +20,23 @@ def make_acts(emit, caller_files, agent_on_stack, remember, agent_codes, test_co
     from _thread import get_ident
     from os import getpid
 
+    from sys import _getframe as getframe
+
+    # The code that executes a module's code for the import system, and (trust_importers) for
+    # pytest's rewriting import: act <- the monitor's handle <- the hook <- that frame.
+    importers = set()
+    importer_codes = []
+
+    def trust_importers(functions):
+        for function in functions:
+            if type(function) is function_type:
+                importers.add(id(function.__code__))
+                importer_codes.append(function.__code__)
+
+    import _frozen_importlib
+
+    trust_importers([_frozen_importlib.__dict__.get("_call_with_frames_removed")])
+
     # The hidden test files' module names, which their compiled forms are named after.
     test_stems = frozenset(p.rpartition("/")[2][: -len(".py")] for p in test_files if p.endswith(".py"))
     # The process's main thread: the one that booted it, or in a forked child the one that forked.
@@ -77,8 +94,16 @@ def make_acts(emit, caller_files, agent_on_stack, remember, agent_codes, test_co
             # A test file's module code is its tests' only trusted code when the runner's import
             # runs it: one the patch's code runs (its lines compiled again under the file's name,
             # a passing test's body as another test's definition) defines nothing trusted.
+            # Known by who runs it: the import system's or pytest's rewriting import's own code
+            # (a C callable handed to pluggy or a thread's `exec` has none of the patch's code on
+            # the stack either).
             if test_code is not None and code.co_name == "<module>" and code.co_filename in test_files and not agent_on_stack(files):
-                test_code[0](code)
+                if id(getframe(3).f_code) in importers:
+                    test_code[0](code)
+                else:
+                    # A test file's module code run by anything else is a second run of it, under
+                    # the file's name, by whoever arranged it: its definitions are no test's own.
+                    remember(code, agent_codes)
             if files and (files[0] in agent_files or files[0].startswith("agent-code:")):
                 remember(code, agent_codes)
             return
@@ -211,4 +236,4 @@ def make_acts(emit, caller_files, agent_on_stack, remember, agent_codes, test_co
         if event == "builtins.input":
             return
 
-    return act
+    return act, trust_importers

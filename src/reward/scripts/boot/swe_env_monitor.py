@@ -304,7 +304,7 @@ def boot():
     test_code = None
     if main and test_files:
         test_code = _load_boot_module(boot_dir, "swe_env_test_code.py").make_test_code(workdir, test_files, agent_files, agent_codes, remember)
-    acts = _load_boot_module(boot_dir, "swe_env_acts.py").make_acts(
+    acts, trust_importers = _load_boot_module(boot_dir, "swe_env_acts.py").make_acts(
         emit, caller_files, agent_on_stack, remember, agent_codes, test_code, test_files, agent_files, workdir, guarded, boot_dir, public_sources, abspath, decode_source
     )
     sys.addaudithook(_load_boot_module(boot_dir, "swe_env_hook.py").make_hook(handle, emit, boot_dir, os))
@@ -319,6 +319,10 @@ def boot():
         state["witness"], state["hook_watch"] = support[0], support[1]
         pytest_boot = _load_boot_module(boot_dir, "swe_env_pytest.py")
         pytest_boot.load_pytest(config, sys)
+        # pytest's rewriting import executes the test modules it rewrites itself.
+        rewriting = getattr(sys.modules.get("_pytest.assertion.rewrite"), "AssertionRewritingHook", None)
+        if isinstance(rewriting, type):
+            trust_importers([rewriting.__dict__.get("exec_module"), rewriting.__dict__.get("load_module")])
         # The pristine plugins' code and the recorder's, known by identity.
         plugin_codes = support[2](list(config.get("plugins", [])) + [config.get("recorder_module", "")]) if support[2] is not None else {}
         if state["witness"] is not None:
