@@ -231,10 +231,19 @@ function readEnd(record: Record<string, unknown>): RecorderEnd | undefined {
     !Array.isArray(replaced)
   )
     return undefined;
+  // The boot's own reading, as each item's phases ran (an item's runtest set for its run only is
+  // gone by the session's end), joined with the recorder's at the end.
+  const seenReplaced = record['boot_runtest_replaced'] ?? [];
+  if (!Array.isArray(seenReplaced)) return undefined;
   const runtestReplaced: ReplacedRuntest[] = [];
-  for (const entry of replaced) {
+  const taken = new Set<string>();
+  const entries: unknown[] = [...(replaced as unknown[]), ...(seenReplaced as unknown[])];
+  for (const entry of entries) {
     const pair = stringList(entry);
     if (!pair || pair.length !== 2) return undefined;
+    const key = `${pair[0]!}\u0000${pair[1]!}`;
+    if (taken.has(key)) continue;
+    taken.add(key);
     runtestReplaced.push({ nodeid: pair[0]!, file: pair[1]! });
   }
   return { exitStatus, tampered, hookPlugins, reportHookPlugins, collectionHookPlugins, runtestReplaced, runnerChanged, runnerPatched };

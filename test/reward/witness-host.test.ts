@@ -360,6 +360,12 @@ describe('the witness on pytest 9 with plugins that make their own reports', () 
     60_000,
   );
 
+  it("attack RT1, the listed item's own runtest set for its run only: an integrity flag (it earned 1 before)", async () => {
+    const g = await grade('attack-rt1', {}, [], 'rt1');
+    expect(g.log, said(g)).toMatch(/PASSED test_target\.py::test_add_listed/);
+    expect(g.integrity.join('\n'), said(g)).toMatch(/the code under test replaced the runtest of test_target\.py::test_add_listed/);
+  }, 60_000);
+
   it('attack XF1, xfail added to a PASS_TO_PASS test from pytest_itemcollected: an integrity flag (it earned 1 before)', async () => {
     const g = await grade('attack-xf1', {}, [], 'xf1');
     expect(g.statuses.get(LISTED), said(g)).toBe('XFAIL');
@@ -392,6 +398,24 @@ describe('the witness on pytest 9 with plugins that make their own reports', () 
       expect(g.integrity, said(g)).toEqual([]);
     },
     90_000,
+  );
+
+  // OPEN (docs/grading.md, what remains possible): the fourth attacker's ways still open. Each
+  // passes once the grader refuses it (the listed test failing, or an integrity flag).
+  it.fails.each([
+    ['T1', 't1', "a tracer flipping the rewritten assertion's local"],
+    ['RW1', 'rw1', "pytest's rewrite_asserts replaced to drop the listed test's asserts"],
+    ['E4b', 'e4b', 'the heap walked by a C-only hook implementation in the main thread'],
+    ['F1', 'f1', 'the listed test run in a forked child'],
+    ['SW1', 'sw1', 'the listed item replaced by one whose function comes from a file written at run time'],
+  ])(
+    'OPEN: attack %s (%s, %s) is refused',
+    async (_id, fixture) => {
+      const g = await grade(`open-${fixture}`, {}, [], fixture);
+      const earned = g.statuses.get(LISTED) === 'PASSED' && g.statuses.get(CANARY) === 'FAILED' && g.integrity.length === 0;
+      expect(earned, said(g)).toBe(false);
+    },
+    60_000,
   );
 
   it.fails(

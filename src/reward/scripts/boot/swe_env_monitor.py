@@ -102,6 +102,8 @@ def boot():
     from _thread import allocate_lock
 
     seen_events = set()
+    # Items whose own runtest the witness saw as their phases ran: nodeid -> the file of its code.
+    own_runtests = {}
     state = {"seq": 0, "pid": getpid(), "recorder_code": None, "booting": True, "tampered": None, "lock": allocate_lock(), "witness": None, "witness_registered": False, "hook_watch": None, "hook_file": None, "seen_tampered": set(), "pending": None}
     import types as _types
 
@@ -250,6 +252,7 @@ def boot():
                     # any repository code ran: the recorder's own lists are in reach of the
                     # code under test (its module's globals), this closure is not.
                     record["boot_tampered"] = sorted(state["seen_tampered"].union(state["tampered"]()))
+                    record["boot_runtest_replaced"] = [[nodeid, file] for nodeid, file in sorted(own_runtests.items())]
                     if runner_changed:
                         record["boot_runner_changed" if runner_is_repository else "boot_runner_patched"] = list(runner_changed)
                     if state["hook_watch"] is not None and state["hook_file"] is not None:
@@ -315,7 +318,7 @@ def boot():
         emit({"kind": "start", "argv0": sys.argv[0] if sys.argv else ""})
 
     if main and runner == "pytest":
-        support = _load_witness(boot_dir, str_type, function_type, method_type, emit, workdir, paths, lambda: agent_on_stack(caller_files()))
+        support = _load_witness(boot_dir, str_type, function_type, method_type, emit, workdir, paths, lambda: agent_on_stack(caller_files()), own_runtests)
         state["witness"], state["hook_watch"] = support[0], support[1]
         pytest_boot = _load_boot_module(boot_dir, "swe_env_pytest.py")
         pytest_boot.load_pytest(config, sys)
@@ -365,7 +368,7 @@ def _load_boot_module(boot_dir, file_name, private=True):
     return module
 
 
-def _load_witness(boot_dir, str_type, function_type, method_type, emit, workdir, paths, agent_on_stack_now):
+def _load_witness(boot_dir, str_type, function_type, method_type, emit, workdir, paths, agent_on_stack_now, own_runtests):
     """The witness of pytest's own reports (swe_env_witness.py) and the watch of its decisive hook
     calls (swe_env_hook_watch.py), made now, before any repository code: their state is reachable
     only through the audit hook's closure. With them, what gathers the pristine plugins' code once
@@ -379,7 +382,9 @@ def _load_witness(boot_dir, str_type, function_type, method_type, emit, workdir,
         # The code under test on the stack: a file of the patch's, code it ran, or code named after
         # pytest's or pluggy's files that is none of theirs.
         impostor = watch[3] if watch is not None else (lambda frame: False)
-        witness = _load_boot_module(boot_dir, "swe_env_witness.py").make_witness(str_type, builtins.__dict__, emit, lambda frame: bool(agent_on_stack_now()) or impostor(frame), reading)
+        witness = _load_boot_module(boot_dir, "swe_env_witness.py").make_witness(
+            str_type, builtins.__dict__, emit, lambda frame: bool(agent_on_stack_now()) or impostor(frame), reading, own_runtests
+        )
         return witness, watch, lambda names: reading.plugin_codes(names, function_type)
     except Exception:
         return None, None, None

@@ -21,7 +21,7 @@ they were defined with (a copy of a wrapper's code given other defaults is not t
 """
 
 
-def make_witness(str_type, builtins_dict, emit, foreign_on_stack, reading):
+def make_witness(str_type, builtins_dict, emit, foreign_on_stack, reading, own_runtests):
     import _pytest._code.code
     import _pytest.outcomes
     import _pytest.reports
@@ -81,6 +81,18 @@ def make_witness(str_type, builtins_dict, emit, foreign_on_stack, reading):
             except Exception:
                 return ""
         return text(attribute(item, "_nodeid"))
+
+    function_type = types.FunctionType
+    method_type = types.MethodType
+
+    def code_file(value):
+        # The file of a function's code, or of a bound method's; "<no code>" for anything else
+        # (nothing of the value is called: exact types, attributes of the C types).
+        if type(value) is method_type:
+            value = value.__func__
+        if type(value) is function_type and type(value.__code__.co_filename) is str_type:
+            return value.__code__.co_filename
+        return "<no code>"
 
     def failed(call):
         # A failure unless pytest holds no exception, or holds a skip in its own ExceptionInfo.
@@ -152,6 +164,11 @@ def make_witness(str_type, builtins_dict, emit, foreign_on_stack, reading):
                 pending_calls[id(args[0])] = (args[0], failed(args[0]) or raised_failure)
                 item = frame.f_back.f_locals.get("item")
                 called.add((nodeid_of(item), text(attribute(args[0], "when"))))
+                # An item's own runtest, as each of its phases runs (the recorder reads the items
+                # only when the session ends, by when one set for a single test is gone again).
+                runtest = attribute(item, "runtest")
+                if runtest is not None:
+                    own_runtests[nodeid_of(item)] = code_file(runtest)
         elif event == "swe_env.made":
             if len(args) != 2 or not genuine(frame, (report_maker,)):
                 return
