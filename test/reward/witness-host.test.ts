@@ -377,6 +377,7 @@ describe('the witness on pytest 9 with plugins that make their own reports', () 
   // Its honest zeros: ordinary code the boot broke. Each a correct fix: the listed test passes, no integrity flag.
   it.each([
     ['a thread dump through sys._current_frames', 'honest-thread-dump', {}],
+    ["the tests' own decorator of the package, written without functools.wraps, in the file the fix changes", 'honest-plain-decorator', {}],
     ["a sampling profiler thread reading every thread's frames", 'honest-sampler', {}],
     ['a SIGALRM heartbeat that logs (logging reads frames), landing inside the hook', 'honest-heartbeat', {}],
     [

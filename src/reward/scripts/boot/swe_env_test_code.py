@@ -63,6 +63,21 @@ def make_test_code(workdir, test_files, agent_files, agent_codes, remember):
             return value
         return None
 
+    def held_test(fn):
+        """A function of the test file's held in `fn`'s closure: the test a decorator written
+        without functools.wraps runs (exact types only; nothing of either is called)."""
+        cells = fn.__closure__
+        if type(cells) is not tuple:
+            return None
+        for cell in cells:
+            try:
+                held = cell.cell_contents
+            except ValueError:
+                continue
+            if type(held) is function_type and id(held.__code__) in trusted_test_codes:
+                return held
+        return None
+
     plain_constant_types = (str_type, bytes_type, int, float, complex, bool, type(None), type(Ellipsis))
 
     def same_constants(a, b):
@@ -135,6 +150,8 @@ def make_test_code(workdir, test_files, agent_files, agent_codes, remember):
                 return "ok"
             agent = id(code) in agent_codes or code.co_filename in agent_files
             inner = own_attribute(fn, "__wrapped__")
+            if inner is None and agent:
+                inner = held_test(fn)
             if inner is None:
                 if not agent and rebuilt_from_file(code, full, name):
                     return "swapped"
