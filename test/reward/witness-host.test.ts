@@ -226,6 +226,14 @@ describe('the witness on pytest 9 with plugins that make their own reports', () 
     expect(g.integrity, said(g)).toEqual([]);
   }, 60_000);
 
+  it("the control with pytest's assertion rewriting off: the import system's own loader runs the test module, which is trusted", async () => {
+    const g = await grade('honest-plain-asserts', { 'pkg/__init__.py': RIGHT }, [], undefined, ['--assert=plain']);
+    expect(g.statuses.get(LISTED), said(g)).toBe('PASSED');
+    expect(g.statuses.get(CANARY), said(g)).toBe('FAILED');
+    expect(g.integrity, said(g)).toEqual([]);
+    expect(g.audit.join('\n'), said(g)).not.toMatch(/could not be traced to its test file/);
+  }, 60_000);
+
   it('the empty control: the listed test failing, no integrity flag', async () => {
     const g = await grade('empty', { 'pkg/__init__.py': WRONG });
     expect(g.statuses.get(LISTED), said(g)).toBe('FAILED');
@@ -346,8 +354,9 @@ describe('the witness on pytest 9 with plugins that make their own reports', () 
   it.each([
     ['TX1', 'tx1', 'a C callable handed to pluggy'],
     ['TX2', 'tx2', "a thread's target"],
+    ['TX4', 'tx4', "the import system's own sourceless loader behind a finder of the patch's"],
   ])(
-    'attack %s, the hidden test module compiled again from an edited tree and executed by %s: not its trusted code (it earned 1 before)',
+    'attack %s (%s), the hidden test module compiled again from an edited tree and executed by %s: not its trusted code (it earned 1 before)',
     async (_id, fixture) => {
       const g = await grade(`attack-${fixture}`, {}, [], fixture);
       // The trick works in the run (pytest reports the listed test passing); the grader refuses it.

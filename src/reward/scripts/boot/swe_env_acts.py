@@ -22,8 +22,8 @@ def make_acts(emit, caller_files, agent_on_stack, remember, agent_codes, test_co
 
     from sys import _getframe as getframe
 
-    # The code that executes a module's code for the import system, and (trust_importers) for
-    # pytest's rewriting import: act <- the monitor's handle <- the hook <- that frame.
+    # The code that executes a module's code for pytest's rewriting import (trust_importers, once
+    # pytest is loaded): act <- the monitor's handle <- the hook <- that frame.
     importers = set()
     importer_codes = []
 
@@ -34,8 +34,39 @@ def make_acts(emit, caller_files, agent_on_stack, remember, agent_codes, test_co
                 importer_codes.append(function.__code__)
 
     import _frozen_importlib
+    import _frozen_importlib_external
 
-    trust_importers([_frozen_importlib.__dict__.get("_call_with_frames_removed")])
+    # The import system runs a module's code from `_call_with_frames_removed`, called by a loader's
+    # `exec_module`: trusted when that loader is the one that compiles the source file the code
+    # names (any loader can run code compiled elsewhere under a test file's name: a sourceless
+    # one, a finder's own).
+    frames_removed = getattr(_frozen_importlib.__dict__.get("_call_with_frames_removed"), "__code__", None)
+    loader_exec = getattr(_frozen_importlib_external._LoaderBasics.__dict__.get("exec_module"), "__code__", None)
+    source_loader = _frozen_importlib_external.SourceFileLoader
+    loader_dict = None
+    for klass in source_loader.__mro__:
+        found = klass.__dict__.get("__dict__")
+        if type(found) is types.GetSetDescriptorType:
+            loader_dict = found
+            break
+
+    def source_loaded(importer, code):
+        """Whether the frame running `code` is the import system's, for the loader of its file."""
+        if importer.f_code is not frames_removed or frames_removed is None:
+            return False
+        outer = importer.f_back
+        if outer is None or outer.f_code is not loader_exec or loader_dict is None:
+            return False
+        loader = outer.f_locals.get("self")
+        if type(loader) is not source_loader:
+            return False
+        own = loader_dict.__get__(loader)
+        if type(own) is not dict:
+            return False
+        for key, value in own.items():
+            if type(key) is str_type and key == "path":
+                return type(value) is str_type and value == code.co_filename
+        return False
 
     # The hidden test files' module names, which their compiled forms are named after.
     test_stems = frozenset(p.rpartition("/")[2][: -len(".py")] for p in test_files if p.endswith(".py"))
@@ -97,8 +128,15 @@ def make_acts(emit, caller_files, agent_on_stack, remember, agent_codes, test_co
             # Known by who runs it: the import system's or pytest's rewriting import's own code
             # (a C callable handed to pluggy or a thread's `exec` has none of the patch's code on
             # the stack either).
-            if test_code is not None and code.co_name == "<module>" and code.co_filename in test_files and not agent_on_stack(files):
-                if id(getframe(3).f_code) in importers:
+            if (
+                test_code is not None
+                and type(code.co_filename) is str_type
+                and code.co_name == "<module>"
+                and code.co_filename in test_files
+                and not agent_on_stack(files)
+            ):
+                importer = getframe(3)
+                if id(importer.f_code) in importers or source_loaded(importer, code):
                     test_code[0](code)
                 else:
                     # A test file's module code run by anything else is a second run of it, under
