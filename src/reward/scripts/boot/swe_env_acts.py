@@ -68,8 +68,22 @@ def make_acts(emit, caller_files, agent_on_stack, remember, agent_codes, test_co
                 return type(value) is str_type and value == code.co_filename
         return False
 
-    # The hidden test files' module names, which their compiled forms are named after.
-    test_stems = frozenset(p.rpartition("/")[2][: -len(".py")] for p in test_files if p.endswith(".py"))
+    # The hidden test files' folders by module name: their compiled forms are named after the
+    # module, in the folder's __pycache__ (or under sys.pycache_prefix, the folder's path beneath it).
+    test_dirs = {}
+    for test_file in test_files:
+        if test_file.endswith(".py"):
+            folder, _, name = test_file.rpartition("/")
+            test_dirs.setdefault(name[: -len(".py")], []).append(folder)
+
+    def compiled_test(path):
+        folder, _, name = path.rpartition("/")
+        folders = test_dirs.get(name.partition(".")[0])
+        if not folders:
+            return False
+        if folder.endswith("/__pycache__"):
+            folder = folder[: -len("/__pycache__")]
+        return any(folder == f or folder.endswith(f) for f in folders)
     # The process's main thread: the one that booted it, or in a forked child the one that forked.
     threads = {"pid": getpid(), "main": get_ident(), "forking": None}
 
@@ -234,7 +248,7 @@ def make_acts(emit, caller_files, agent_on_stack, remember, agent_codes, test_co
             path = path_of(args[0]) if args else ""
             if not path:
                 return
-            if path.endswith(".pyc") and path.rpartition("/")[2].partition(".")[0] in test_stems:
+            if path.endswith(".pyc") and compiled_test(abspath(path)):
                 # A compiled form of a hidden test file, pytest's rewritten one or the interpreter's:
                 # whoever wrote it, what it holds was never compared with the file, and loading it
                 # would run it as the file's own code. Refused: the runner and the import system
