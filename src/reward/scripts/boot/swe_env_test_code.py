@@ -164,4 +164,7 @@ def make_test_code(workdir, test_files, agent_files, agent_codes, remember):
         remember(module_code, trusted_test_codes)
         remember_defs(module_code)
 
-    return learn, check_test_code
+    def trusted(code):
+        return id(code) in trusted_test_codes
+
+    return learn, check_test_code, trusted
