@@ -9,7 +9,7 @@ that reach every object, and the channel's files).
 """
 
 
-def make_acts(emit, caller_files, agent_on_stack, remember, agent_codes, test_code, test_files, agent_files, workdir, guarded, boot_dir, public_sources, abspath, decode_source):
+def make_acts(emit, caller_files, agent_on_stack, remember, agent_codes, test_code, test_files, agent_files, workdir, guarded, boot_dir, public_sources, abspath, decode_source, reading):
     """act(event, args), for the audit events the monitor does not handle itself."""
     import types
 
@@ -43,30 +43,20 @@ def make_acts(emit, caller_files, agent_on_stack, remember, agent_codes, test_co
     frames_removed = getattr(_frozen_importlib.__dict__.get("_call_with_frames_removed"), "__code__", None)
     loader_exec = getattr(_frozen_importlib_external._LoaderBasics.__dict__.get("exec_module"), "__code__", None)
     source_loader = _frozen_importlib_external.SourceFileLoader
-    loader_dict = None
-    for klass in source_loader.__mro__:
-        found = klass.__dict__.get("__dict__")
-        if type(found) is types.GetSetDescriptorType:
-            loader_dict = found
-            break
+    loader_attribute = reading.instance_reader((source_loader,), str_type)
 
     def source_loaded(importer, code):
         """Whether the frame running `code` is the import system's, for the loader of its file."""
         if importer.f_code is not frames_removed or frames_removed is None:
             return False
         outer = importer.f_back
-        if outer is None or outer.f_code is not loader_exec or loader_dict is None:
+        if outer is None or outer.f_code is not loader_exec:
             return False
         loader = outer.f_locals.get("self")
         if type(loader) is not source_loader:
             return False
-        own = loader_dict.__get__(loader)
-        if type(own) is not dict:
-            return False
-        for key, value in own.items():
-            if type(key) is str_type and key == "path":
-                return type(value) is str_type and value == code.co_filename
-        return False
+        path = loader_attribute(loader, "path")
+        return type(path) is str_type and path == code.co_filename
 
     # The hidden test files' folders by module name: their compiled forms are named after the
     # module, in the folder's __pycache__ (or under sys.pycache_prefix, the folder's path beneath it).

@@ -307,8 +307,10 @@ def boot():
     test_code = None
     if main and test_files:
         test_code = _load_boot_module(boot_dir, "swe_env_test_code.py").make_test_code(workdir, test_files, agent_files, agent_codes, remember)
+    # Reading what the code under test made without running any of its code (swe_env_reading.py).
+    reading = _load_boot_module(boot_dir, "swe_env_reading.py")
     acts, trust_importers = _load_boot_module(boot_dir, "swe_env_acts.py").make_acts(
-        emit, caller_files, agent_on_stack, remember, agent_codes, test_code, test_files, agent_files, workdir, guarded, boot_dir, public_sources, abspath, decode_source
+        emit, caller_files, agent_on_stack, remember, agent_codes, test_code, test_files, agent_files, workdir, guarded, boot_dir, public_sources, abspath, decode_source, reading
     )
     sys.addaudithook(_load_boot_module(boot_dir, "swe_env_hook.py").make_hook(handle, emit, boot_dir, os))
     if main:
@@ -318,7 +320,7 @@ def boot():
         emit({"kind": "start", "argv0": sys.argv[0] if sys.argv else ""})
 
     if main and runner == "pytest":
-        support = _load_witness(boot_dir, str_type, function_type, method_type, emit, workdir, paths, lambda: agent_on_stack(caller_files()), own_runtests)
+        support = _load_witness(boot_dir, str_type, function_type, method_type, emit, workdir, paths, lambda: agent_on_stack(caller_files()), own_runtests, reading)
         state["witness"], state["hook_watch"] = support[0], support[1]
         pytest_boot = _load_boot_module(boot_dir, "swe_env_pytest.py")
         pytest_boot.load_pytest(config, sys)
@@ -368,7 +370,7 @@ def _load_boot_module(boot_dir, file_name, private=True):
     return module
 
 
-def _load_witness(boot_dir, str_type, function_type, method_type, emit, workdir, paths, agent_on_stack_now, own_runtests):
+def _load_witness(boot_dir, str_type, function_type, method_type, emit, workdir, paths, agent_on_stack_now, own_runtests, reading):
     """The witness of pytest's own reports (swe_env_witness.py) and the watch of its decisive hook
     calls (swe_env_hook_watch.py), made now, before any repository code: their state is reachable
     only through the audit hook's closure. With them, what gathers the pristine plugins' code once
@@ -377,7 +379,6 @@ def _load_witness(boot_dir, str_type, function_type, method_type, emit, workdir,
     import sys
 
     try:
-        reading = _load_boot_module(boot_dir, "swe_env_reading.py")
         watch = _load_boot_module(boot_dir, "swe_env_hook_watch.py").make_hook_watch(str_type, function_type, method_type, sys.modules, workdir, paths, reading)
         # The code under test on the stack: a file of the patch's, code it ran, or code named after
         # pytest's or pluggy's files that is none of theirs.
