@@ -9,6 +9,11 @@ that reach every object, and the channel's files).
 """
 
 
+# How many frames nearest a read of an interpreter internal (`__code__`, `f_code`, `tb_frame`) say
+# whose read it is: the reader and the library calls it went through (inspect.signature is four).
+_READ_REACH = 10
+
+
 def make_acts(emit, caller_files, agent_on_stack, remember, agent_codes, test_code, test_files, agent_files, workdir, guarded, boot_dir, public_sources, abspath, decode_source, reading):
     """act(event, args), for the audit events the monitor does not handle itself."""
     import types
@@ -218,7 +223,11 @@ def make_acts(emit, caller_files, agent_on_stack, remember, agent_codes, test_co
                     emit({"kind": "monitor", "event": "function-code-replaced", "path": current, "where": where(caller_files())})
                     return
             if name in ("tb_frame", "f_code", "__code__", "__class__", "__globals__", "gi_frame", "cr_frame", "f_locals"):
-                files = caller_files()
+                # A read is an audit finding, whoever reads: the patch's code, or the library it
+                # called (inspect, traceback, functools). The frames near the read say which; the
+                # whole stack (pytest's forty frames under every test, at each of pytest's own
+                # reads of a function's code) is walked only for a change of one.
+                files = caller_files(_READ_REACH if event == "object.__getattr__" else 64)
                 agent = agent_on_stack(files)
                 if agent:
                     kind = (

@@ -88,14 +88,14 @@ def make_hook_watch(str_type, function_type, method_type, sys_modules, workdir, 
                 importlib.import_module("_pytest." + name)
             except Exception:
                 pass
-        # Everything imported so far that is not the repository's: pytest, pluggy, the pristine
-        # plugins and what they import (a plugin's entry module may be a shim over another package).
+        # The code of every module in pytest's and pluggy's folders (wherever they are: a task of
+        # their own repositories runs the repository's). Only a code object that names a file
+        # there is ever looked up (place, impostor_on_stack): the rest of what is imported need
+        # not be read.
         outside = []
         for name, module in list(sys_modules.items()):
             path = getattr(module, "__file__", None) if type(module).__name__ == "module" else None
-            # (pytest and pluggy themselves wherever they are: a task of their own repositories
-            # runs the repository's.)
-            if type(path) is str_type and (not realpath(path).startswith(real_workdir) or name.partition(".")[0] in ("_pytest", "pytest", "pluggy")):
+            if type(path) is str_type and realpath(path).startswith(machinery_dirs):
                 outside.append(name)
         known.update(reading.codes_of(tuple(outside), function_type))
         known.update(plugin_codes)
@@ -116,9 +116,23 @@ def make_hook_watch(str_type, function_type, method_type, sys_modules, workdir, 
         placed[id(code)] = (code, name)
         return name
 
+    # The hook calls in progress at the last observation, innermost first, held (so that none of
+    # them can be freed and its memory taken by another frame while here). A call's frame keeps its
+    # hook, its list and its caller for as long as it runs: one seen before, and every frame outside
+    # it, was read then and is the same now. The walk stops there: the session's and the test's
+    # outer hook calls are read once, not at each of a test's phases.
+    held = []
+
     def observe(frame):
+        fresh = []
+        # A copy: another thread's observation may replace the list meanwhile.
+        last = list(held)
+        known_calls = set(last)
         while frame is not None:
+            if frame in known_calls:
+                break
             if frame.f_code is multicall:
+                fresh.append(frame)
                 local = frame.f_locals
                 group = DECISIVE_HOOKS.get(local.get("hook_name")) if type(local.get("hook_name")) is str_type else None
                 impls = local.get("hook_impls")
@@ -144,6 +158,9 @@ def make_hook_watch(str_type, function_type, method_type, sys_modules, workdir, 
                         else:
                             seen[group].add(place(code))
             frame = frame.f_back
+        # (Membership and `index` compare frames by identity: a frame has no __eq__ or __hash__ of its own.)
+        outer = last[last.index(frame) :] if frame is not None else []
+        held[:] = fresh + outer
 
     def place_file(path):
         """Where a hook function's file is, as the grader compares it with the patch's files (the

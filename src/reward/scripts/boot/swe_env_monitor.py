@@ -301,6 +301,10 @@ def boot():
         if event == "swe_env.exit":
             emit({"kind": "exit"})
             return
+        if event == "object.__getattr__" and getframe(2).f_code.co_filename.startswith(boot_dir):
+            # The boot's own reading of the code it knows (every function of pytest's and its
+            # plugins' modules, at start): its frame raised the event (handle, the hook, then it).
+            return
         acts(event, args)
 
     # Which code runs for each hidden test (swe_env_test_code.py): what the graded process's records say.
