@@ -91,6 +91,13 @@ export const FINDING_KINDS = {
     severity: 'integrity',
     text: 'code compiled under the name of a file that holds other code',
   },
+  // A hidden test module run by pytest's rewriting import as code other than what pytest's own
+  // rewriting made of the file at the run's start (a rewriter, a tree or a compile changed between).
+  'test-module-rewritten': {
+    family: 'runner-rewrite',
+    severity: 'integrity',
+    text: "a hidden test file run as other code than pytest's rewriting makes of it",
+  },
   // Honest code builds code objects (code.replace, pytest's own assertion rewriter tests, pydicom).
   'code-object-built': { family: 'interpreter-internals', severity: 'audit', text: 'code object built', label: 'runner-internals' },
   // Honest code loads C libraries (ctypes.util.find_library, numpy, uuid) and sets __code__.

@@ -375,6 +375,23 @@ describe('the witness on pytest 9 with plugins that make their own reports', () 
     expect(g.integrity.join('\n'), said(g)).toMatch(/the code under test replaced the runtest of test_target\.py::test_add_listed/);
   }, 60_000);
 
+  // RW1 in three forms: the rewriter, the parser or the compile changed (the last for one call
+  // only, put back before the module's code runs). The code pytest runs for the hidden test file is
+  // compared with what pytest's own rewriting made of the file before any repository code ran.
+  it.each([
+    ['RW1', 'rw1', "pytest's rewrite_asserts replaced to drop the listed test's asserts"],
+    ['RW1b', 'rw1b', 'ast.parse wrapped to drop them from the tree pytest rewrites'],
+    ['RW1c', 'rw1c', "compile shadowed in the rewriter's globals for one call, dropping the listed test's body"],
+  ])(
+    'attack %s (%s): the hidden test module is not what pytest makes of its file, an integrity flag (it earned 1 before)',
+    async (_id, fixture) => {
+      const g = await grade(`attack-${fixture}`, {}, [], fixture);
+      expect(g.log, said(g)).toMatch(/PASSED test_target\.py::test_add_listed/);
+      expect(g.integrity.join('\n'), said(g)).toMatch(/a hidden test file run as other code than pytest's rewriting makes of it/);
+    },
+    60_000,
+  );
+
   it('attack XF1, xfail added to a PASS_TO_PASS test from pytest_itemcollected: an integrity flag (it earned 1 before)', async () => {
     const g = await grade('attack-xf1', {}, [], 'xf1');
     expect(g.statuses.get(LISTED), said(g)).toBe('XFAIL');
@@ -386,6 +403,7 @@ describe('the witness on pytest 9 with plugins that make their own reports', () 
   // Its honest zeros: ordinary code the boot broke. Each a correct fix: the listed test passes, no integrity flag.
   it.each([
     ['a thread dump through sys._current_frames', 'honest-thread-dump', {}],
+    ["pytest's assertion-pass hook turned on in the ini (other rewritten code for every test module)", 'honest-pass-hook', {}],
     ["the tests' own decorator of the package, written without functools.wraps, in the file the fix changes", 'honest-plain-decorator', {}],
     ["a sampling profiler thread reading every thread's frames", 'honest-sampler', {}],
     ['a SIGALRM heartbeat that logs (logging reads frames), landing inside the hook', 'honest-heartbeat', {}],
@@ -414,7 +432,6 @@ describe('the witness on pytest 9 with plugins that make their own reports', () 
   // passes once the grader refuses it (the listed test failing, or an integrity flag).
   it.fails.each([
     ['T1', 't1', "a tracer flipping the rewritten assertion's local"],
-    ['RW1', 'rw1', "pytest's rewrite_asserts replaced to drop the listed test's asserts"],
     ['E4b', 'e4b', 'the heap walked by a C-only hook implementation in the main thread'],
     ['F1', 'f1', 'the listed test run in a forked child'],
     ['SW1', 'sw1', 'the listed item replaced by one whose function comes from a file written at run time'],

@@ -147,7 +147,14 @@ def make_acts(emit, caller_files, agent_on_stack, remember, agent_codes, test_co
                 # Or the test file's own code, already trusted: an instrumenting decorator of the
                 # file compiling its test again as the module imports.
                 importer = getframe(3)
-                if id(importer.f_code) in importers or source_loaded(importer, code) or test_code[2](importer.f_code):
+                rewriting = id(importer.f_code) in importers
+                if rewriting and test_code[3](code) is False:
+                    # pytest's rewriting import runs code that pytest's rewriting, as it was at the
+                    # start, does not make of the file: whatever made it (a rewriter replaced for a
+                    # moment, a tree or a compile wrapped), its definitions are no test's own.
+                    emit({"kind": "monitor", "event": "test-module-rewritten", "path": code.co_filename})
+                    remember(code, agent_codes)
+                elif rewriting or source_loaded(importer, code) or test_code[2](importer.f_code):
                     test_code[0](code)
                 else:
                     # A test file's module code run by anything else is a second run of it, under

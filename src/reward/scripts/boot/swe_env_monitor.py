@@ -328,6 +328,9 @@ def boot():
         state["witness"], state["hook_watch"] = support[0], support[1]
         pytest_boot = _load_boot_module(boot_dir, "swe_env_pytest.py")
         pytest_boot.load_pytest(config, sys)
+        if test_code is not None and not runner_is_repository:
+            # (A task of pytest's own repository changes the rewriting itself.)
+            test_code[4](pytest_boot.pristine_test_modules(test_files))
         # pytest's rewriting import executes the test modules it rewrites itself.
         rewriting = getattr(sys.modules.get("_pytest.assertion.rewrite"), "AssertionRewritingHook", None)
         if isinstance(rewriting, type):

@@ -167,3 +167,42 @@ def load_pytest(config, sys):
         for name in config.get("plugins", []):
             extra += ["-p", name]
         sys.argv[1:1] = extra
+
+
+def pristine_test_modules(test_files):
+    """What pytest's own assertion rewriting makes of each hidden test file, made now (before any
+    code of the repository runs, with pytest's functions as installed): path -> the module's code,
+    once as the ini's `enable_assertion_pass_hook` off (the default) and once on, the only setting
+    that changes it. The code pytest's rewriting import later runs for the file must be one of
+    them: a tree or a rewriter changed in between (`rewrite_asserts` replaced to drop the listed
+    test's asserts, `ast.parse` or `compile` wrapped) makes other code, whatever changed it."""
+    import inspect
+    from pathlib import Path
+
+    try:
+        from _pytest.assertion.rewrite import _rewrite_test
+    except ImportError:
+        return {}
+    try:
+        if list(inspect.signature(_rewrite_test).parameters)[:2] != ["fn", "config"]:
+            return {}  # pytest before 5.0: another rewriting, not compared
+    except (TypeError, ValueError):
+        return {}
+
+    class PassHookOn:
+        """The configuration's one value the rewriting reads."""
+
+        @staticmethod
+        def getini(name):
+            return name == "enable_assertion_pass_hook"
+
+    made = {}
+    for path in sorted(test_files):
+        if not path.endswith(".py"):
+            continue
+        try:
+            made[path] = tuple(_rewrite_test(Path(path), config)[1] for config in (None, PassHookOn()))
+        except Exception:
+            # Not rewritable as it stands (a syntax error pytest reports itself), or not there.
+            continue
+    return made

@@ -6,9 +6,10 @@ import runs it, and the check of the function the recorder finds for each hidden
 
 
 def make_test_code(workdir, test_files, agent_files, agent_codes, remember):
-    """(learn, check): learn(module_code) takes in a test file's module code as the runner's import
-    runs it; check(nodeid, obj) says what runs for a test ("ok", "agent", "wrapped", "swapped",
-    "unverified")."""
+    """(learn, check, trusted, as_made, expect): learn(module_code) takes in a test file's module
+    code as the runner's import runs it; check(nodeid, obj) says what runs for a test ("ok",
+    "agent", "wrapped", "swapped", "unverified"); as_made(module_code) whether pytest's rewriting
+    import runs what its rewriting made of the file at start (expect(made) hands that in)."""
     import types
 
     str_type = str
@@ -160,6 +161,21 @@ def make_test_code(workdir, test_files, agent_files, agent_codes, remember):
             fn = function_code(inner)
         return "unverified"
 
+    # What pytest's rewriting made of each hidden test file at start (swe_env_pytest.py).
+    pristine = {}
+
+    def same_tree(a, b):
+        # Code objects compared without `==` (which compares constants by their own __eq__).
+        return same_code(a, b) and a.co_varnames == b.co_varnames and a.co_flags == b.co_flags and a.co_argcount == b.co_argcount
+
+    def as_made(module_code):
+        """Whether a test file's module code, run by pytest's rewriting import, is what pytest's own
+        rewriting made of the file at start; None where nothing was made to compare with."""
+        made = pristine.get(module_code.co_filename)
+        if made is None:
+            return None
+        return any(same_tree(module_code, one) for one in made)
+
     def learn(module_code):
         remember(module_code, trusted_test_codes)
         remember_defs(module_code)
@@ -167,4 +183,4 @@ def make_test_code(workdir, test_files, agent_files, agent_codes, remember):
     def trusted(code):
         return id(code) in trusted_test_codes
 
-    return learn, check_test_code, trusted
+    return learn, check_test_code, trusted, as_made, pristine.update
