@@ -62,16 +62,46 @@ export interface ReportRecord {
    * the code under test on the stack; absent on a pytest too old for the witness.
    */
   readonly made?: string;
+  /**
+   * What the boot had seen when the report was logged, in the process that logged it: the file of
+   * the item's own runtest, and the machinery found replaced. A process that never ends (a forked
+   * child leaving by `os._exit`) sends no end record; its reports say it themselves.
+   */
+  readonly runtest?: string;
+  readonly machinery?: readonly string[];
 }
 
 /** A report record, checked value by value (a signed record still holds what the tested process made). */
 function readReport(record: Record<string, unknown>): ReportRecord | undefined {
   const { nodeid, when, outcome, wasxfail, reason, made } = record;
+  const runtest = record['boot_runtest'];
+  const machinery = record['boot_tampered'] === undefined ? undefined : stringList(record['boot_tampered']);
   if (typeof nodeid !== 'string' || typeof when !== 'string' || typeof outcome !== 'string' || typeof wasxfail !== 'boolean')
     return undefined;
   if (reason !== undefined && typeof reason !== 'string') return undefined;
   if (made !== undefined && typeof made !== 'string') return undefined;
-  return { nodeid, when, outcome, wasxfail, ...(reason !== undefined ? { reason } : {}), ...(made !== undefined ? { made } : {}) };
+  if ((runtest !== undefined && typeof runtest !== 'string') || (record['boot_tampered'] !== undefined && !machinery)) return undefined;
+  return {
+    nodeid,
+    when,
+    outcome,
+    wasxfail,
+    ...(reason !== undefined ? { reason } : {}),
+    ...(made !== undefined ? { made } : {}),
+    ...(runtest !== undefined ? { runtest } : {}),
+    ...(machinery ? { machinery } : {}),
+  };
+}
+
+/** The end record with what each report said the boot had seen in the process that logged it. */
+function withReportsSeen(end: RecorderEnd, reports: readonly ReportRecord[]): RecorderEnd {
+  const tampered = new Set(end.tampered);
+  const replaced = new Map(end.runtestReplaced.map((r) => [`${r.nodeid}\u0000${r.file}`, r]));
+  for (const r of reports) {
+    for (const name of r.machinery ?? []) tampered.add(name);
+    if (r.runtest !== undefined) replaced.set(`${r.nodeid}\u0000${r.runtest}`, { nodeid: r.nodeid, file: r.runtest });
+  }
+  return { ...end, tampered: [...tampered], runtestReplaced: [...replaced.values()] };
 }
 
 /** Verifies and reads the channel. `pytest`: reports and an end are expected from the recorder. */
@@ -178,7 +208,7 @@ export function readRecords(text: string, key: string, pytest = true): RecorderR
   const expectedFailures = reports.filter((r) => r.outcome === 'skipped' && r.wasxfail).length;
   return {
     statuses: statusesFromReports(witness.counted),
-    end,
+    end: end ? withReportsSeen(end, reports) : undefined,
     started,
     problems,
     events,

@@ -392,6 +392,21 @@ describe('the witness on pytest 9 with plugins that make their own reports', () 
     60_000,
   );
 
+  // F1: the listed test run in a forked child that leaves by os._exit, so sends no end record; what
+  // the boot saw in that process goes with each report it logs.
+  it.each([
+    ['F1', 'f1', "the item's own runtest", /the code under test replaced the runtest of test_target\.py::test_add_listed/],
+    ['F1b', 'f1b', "pytest's Function.runtest", /_pytest\.python\.Function\.runtest/],
+  ])(
+    'attack %s (%s), the listed test run in a forked child with %s replaced: an integrity flag (it earned 1 before)',
+    async (_id, fixture, _what, flagged) => {
+      const g = await grade(`attack-${fixture}`, {}, [], fixture);
+      expect(g.statuses.get(LISTED), said(g)).toBe('PASSED');
+      expect(g.integrity.join('\n'), said(g)).toMatch(flagged);
+    },
+    60_000,
+  );
+
   it('attack XF1, xfail added to a PASS_TO_PASS test from pytest_itemcollected: an integrity flag (it earned 1 before)', async () => {
     const g = await grade('attack-xf1', {}, [], 'xf1');
     expect(g.statuses.get(LISTED), said(g)).toBe('XFAIL');
@@ -433,7 +448,6 @@ describe('the witness on pytest 9 with plugins that make their own reports', () 
   it.fails.each([
     ['T1', 't1', "a tracer flipping the rewritten assertion's local"],
     ['E4b', 'e4b', 'the heap walked by a C-only hook implementation in the main thread'],
-    ['F1', 'f1', 'the listed test run in a forked child'],
     ['SW1', 'sw1', 'the listed item replaced by one whose function comes from a file written at run time'],
   ])(
     'OPEN: attack %s (%s, %s) is refused',

@@ -225,6 +225,26 @@ describe("the witness's made outcomes", () => {
   });
 });
 
+describe('what a report says the boot saw in the process that logged it', () => {
+  it('joins the runtest and machinery a report names with the end record (a forked child sends none); a malformed one is a problem', () => {
+    const fullEnd = { ...end, boot_tampered: [], boot_runtest_replaced: [], boot_runner_changed: [], boot_runner_patched: [] };
+    const result = readRecords(
+      session([
+        { kind: 'start' },
+        { ...report('t::a', 'call', 'passed'), boot_runtest: '/t/pkg/x.py', boot_tampered: ['os.write'] },
+        fullEnd,
+      ]),
+      KEY,
+    );
+    expect(result.end?.runtestReplaced).toEqual([{ nodeid: 't::a', file: '/t/pkg/x.py' }]);
+    expect(result.end?.tampered).toEqual(['os.write']);
+    for (const wrong of [{ boot_runtest: 3 }, { boot_tampered: 'os.write' }, { boot_tampered: [1] }]) {
+      const read = readRecords(session([{ kind: 'start' }, { ...report('t::a', 'call', 'passed'), ...wrong }, fullEnd]), KEY);
+      expect(read.problems.join()).toMatch(/malformed report/);
+    }
+  });
+});
+
 describe("the boot's reading of the decisive hook calls", () => {
   it("joins the hooks seen running with the recorder's list, and a malformed reading is a problem", () => {
     const read = (extra: Record<string, unknown>) =>

@@ -239,6 +239,13 @@ def boot():
                 if record.get("kind") == "report" and state["witness_registered"]:
                     # The report's own values, and the outcome pytest made it with (swe_env_witness).
                     record.update(state["witness"][2](record.pop("report", None)))
+                    # And what the boot has seen of its item and of the machinery in this process:
+                    # one that never ends (a forked child leaving by os._exit) sends no end record.
+                    runtest = own_runtests.get(record.get("nodeid"))
+                    if runtest is not None:
+                        record["boot_runtest"] = runtest
+                    if state["seen_tampered"]:
+                        record["boot_tampered"] = sorted(state["seen_tampered"])
                 elif record.get("kind") == "report":
                     record.pop("report", None)
                 elif record.get("kind") == "test_code":
