@@ -10,6 +10,8 @@ def make_test_code(workdir, test_files, agent_files, agent_codes, remember):
     code as the runner's import runs it; check(nodeid, obj) says what runs for a test ("ok",
     "agent", "wrapped", "swapped", "unverified"); as_made(module_code) whether pytest's rewriting
     import runs what its rewriting made of the file at start (expect(made) hands that in)."""
+    import os
+    import time
     import types
 
     str_type = str
@@ -78,6 +80,31 @@ def make_test_code(workdir, test_files, agent_files, agent_codes, remember):
             if type(held) is function_type and id(held.__code__) in trusted_test_codes:
                 return held
         return None
+
+    stat = os.stat
+    is_file_mode = __import__("stat").S_ISREG
+    started = time.time_ns()
+
+    def made_by_the_run(path):
+        """Whether a file that code names was written while the tests ran (its inode changed since
+        the boot started: a time set back by `os.utime` changes it too), or is gone, or is no file
+        at all where a folder should be: code the run itself made, not the repository's or an
+        installed package's. A name that is no path (`<string>`) is not judged here."""
+        if type(path) is not str_type or not path.startswith("/"):
+            return False
+        try:
+            return stat(path).st_ctime_ns >= started
+        except OSError:
+            pass
+        # Gone, unless it is a member of an archive (a module imported from a zip).
+        parent = path
+        while "/" in parent.rstrip("/"):
+            parent = parent.rstrip("/").rsplit("/", 1)[0]
+            try:
+                return not is_file_mode(stat(parent or "/").st_mode)
+            except OSError:
+                continue
+        return True
 
     plain_constant_types = (str_type, bytes_type, int, float, complex, bool, type(None), type(Ellipsis))
 
@@ -156,6 +183,10 @@ def make_test_code(workdir, test_files, agent_files, agent_codes, remember):
             if inner is None:
                 if not agent and rebuilt_from_file(code, full, name):
                     return "swapped"
+                if not agent and made_by_the_run(code.co_filename):
+                    # A test function from a file written while the tests ran (or removed since):
+                    # nothing of the repository or of what is installed, so the run's own making.
+                    return "agent"
                 return "agent" if agent else "unverified"
             wrapped_by_agent = wrapped_by_agent or agent
             fn = function_code(inner)
