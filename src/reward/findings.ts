@@ -117,6 +117,14 @@ export const FINDING_KINDS = {
     text: 'the heap walked from a thread other than the main one (refused)',
     label: 'runner-internals',
   },
+  // Refused: a heap walk by a callable of C functions handed to code that runs it (a hook
+  // implementation pluggy calls, a weakref callback), which does not call the walk by name.
+  'walk-unasked': {
+    family: 'monitor-reach',
+    severity: 'audit',
+    text: 'the heap walked by a callable no code on the stack calls by name (refused)',
+    label: 'runner-internals',
+  },
   // Refused: code run while the monitor ran (a signal handler) walked the heap.
   'inside-the-monitor': {
     family: 'monitor-reach',

@@ -429,6 +429,14 @@ describe('the witness on pytest 9 with plugins that make their own reports', () 
     60_000,
   );
 
+  it('attack E4b, the heap walked by a hook implementation made of C functions (no code of the patch on the stack): refused, the listed test does not pass (it earned 1 before)', async () => {
+    const g = await grade('attack-e4b', {}, [], 'e4b');
+    // The refusal is raised in pytest's collection of the test module: an error there.
+    expect(g.log, said(g)).toMatch(/gc\.get_objects not called by the code running is refused/);
+    expect(g.statuses.get(LISTED), said(g)).not.toBe('PASSED');
+    expect(g.audit.join('\n'), said(g)).toMatch(/the heap walked by a callable no code on the stack calls by name \(refused\)/);
+  }, 60_000);
+
   it('attack XF1, xfail added to a PASS_TO_PASS test from pytest_itemcollected: an integrity flag (it earned 1 before)', async () => {
     const g = await grade('attack-xf1', {}, [], 'xf1');
     expect(g.statuses.get(LISTED), said(g)).toBe('XFAIL');
@@ -440,6 +448,7 @@ describe('the witness on pytest 9 with plugins that make their own reports', () 
   // Its honest zeros: ordinary code the boot broke. Each a correct fix: the listed test passes, no integrity flag.
   it.each([
     ['a thread dump through sys._current_frames', 'honest-thread-dump', {}],
+    ["a hidden test's own leak check, walking the heap by name", 'honest-leak-check', {}],
     ["pytest's assertion-pass hook turned on in the ini (other rewritten code for every test module)", 'honest-pass-hook', {}],
     ["the tests' own decorator of the package, written without functools.wraps, in the file the fix changes", 'honest-plain-decorator', {}],
     ["a sampling profiler thread reading every thread's frames", 'honest-sampler', {}],
@@ -467,10 +476,7 @@ describe('the witness on pytest 9 with plugins that make their own reports', () 
 
   // OPEN (docs/grading.md, what remains possible): the fourth attacker's ways still open. Each
   // passes once the grader refuses it (the listed test failing, or an integrity flag).
-  it.fails.each([
-    ['T1', 't1', "a tracer flipping the rewritten assertion's local"],
-    ['E4b', 'e4b', 'the heap walked by a C-only hook implementation in the main thread'],
-  ])(
+  it.fails.each([['T1', 't1', "a tracer flipping the rewritten assertion's local"]])(
     'OPEN: attack %s (%s, %s) is refused',
     async (_id, fixture) => {
       const g = await grade(`open-${fixture}`, {}, [], fixture);

@@ -93,6 +93,17 @@ def make_acts(emit, caller_files, agent_on_stack, remember, agent_codes, test_co
         emit({"kind": "monitor", "event": "walk-from-a-thread", "detail": event, "where": where(files)})
         raise RuntimeError(f"swe-env grading: {event} from a thread other than the main one is refused")
 
+    def asked_by_name(code, name):
+        """Whether code names the function among the names it uses (`gc.get_objects()`, `from gc
+        import get_objects`): exact strings compared, nothing of theirs called."""
+        names = code.co_names
+        if type(names) is not tuple:
+            return False
+        for used in names:
+            if type(used) is str_type and used == name:
+                return True
+        return False
+
     from _codecs import utf_8_decode
 
     def holds_lines(whole, part):
@@ -207,6 +218,17 @@ def make_acts(emit, caller_files, agent_on_stack, remember, agent_codes, test_co
                 raise RuntimeError(f"swe-env grading: {event} from code the patch changed is refused")
             if not on_main_thread():
                 refuse_in_thread(event, files)
+            try:
+                asker = getframe(3).f_code
+            except ValueError:
+                asker = None  # no Python frame at all: called from C alone (an atexit callback)
+            if asker is None or not asked_by_name(asker, event[3:]):
+                # The frame running when the heap is walked does not call the walk by name: a
+                # callable made of C functions was handed to code that runs it (a hook
+                # implementation pluggy calls, a weakref callback an import fires), none of whose
+                # code is on the stack to say who asked. What comes back holds the hook. Refused.
+                emit({"kind": "monitor", "event": "walk-unasked", "detail": event, "where": where(files)})
+                raise RuntimeError(f"swe-env grading: {event} not called by the code running is refused")
             return
         if event == "os.fork":
             threads["forking"] = get_ident()
