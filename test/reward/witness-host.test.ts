@@ -429,13 +429,18 @@ describe('the witness on pytest 9 with plugins that make their own reports', () 
     60_000,
   );
 
-  it('attack E4b, the heap walked by a hook implementation made of C functions (no code of the patch on the stack): refused, the listed test does not pass (it earned 1 before)', async () => {
-    const g = await grade('attack-e4b', {}, [], 'e4b');
-    // The refusal is raised in pytest's collection of the test module: an error there.
-    expect(g.log, said(g)).toMatch(/gc\.get_objects not called by the code running is refused/);
-    expect(g.statuses.get(LISTED), said(g)).not.toBe('PASSED');
-    expect(g.audit.join('\n'), said(g)).toMatch(/the heap walked by a callable no code on the stack calls by name \(refused\)/);
-  }, 60_000);
+  it.each([
+    ['E4b', 'e4b', 'a hook implementation made of C functions that pluggy runs'],
+    ['E4c', 'e4c', "a weakref finalizer of C functions fired by the hidden test module's own import"],
+  ])(
+    'attack %s (%s), the heap walked by %s (no code of the patch on the stack): refused, the listed test does not pass (it earned 1 before)',
+    async (_id, fixture) => {
+      const g = await grade(`attack-${fixture}`, {}, [], fixture);
+      expect(g.log + g.audit.join('\n'), said(g)).toMatch(/not called by the code running is refused|no code on the stack calls by name/);
+      expect(g.statuses.get(LISTED), said(g)).not.toBe('PASSED');
+    },
+    60_000,
+  );
 
   it('attack XF1, xfail added to a PASS_TO_PASS test from pytest_itemcollected: an integrity flag (it earned 1 before)', async () => {
     const g = await grade('attack-xf1', {}, [], 'xf1');
