@@ -26,6 +26,7 @@ import {
   number,
   selectInstances,
 } from './options.js';
+import { offlineGrader } from './offline-grader.js';
 import { mapPool, Progress } from './progress.js';
 
 interface EvalOptions {
@@ -194,37 +195,6 @@ export function registerGradingCommands(program: Command): void {
         : await makeDemoDataset({ demoDir: DEMO_DIR, outFile: DEMO_TASKS, baseImage: o.base, provider, grader, logger });
       process.stdout.write(`wrote ${n} tasks to ${o.languages ? LANGUAGE_DEMO_TASKS : DEMO_TASKS}\n`);
     });
-}
-
-/**
- * A grader for a one-shot command: its containers carry this process as their owner, so once it
- * is gone (even killed) the next CLI run or any server's sweep removes them.
- */
-function offlineGrader(
-  concurrency: number,
-  testTimeoutS: number,
-  rules: { rewardRule?: RewardRule; installRerun?: InstallRerun; gradingNetwork?: GradingNetwork } = {},
-): { grader: Grader; provider: DockerSandboxProvider } {
-  const logger = createLogger('warn');
-  const provider = new DockerSandboxProvider(`offline-${process.pid}`, { ownedByThisProcess: true });
-  // compileConfig checks the rule names as the server does.
-  const config = compileConfig({ testTimeoutS, ...rules });
-  const grader = new Grader(
-    provider,
-    new Semaphore(Math.max(1, concurrency)),
-    {
-      limits: config.limits,
-      testTimeoutS,
-      logLimitBytes: 8 * 1024 * 1024,
-      maxGradings: Math.max(1, concurrency),
-      installRerun: config.installRerun,
-      rewardRule: config.rewardRule,
-      harnessGeneration: config.harnessGeneration,
-      gradingNetwork: config.gradingNetwork,
-    },
-    logger,
-  );
-  return { grader, provider };
 }
 
 /** A validated task's two runs, whole logs and reports, where a dataset builder can read them. */
