@@ -3,8 +3,10 @@
  * gold patch by swe-env's own Grader (as `swe-env validate` and the corpus runner grade it: task
  * steps, apply and sweep, canaries, the boot's monitor, recorder and witness, the channel read
  * back) against the bare minimum in the same run, interleaved: a fresh container from the same
- * image that runs the plan's own commands (its exports, the gold patch, the install the harness
- * re-runs, the test patch and the steps around it, the test command), nothing else.
+ * image that runs the plan's own commands (its exports, the gold patch, the test patch and the steps
+ * around it, the test command), nothing else. No install re-run on either side: the grader re-runs it
+ * only for a patch that changes a build input, which no corpus row's gold patch does (an editable
+ * install's would need the network besides).
  * The row's image must exist: `scripts/corpus/run.sh --repos DIR --instance ID --keep-images`.
  * Usage: node dist/bench/corpus-grading.js --instance ID [--tasks tasks/corpus/tasks.jsonl] [--rounds 6]
  */
@@ -32,7 +34,6 @@ async function main(): Promise<void> {
     ...plan.evalCommands,
     'set -e',
     'git apply /tmp/gold.patch',
-    ...(plan.install ? [plan.install] : []),
     ...plan.beforeTestPatch,
     'git apply /tmp/test.patch',
     ...plan.afterTestPatch,

@@ -196,13 +196,51 @@ def pristine_test_modules(test_files):
         def getini(name):
             return name == "enable_assertion_pass_hook"
 
+    # Each variant is a rewriting of every hidden test file (a second of CPU for a file of some
+    # thousand tests): the hook's is made only where the run may turn it on.
+    configs = (None, PassHookOn()) if _may_turn_on_pass_hook(test_files) else (None,)
     made = {}
     for path in sorted(test_files):
         if not path.endswith(".py"):
             continue
         try:
-            made[path] = tuple(_rewrite_test(Path(path), config)[1] for config in (None, PassHookOn()))
+            made[path] = tuple(_rewrite_test(Path(path), config)[1] for config in configs)
         except Exception:
             # Not rewritable as it stands (a syntax error pytest reports itself), or not there.
             continue
     return made
+
+
+def _may_turn_on_pass_hook(test_files):
+    """Whether anything this run's pytest may read names the assertion-pass hook's setting: its
+    command line, PYTEST_ADDOPTS, the ini files it looks for in each folder from the test files up,
+    and one the command line names (`-c`, `--config-file`). Read as bytes, nothing parsed."""
+    import os
+    import sys
+
+    name = "enable_assertion_pass_hook"
+    argv = [a for a in sys.argv if type(a) is str]
+    if any(name in a for a in argv) or name in os.environ.get("PYTEST_ADDOPTS", ""):
+        return True
+    folders = set()
+    for path in test_files:
+        folder = os.path.dirname(path)
+        while folder not in folders:
+            folders.add(folder)
+            folder = os.path.dirname(folder)
+    candidates = [os.path.join(f, n) for f in sorted(folders) for n in ("pytest.ini", ".pytest.ini", "pyproject.toml", "tox.ini", "setup.cfg")]
+    for i, arg in enumerate(argv):
+        if arg in ("-c", "--config-file") and i + 1 < len(argv):
+            candidates.append(argv[i + 1])
+        elif arg.startswith("--config-file="):
+            candidates.append(arg.split("=", 1)[1])
+        elif arg.startswith("-c") and len(arg) > 2:
+            candidates.append(arg[2:])
+    for candidate in candidates:
+        try:
+            with open(candidate, "rb") as f:
+                if name.encode() in f.read():
+                    return True
+        except OSError:
+            continue
+    return False
