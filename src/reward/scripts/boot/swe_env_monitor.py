@@ -281,6 +281,10 @@ def boot():
             # progress say which functions they run.
             if state["hook_watch"] is not None:
                 state["hook_watch"][0](getframe(2))
+            if state["tampered"] is not None:
+                # And the machinery as it is right before pytest runs the test's function (a
+                # replaced `obj` that puts itself back once read is seen here, before its read).
+                state["seen_tampered"].update(state["tampered"]())
             return
         if event == "swe_env.register_witness":
             if state["booting"] and not state["witness_registered"] and len(args) == 2 and type(args[0]) is tuple and type(args[1]) is function_type:

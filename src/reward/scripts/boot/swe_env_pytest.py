@@ -10,7 +10,6 @@ def watch_pytest(sys):
     any code of the repository has run), read without calling anything of theirs: class
     dictionaries along the MRO and module dictionaries, taken through the base types' own
     descriptors, compared by identity."""
-    import os
     import types
 
     import _pytest._code.code
@@ -47,8 +46,9 @@ def watch_pytest(sys):
         ("_pytest.runner.CallInfo.from_call", _pytest.runner.CallInfo, "from_call"),
         ("_pytest.python.pytest_pyfunc_call", _pytest.python, "pytest_pyfunc_call"),
         ("_pytest.python.Function.runtest", _pytest.python.Function, "runtest"),
+        # What pytest's pyfunc_call calls: the item's `obj` (a property of PyobjMixin's).
+        ("_pytest.python.Function.obj", _pytest.python.Function, "obj"),
         ("_pytest.skipping.pytest_runtest_makereport", _pytest.skipping, "pytest_runtest_makereport"),
-        ("os.write", os, "write"),
     )
     # pluggy's hook call path (a descriptor on HookCaller.__call__ answers a hook before any of its
     # implementations runs).
@@ -213,8 +213,9 @@ def pristine_test_modules(test_files):
 
 def _may_turn_on_pass_hook(test_files):
     """Whether anything this run's pytest may read names the assertion-pass hook's setting: its
-    command line, PYTEST_ADDOPTS, the ini files it looks for in each folder from the test files up,
-    and one the command line names (`-c`, `--config-file`). Read as bytes, nothing parsed."""
+    command line, PYTEST_ADDOPTS, every configuration file (`.ini`, `.toml`, `.cfg`) in each folder
+    from the test files up, and one the command line names (`-c`, `--config-file`). Read as bytes,
+    nothing parsed."""
     import os
     import sys
 
@@ -228,7 +229,14 @@ def _may_turn_on_pass_hook(test_files):
         while folder not in folders:
             folders.add(folder)
             folder = os.path.dirname(folder)
-    candidates = [os.path.join(f, n) for f in sorted(folders) for n in ("pytest.ini", ".pytest.ini", "pyproject.toml", "tox.ini", "setup.cfg")]
+    # Every configuration file there (pytest 9 reads pytest.toml as well; a later pytest may read others).
+    candidates = []
+    for folder in sorted(folders):
+        try:
+            names = os.listdir(folder or "/")
+        except OSError:
+            continue
+        candidates += [os.path.join(folder, n) for n in sorted(names) if n.endswith((".ini", ".toml", ".cfg"))]
     for i, arg in enumerate(argv):
         if arg in ("-c", "--config-file") and i + 1 < len(argv):
             candidates.append(argv[i + 1])

@@ -195,9 +195,26 @@ def make_test_code(workdir, test_files, agent_files, agent_codes, remember):
     # What pytest's rewriting made of each hidden test file at start (swe_env_pytest.py).
     pristine = {}
 
+    # Every field of a code object that decides what it does (all but its name and line tables).
+    code_fields = ("co_code", "co_names", "co_varnames", "co_freevars", "co_cellvars", "co_flags", "co_argcount",
+                   "co_posonlyargcount", "co_kwonlyargcount", "co_nlocals", "co_stacksize", "co_exceptiontable")
+
     def same_tree(a, b):
-        # Code objects compared without `==` (which compares constants by their own __eq__).
-        return same_code(a, b) and a.co_varnames == b.co_varnames and a.co_flags == b.co_flags and a.co_argcount == b.co_argcount
+        """Two code objects alike in every field that decides what they do, nested code the same
+        way, constants compared without `==` (which would run their own __eq__)."""
+        for field in code_fields:
+            x, y = getattr(a, field, None), getattr(b, field, None)
+            if type(x) is not type(y) or x != y:
+                return False
+        if len(a.co_consts) != len(b.co_consts):
+            return False
+        for x, y in zip(a.co_consts, b.co_consts):
+            if type(x) is code_type and type(y) is code_type:
+                if not same_tree(x, y):
+                    return False
+            elif not same_constants((x,), (y,)):
+                return False
+        return True
 
     def as_made(module_code):
         """Whether a test file's module code, run by pytest's rewriting import, is what pytest's own
