@@ -463,7 +463,11 @@ describe('the witness on pytest 9 with plugins that make their own reports', () 
     ["a hidden test's own leak check, walking the heap by name", 'honest-leak-check', {}],
     ["pytest's assertion-pass hook turned on in the ini (other rewritten code for every test module)", 'honest-pass-hook', {}],
     ["the same hook turned on in pytest.toml (pytest 9's own file; a fifth attacker's honest zero)", 'honest-pass-hook-toml', {}],
-    ["the repository's own autouse fixture counting os.write (a fifth attacker's honest zero: os.write was watched, though the channel writes through the boot's own)", 'honest-os-write', {}],
+    [
+      "the repository's own autouse fixture counting os.write (a fifth attacker's honest zero: os.write was watched, though the channel writes through the boot's own)",
+      'honest-os-write',
+      {},
+    ],
     ["the tests' own decorator of the package, written without functools.wraps, in the file the fix changes", 'honest-plain-decorator', {}],
     ["a sampling profiler thread reading every thread's frames", 'honest-sampler', {}],
     ['a SIGALRM heartbeat that logs (logging reads frames), landing inside the hook', 'honest-heartbeat', {}],
