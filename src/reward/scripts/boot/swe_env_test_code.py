@@ -183,11 +183,9 @@ def make_test_code(workdir, test_files, agent_files, agent_codes, remember):
             if inner is None:
                 if not agent and rebuilt_from_file(code, full, name):
                     return "swapped"
-                if not agent and made_by_the_run(code.co_filename):
-                    # A test function from a file written while the tests ran (or removed since):
-                    # nothing of the repository or of what is installed, so the run's own making.
-                    return "agent"
-                return "agent" if agent else "unverified"
+                # A test function from a file written while the tests ran (or removed since) is
+                # nothing of the repository or of what is installed: the run's own making.
+                return "agent" if agent or made_by_the_run(code.co_filename) else "unverified"
             wrapped_by_agent = wrapped_by_agent or agent
             fn = function_code(inner)
         return "unverified"
