@@ -492,9 +492,13 @@ describe('the witness on pytest 9 with plugins that make their own reports', () 
     90_000,
   );
 
-  // OPEN (docs/grading.md, what remains possible): the fourth attacker's ways still open. Each
-  // passes once the grader refuses it (the listed test failing, or an integrity flag).
-  it.fails.each([['T1', 't1', "a tracer flipping the rewritten assertion's local"]])(
+  // OPEN (docs/grading.md, what remains possible): the fourth and fifth attackers' ways still open.
+  // Each passes once the grader refuses it (the listed test failing, or an integrity flag).
+  it.fails.each([
+    ['T1', 't1', "a tracer flipping the rewritten assertion's local"],
+    ['SW2', 'sw2', "the listed item's function compiled, never exec'd, under the hidden test file's own name from its lines"],
+    ['E4d', 'e4d', "E4c's walk through a function compiled under a pseudo-name that names gc.get_objects"],
+  ])(
     'OPEN: attack %s (%s, %s) is refused',
     async (_id, fixture) => {
       const g = await grade(`open-${fixture}`, {}, [], fixture);
