@@ -125,6 +125,14 @@ export const FINDING_KINDS = {
     text: 'the heap walked by a callable no code on the stack calls by name (refused)',
     label: 'runner-internals',
   },
+  // Refused: a heap walk named by code no source file imported before the run holds (text a
+  // callable of C functions hands to exec, code compiled and made a function without exec).
+  'walk-by-unsourced-code': {
+    family: 'monitor-reach',
+    severity: 'audit',
+    text: 'the heap walked by code no source file holds (refused)',
+    label: 'runner-internals',
+  },
   // Refused: code run while the monitor ran (a signal handler) walked the heap.
   'inside-the-monitor': {
     family: 'monitor-reach',

@@ -104,6 +104,39 @@ def make_acts(emit, caller_files, agent_on_stack, remember, agent_codes, test_co
                 return True
         return False
 
+    # The code that may walk the heap: functions (and module code) that name the walk, of modules
+    # the import system or pytest's rewriting import ran from a source file that was there before
+    # the run, with none of the patch's code on the stack. Known by identity, kept alive. Code made
+    # any other way (text a callable of C functions hands to exec, code compiled and turned into a
+    # function without exec, a file the run wrote) is no file's own and names what it likes.
+    walkers = set()
+    kept_walkers = []
+    from os import stat as stat_of
+    from time import time_ns
+
+    boot_started = time_ns()
+
+    def learn_walkers(module_code):
+        found = []
+        stack = [module_code]
+        while stack:
+            c = stack.pop()
+            if asked_by_name(c, "get_objects") or asked_by_name(c, "get_referrers"):
+                found.append(c)
+            for const in c.co_consts:
+                if type(const) is code_type:
+                    stack.append(const)
+        if not found:
+            return
+        try:
+            older = stat_of(module_code.co_filename).st_ctime_ns < boot_started
+        except (OSError, TypeError, ValueError):
+            older = False
+        if older:
+            for c in found:
+                walkers.add(id(c))
+                kept_walkers.append(c)
+
     from _codecs import utf_8_decode
 
     def holds_lines(whole, part):
@@ -167,10 +200,18 @@ def make_acts(emit, caller_files, agent_on_stack, remember, agent_codes, test_co
                     remember(code, agent_codes)
                 elif rewriting or source_loaded(importer, code) or test_code[2](importer.f_code):
                     test_code[0](code)
+                    learn_walkers(code)
                 else:
                     # A test file's module code run by anything else is a second run of it, under
                     # the file's name, by whoever arranged it: its definitions are no test's own.
                     remember(code, agent_codes)
+            elif code.co_name == "<module>" and type(code.co_filename) is str_type and not agent_on_stack(files):
+                try:
+                    importer = getframe(3)
+                except ValueError:
+                    importer = None  # executed from C alone: no import system's frame
+                if importer is not None and (id(importer.f_code) in importers or source_loaded(importer, code)):
+                    learn_walkers(code)
             if files and (files[0] in agent_files or files[0].startswith("agent-code:")):
                 remember(code, agent_codes)
             return
@@ -229,6 +270,10 @@ def make_acts(emit, caller_files, agent_on_stack, remember, agent_codes, test_co
                 # code is on the stack to say who asked. What comes back holds the hook. Refused.
                 emit({"kind": "monitor", "event": "walk-unasked", "detail": event, "where": where(files)})
                 raise RuntimeError(f"swe-env grading: {event} not called by the code running is refused")
+            if id(asker) not in walkers:
+                # The frame that names the walk runs code no file imported before the run holds.
+                emit({"kind": "monitor", "event": "walk-by-unsourced-code", "detail": event, "where": where(files)})
+                raise RuntimeError(f"swe-env grading: {event} from code no source file holds is refused")
             return
         if event == "os.fork":
             threads["forking"] = get_ident()
