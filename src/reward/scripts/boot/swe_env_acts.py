@@ -117,11 +117,14 @@ def make_acts(emit, caller_files, agent_on_stack, remember, agent_codes, test_co
     boot_started = time_ns()
 
     def learn_walkers(module_code):
+        # Code the import system compiled from source (or unmarshalled from its cache): its names
+        # are exact strings, compared in C (this runs for every module a test run imports).
         found = []
         stack = [module_code]
         while stack:
             c = stack.pop()
-            if asked_by_name(c, "get_objects") or asked_by_name(c, "get_referrers"):
+            names = c.co_names
+            if "get_objects" in names or "get_referrers" in names:
                 found.append(c)
             for const in c.co_consts:
                 if type(const) is code_type:
