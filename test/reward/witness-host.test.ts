@@ -513,6 +513,7 @@ describe('the witness on pytest 9 with plugins that make their own reports', () 
   it.fails.each([
     ['T1', 't1', "a tracer flipping the rewritten assertion's local"],
     ['SW2', 'sw2', "the listed item's function compiled, never exec'd, under the hidden test file's own name from its lines"],
+    ['E4f', 'e4f', "E4c's walk by a function of a module written before the run (the install's), imported and called through C callables"],
   ])(
     'OPEN: attack %s (%s, %s) is refused',
     async (_id, fixture) => {
