@@ -58,7 +58,7 @@ export async function startTextkitVariant(options: {
       Dockerfile: [
         `FROM ${demoImage(options.taskId)}`,
         ...copies,
-        `RUN cd /testbed && git -c user.name=swe-env -c user.email=swe-env@localhost commit -qam '${options.message.replaceAll("'", '')}'`,
+        `RUN cd /testbed && git add -A && git -c user.name=swe-env -c user.email=swe-env@localhost commit -qm '${options.message.replaceAll("'", '')}'`,
         `LABEL swe-env.test=${options.name}`,
         '',
       ].join('\n'),

@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
@@ -90,6 +90,22 @@ interface Graded {
   readonly log: string;
 }
 
+/**
+ * A time in ns (as file times count it) that every file written so far is older than and none
+ * written later is: the file clock is coarse (a tick of the kernel's), so it is read from a file
+ * and waited past, not taken from the wall clock.
+ */
+function fileClockLine(dir: string): bigint {
+  const probe = join(dir, 'clock-probe');
+  writeFileSync(probe, '');
+  const written = statSync(probe, { bigint: true }).ctimeNs;
+  for (;;) {
+    writeFileSync(probe, '');
+    const now = statSync(probe, { bigint: true }).ctimeNs;
+    if (now > written) return now;
+  }
+}
+
 /** A repository of `files` graded as the grader would: the boot on, the pristine plugins named. */
 async function grade(
   name: string,
@@ -116,10 +132,18 @@ async function grade(
     fixtureDir && existsSync(join(fixtureDir, 'files.json'))
       ? (JSON.parse(readFileSync(join(fixtureDir, 'files.json'), 'utf8')) as Record<string, string>)
       : {};
-  for (const [path, text] of Object.entries({ 'test_target.py': TESTS, ...more, ...files })) {
-    mkdirSync(dirname(join(repo, path)), { recursive: true });
-    writeFileSync(join(repo, path), text);
-  }
+  const write = (entries: Readonly<Record<string, string | Buffer>>): void => {
+    for (const [path, text] of Object.entries(entries)) {
+      mkdirSync(dirname(join(repo, path)), { recursive: true });
+      writeFileSync(join(repo, path), text);
+    }
+  };
+  write({ 'test_target.py': TESTS, ...more, ...files });
+  // The grading container's start, as the grader draws it: the repository's files above are the
+  // image's; a fixture's install.json, files the patch's install wrote, come after it.
+  const filesBefore = fileClockLine(dir);
+  if (fixtureDir && existsSync(join(fixtureDir, 'install.json')))
+    write(JSON.parse(readFileSync(join(fixtureDir, 'install.json'), 'utf8')) as Record<string, string>);
   for (const [name, content] of BOOT_FILES) writeFileSync(join(dir, 'g', 'boot', name), content);
   writeFileSync(join(dir, 'g', 'rec.py'), RECORDER_SOURCE);
   const key = 'k'.repeat(64);
@@ -145,7 +169,8 @@ async function grade(
       recorder_path: join(dir, 'g', 'rec.py'),
       plugins,
       runner_is_repository: runner?.isRepository === true,
-    }),
+      files_before_ns: '<files-before>',
+    }).replace('"<files-before>"', filesBefore.toString()),
   );
   const result = await run(python, ['-m', 'pytest', '-rA', '-p', 'no:cacheprovider', ...args, 'test_target.py'], {
     cwd: repo,
@@ -447,6 +472,11 @@ describe('the witness on pytest 9 with plugins that make their own reports', () 
   it.each([
     ['E4d', 'e4d', 'a function compiled under a pseudo-name that names gc.get_objects, never executed as a module'],
     ['E4e', 'e4e', 'text a partial of exec runs (nothing compiled by the patch)'],
+    [
+      'E4f',
+      'e4f',
+      "a function of a module the patch's install wrote (before the run, after the container's start), imported and called through C callables",
+    ],
   ])(
     "attack %s (%s), E4c's walk named by %s: refused, the listed test does not pass (it earned 1 before)",
     async (_id, fixture) => {
@@ -513,7 +543,6 @@ describe('the witness on pytest 9 with plugins that make their own reports', () 
   it.fails.each([
     ['T1', 't1', "a tracer flipping the rewritten assertion's local"],
     ['SW2', 'sw2', "the listed item's function compiled, never exec'd, under the hidden test file's own name from its lines"],
-    ['E4f', 'e4f', "E4c's walk by a function of a module written before the run (the install's), imported and called through C callables"],
   ])(
     'OPEN: attack %s (%s, %s) is refused',
     async (_id, fixture) => {

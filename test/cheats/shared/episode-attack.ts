@@ -41,9 +41,9 @@ export async function attackEpisode(t: TestServer, exploit: Exploit, taskId: str
   }
 }
 
-/** A grading of the exploit is worth nothing: 0, the model's failure, saying what the exploit expects. */
+/** A grading of the exploit is worth nothing: 0, the model's failure, saying (error, flags, finding kinds) what the exploit expects. */
 export function expectWorthless(exploit: Exploit, reward: number, report: GradeReport__Output, via: string): void {
-  const said = `${report.error}\n${report.integrityFlags.join('\n')}`;
+  const said = `${report.error}\n${report.integrityFlags.join('\n')}\n${report.findings.map((f) => f.kind).join('\n')}`;
   expect(report.infraError, `${exploit.name} (${via}): ${report.error}`).toBe(false);
   expect(reward, `${exploit.name} (${via}): ${said}`).toBe(0);
   if (exploit.reportSays) expect(said, `${exploit.name} (${via})`).toMatch(exploit.reportSays);

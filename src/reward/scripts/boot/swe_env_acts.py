@@ -14,7 +14,7 @@ that reach every object, and the channel's files).
 _READ_REACH = 10
 
 
-def make_acts(emit, caller_files, agent_on_stack, remember, agent_codes, test_code, test_files, agent_files, workdir, guarded, boot_dir, public_sources, abspath, decode_source, reading):
+def make_acts(emit, caller_files, agent_on_stack, remember, agent_codes, test_code, test_files, agent_files, workdir, guarded, boot_dir, public_sources, abspath, decode_source, reading, files_before):
     """act(event, args), for the audit events the monitor does not handle itself."""
     import types
 
@@ -105,18 +105,17 @@ def make_acts(emit, caller_files, agent_on_stack, remember, agent_codes, test_co
         return False
 
     # The code that may walk the heap: functions (and module code) that name the walk, of modules
-    # the import system or pytest's rewriting import ran from a source file that was there before
-    # the run, with none of the patch's code on the stack. Known by identity, kept alive. Code made
-    # any other way (text a callable of C functions hands to exec, code compiled and turned into a
-    # function without exec, a file the run wrote) is no file's own and names what it likes.
+    # the import system or pytest's rewriting import ran from a source file of the image's (older
+    # than the container: `files_before`, the grader's word or the container's start) or of the
+    # hidden tests (the grader's), with none of the patch's code on the stack. Known by identity,
+    # kept alive. Code made any other way (text a callable of C functions hands to exec, code
+    # compiled and turned into a function without exec, a file the install or the run wrote) is no
+    # file's own and names what it likes.
     walkers = set()
     kept_walkers = []
     from os import stat as stat_of
-    from time import time_ns
 
-    boot_started = time_ns()
-
-    def learn_walkers(module_code):
+    def learn_walkers(module_code, hidden_test=False):
         # Code the import system compiled from source (or unmarshalled from its cache): its names
         # are exact strings, compared in C (this runs for every module a test run imports).
         found = []
@@ -131,11 +130,13 @@ def make_acts(emit, caller_files, agent_on_stack, remember, agent_codes, test_co
                     stack.append(const)
         if not found:
             return
-        try:
-            older = stat_of(module_code.co_filename).st_ctime_ns < boot_started
-        except (OSError, TypeError, ValueError):
-            older = False
-        if older:
+        sourced = hidden_test
+        if not sourced:
+            try:
+                sourced = stat_of(module_code.co_filename).st_ctime_ns < files_before
+            except (OSError, TypeError, ValueError):
+                sourced = False
+        if sourced:
             for c in found:
                 walkers.add(id(c))
                 kept_walkers.append(c)
@@ -203,7 +204,7 @@ def make_acts(emit, caller_files, agent_on_stack, remember, agent_codes, test_co
                     remember(code, agent_codes)
                 elif rewriting or source_loaded(importer, code) or test_code[2](importer.f_code):
                     test_code[0](code)
-                    learn_walkers(code)
+                    learn_walkers(code, hidden_test=True)
                 else:
                     # A test file's module code run by anything else is a second run of it, under
                     # the file's name, by whoever arranged it: its definitions are no test's own.

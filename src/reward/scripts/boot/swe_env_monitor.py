@@ -31,6 +31,7 @@ def boot():
     import json
     import os
     import sys
+    import time
 
     config_path = os.environ.get("SWE_ENV_BOOT_CONFIG", "")
     if not config_path:
@@ -322,10 +323,15 @@ def boot():
     test_code = None
     if main and test_files:
         test_code = _load_boot_module(boot_dir, "swe_env_test_code.py").make_test_code(workdir, test_files, agent_files, agent_codes, remember)
+    # The line between the image's files and the grading's (the patch, the install's outputs): the
+    # grader's word when it gives one, else the container's start, else this boot's.
+    files_before = config.get("files_before_ns")
+    if type(files_before) is not int:
+        files_before = process.container_started_ns(os, time) or time.time_ns()
     # Reading what the code under test made without running any of its code (swe_env_reading.py).
     reading = _load_boot_module(boot_dir, "swe_env_reading.py")
     acts, trust_importers = _load_boot_module(boot_dir, "swe_env_acts.py").make_acts(
-        emit, caller_files, agent_on_stack, remember, agent_codes, test_code, test_files, agent_files, workdir, guarded, boot_dir, public_sources, abspath, decode_source, reading
+        emit, caller_files, agent_on_stack, remember, agent_codes, test_code, test_files, agent_files, workdir, guarded, boot_dir, public_sources, abspath, decode_source, reading, files_before
     )
     sys.addaudithook(_load_boot_module(boot_dir, "swe_env_hook.py").make_hook(handle, emit, boot_dir, os))
     if main:

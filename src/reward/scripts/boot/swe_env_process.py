@@ -48,3 +48,20 @@ def leave_environment(os, boot_dir):
         os.environ.pop("PYTHONPATH", None)
     for name in ("SWE_ENV_BOOT_CONFIG", "SWE_ENV_BOOT_DIR", "SWE_ENV_RECORDER_MODULE"):
         os.environ.pop(name, None)
+
+
+def container_started_ns(os, time):
+    """When the container began, as a wall-clock time in ns: its PID 1's start (in clock ticks since
+    the machine booted, so up to a tick early). The image's files are older; whatever the grading
+    wrote into it (the patch, the install's outputs, the hidden tests) is newer. None when /proc
+    does not say (then the caller keeps to its own start)."""
+    try:
+        with open("/proc/1/stat", "rb") as f:
+            stat = f.read()
+        # The fields after the command's name, which may hold spaces and parentheses: the state is
+        # the third field, the start time the twenty-second.
+        ticks = int(stat[stat.rindex(b")") + 2 :].split()[19])
+        booted = time.time_ns() - time.clock_gettime_ns(time.CLOCK_BOOTTIME)
+        return booted + ticks * 1_000_000_000 // os.sysconf("SC_CLK_TCK")
+    except (OSError, ValueError, IndexError, AttributeError):
+        return None
