@@ -91,12 +91,14 @@ export const FINDING_KINDS = {
     severity: 'integrity',
     text: 'code compiled under the name of a file that holds other code',
   },
-  // A hidden test module run by pytest's rewriting import as code other than what pytest's own
-  // rewriting made of the file at the run's start (a rewriter, a tree or a compile changed between).
+  // A hidden test module run as code other than what its file makes: by pytest's rewriting import,
+  // other than what pytest's own rewriting made of the file at the run's start (a rewriter, a tree
+  // or a compile changed between); by the import system's source loader, other than what the
+  // file's bytes compile to (a loader handed other text, a compiled cache planted beside it).
   'test-module-rewritten': {
     family: 'runner-rewrite',
     severity: 'integrity',
-    text: "a hidden test file run as other code than pytest's rewriting makes of it",
+    text: 'a hidden test file run as other code than its text makes (under pytest, what its rewriting makes of it)',
   },
   // Honest code builds code objects (code.replace, pytest's own assertion rewriter tests, pydicom).
   'code-object-built': { family: 'interpreter-internals', severity: 'audit', text: 'code object built', label: 'runner-internals' },

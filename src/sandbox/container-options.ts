@@ -16,6 +16,18 @@ import type { SandboxIoLimits, SandboxSpec } from './sandbox.js';
  */
 export const SANDBOX_LOG_CONFIG = Object.freeze({ Type: 'none', Config: {} });
 
+/**
+ * A container's host name like the engine's own choice (the id's first twelve hex digits, known
+ * only after creation), never all digits: the resolver reads such a name as a number, not as the
+ * hosts file's entry, and a server a test starts on the container's own name fails to bind (one
+ * name in 280).
+ */
+export function containerHostname(random: (size: number) => Buffer = randomBytes): string {
+  for (;;) {
+    const name = random(6).toString('hex');
+    if (!/^[0-9]+$/.test(name)) return name;
+  }
+}
 /** What the engine is asked to create for a sandbox (the disk quota's StorageOpt is added by the provider). */
 export function sandboxCreateOptions(
   spec: SandboxSpec,
@@ -24,8 +36,7 @@ export function sandboxCreateOptions(
   owner?: string,
 ): Docker.ContainerCreateOptions {
   const expiresAt = new Date(Date.now() + spec.maxLifetimeS * 1000);
-  // The engine's own choice would be the container id's first twelve digits, known only after creation.
-  const hostname = randomBytes(6).toString('hex');
+  const hostname = containerHostname();
   return {
     ...(spec.role === 'build' && owner ? { name: buildContainerName(owner, ++buildCount) } : {}),
     Image: spec.image,

@@ -1,15 +1,8 @@
-import { execFile } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
-import { promisify } from 'node:util';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { packageRoot } from '../../src/common/paths.js';
-import { auditLines, integrityLines } from '../../src/reward/findings.js';
-import { gatherEvidence } from '../../src/reward/grading/evidence.js';
-import { BOOT_FILES, RECORDER_SOURCE } from '../../src/reward/recorder-channel.js';
-import { readRecords } from '../../src/reward/result-recorder.js';
-import { pythonEnv } from '../helpers/python-env.js';
+import { cpSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { BOOT_FILES } from '../../src/reward/recorder-channel.js';
+import { CANARY, LISTED, RIGHT, TESTS, WRONG, grade, run, said, useWitnessHarness } from '../helpers/witness-harness.js';
 
 /**
  * The boot's witness on pytest 9 and pluggy 1.6 (the demo images run Debian's pytest 7.2 and
@@ -54,159 +47,15 @@ import { pythonEnv } from '../helpers/python-env.js';
  *   no collection runs inside the hook now, and anything else run there that asks for frames (a
  *   signal handler's sys._getframe) is refused.
  */
-const run = promisify(execFile);
-const TESTS = `import pytest
-from pkg import add
-
-
-def test_add_listed():
-    assert add(2, 2) == 4
-
-
-def test_add_canary():
-    assert add(2, 3) == 6
-`;
-const WRONG = 'def add(a, b):\n    return a - b\n';
-const RIGHT = 'def add(a, b):\n    return a + b\n';
-const LISTED = 'test_target.py::test_add_listed';
-const CANARY = 'test_target.py::test_add_canary';
-
-let python: string;
-let scratch: string;
-
-beforeAll(async () => {
-  python = join(await pythonEnv(), 'pytest-witness', 'bin', 'python');
-  scratch = mkdtempSync(join(tmpdir(), 'swe-env-witness-'));
-});
-
-afterAll(() => {
-  if (scratch) rmSync(scratch, { recursive: true, force: true });
-});
-
-interface Graded {
-  readonly statuses: ReadonlyMap<string, string>;
-  readonly integrity: readonly string[];
-  readonly audit: readonly string[];
-  readonly log: string;
-}
-
-/**
- * A time in ns (as file times count it) that every file written so far is older than and none
- * written later is: the file clock is coarse (a tick of the kernel's), so it is read from a file
- * and waited past, not taken from the wall clock.
- */
-function fileClockLine(dir: string): bigint {
-  const probe = join(dir, 'clock-probe');
-  writeFileSync(probe, '');
-  const written = statSync(probe, { bigint: true }).ctimeNs;
-  for (;;) {
-    writeFileSync(probe, '');
-    const now = statSync(probe, { bigint: true }).ctimeNs;
-    if (now > written) return now;
-  }
-}
-
-/** A repository of `files` graded as the grader would: the boot on, the pristine plugins named. */
-async function grade(
-  name: string,
-  files: Readonly<Record<string, string | Buffer>>,
-  plugins: readonly string[] = [],
-  fixture?: string,
-  args: readonly string[] = [],
-  runner?: {
-    readonly sourceDir: string;
-    readonly changed: readonly string[];
-    /** Whether the task is of the runner's own repository (the grader knows it from the task's repo). */
-    readonly isRepository: boolean;
-    readonly edit?: (file: string, text: string) => string;
-  },
-): Promise<Graded> {
-  const dir = join(scratch, name);
-  const repo = join(dir, 'repo');
-  mkdirSync(join(dir, 'g', 'boot'), { recursive: true });
-  mkdirSync(join(repo, 'pkg'), { recursive: true });
-  const fixtureDir = fixture ? join(packageRoot(), 'test', 'fixtures', 'cheats', 'witness', fixture) : undefined;
-  if (fixtureDir) cpSync(join(fixtureDir, 'pkg'), join(repo, 'pkg'), { recursive: true });
-  // A fixture's files.json: more files of the repository's own (not the patch's).
-  const more =
-    fixtureDir && existsSync(join(fixtureDir, 'files.json'))
-      ? (JSON.parse(readFileSync(join(fixtureDir, 'files.json'), 'utf8')) as Record<string, string>)
-      : {};
-  const write = (entries: Readonly<Record<string, string | Buffer>>): void => {
-    for (const [path, text] of Object.entries(entries)) {
-      mkdirSync(dirname(join(repo, path)), { recursive: true });
-      writeFileSync(join(repo, path), text);
-    }
-  };
-  write({ 'test_target.py': TESTS, ...more, ...files });
-  // The grading container's start, as the grader draws it: the repository's files above are the
-  // image's; a fixture's install.json, files the patch's install wrote, come after it.
-  const filesBefore = fileClockLine(dir);
-  if (fixtureDir && existsSync(join(fixtureDir, 'install.json')))
-    write(JSON.parse(readFileSync(join(fixtureDir, 'install.json'), 'utf8')) as Record<string, string>);
-  for (const [name, content] of BOOT_FILES) writeFileSync(join(dir, 'g', 'boot', name), content);
-  writeFileSync(join(dir, 'g', 'rec.py'), RECORDER_SOURCE);
-  const key = 'k'.repeat(64);
-  writeFileSync(join(dir, 'g', 'key'), key);
-  const agentFiles = readdirSync(join(repo, 'pkg')).filter((f) => f.endsWith('.py'));
-  // pytest itself in the repository, importable from it (an editable install, as on a task of pytest's own repository).
-  if (runner) cpSync(runner.sourceDir, join(repo, 'src'), { recursive: true });
-  for (const file of runner?.changed ?? []) {
-    const text = readFileSync(join(repo, file), 'utf8');
-    writeFileSync(join(repo, file), runner?.edit ? runner.edit(file, text) : `${text}\n# changed by the fix\n`);
-  }
-  writeFileSync(
-    join(dir, 'g', 'config.json'),
-    JSON.stringify({
-      key_file: join(dir, 'g', 'key'),
-      out: join(dir, 'g', 'out'),
-      guarded_dir: join(dir, 'g'),
-      workdir: repo,
-      agent_files: [...agentFiles.map((f) => `pkg/${f}`), ...(runner?.changed ?? [])],
-      test_files: ['test_target.py'],
-      runner: 'pytest',
-      recorder_module: 'swe_env_rec_witness',
-      recorder_path: join(dir, 'g', 'rec.py'),
-      plugins,
-      runner_is_repository: runner?.isRepository === true,
-      files_before_ns: '<files-before>',
-    }).replace('"<files-before>"', filesBefore.toString()),
-  );
-  const result = await run(python, ['-m', 'pytest', '-rA', '-p', 'no:cacheprovider', ...args, 'test_target.py'], {
-    cwd: repo,
-    env: {
-      ...process.env,
-      SWE_ENV_BOOT_CONFIG: join(dir, 'g', 'config.json'),
-      PYTHONPATH: runner ? `${join(dir, 'g', 'boot')}:${join(repo, 'src')}` : join(dir, 'g', 'boot'),
-      PYTEST_DISABLE_PLUGIN_AUTOLOAD: '1',
-    },
-  }).catch((error: { stdout?: string; code?: number }) => ({ stdout: error.stdout ?? '', code: error.code }));
-  const log = result.stdout;
-  const channel = readRecords(readFileSync(join(dir, 'g', 'out'), 'utf8'), key, true);
-  const logResults = new Map<string, 'PASSED' | 'FAILED' | 'ERROR' | 'SKIPPED' | 'XFAIL' | 'XPASS'>();
-  for (const line of log.split('\n')) {
-    const m = /^(PASSED|FAILED|ERROR|SKIPPED|XFAIL|XPASS) (\S+)/.exec(line);
-    if (m) logResults.set(m[2]!, m[1] as 'PASSED');
-  }
-  const evidence = gatherEvidence({
-    logResults,
-    channel,
-    pytest: true,
-    canaries: [],
-    family: 'pytest',
-    exitCode: channel.end?.exitStatus ?? -1,
-    timedOut: false,
-    agentPaths: new Set(agentFiles.map((f) => join(repo, 'pkg', f))),
-  });
-  return { statuses: channel.statuses, integrity: integrityLines(evidence.flags), audit: auditLines(evidence.flags), log };
-}
-
-const said = (g: Graded): string => `${g.integrity.join('\n')}\n${g.log.slice(-3000)}`;
+const harness = useWitnessHarness();
 
 describe('the witness on pytest 9 with plugins that make their own reports', () => {
   it('nothing of the boot is in reach of the code under test: no function or frame of its files, not its copy of the builtins', async () => {
     const g = await grade('reach', {}, [], 'reach');
-    const reach = JSON.parse(readFileSync(join(scratch, 'reach', 'repo', 'reach.json'), 'utf8')) as { objects: number; found: string[] };
+    const reach = JSON.parse(readFileSync(join(harness.scratch(), 'reach', 'repo', 'reach.json'), 'utf8')) as {
+      objects: number;
+      found: string[];
+    };
     // The search reached the interpreter's objects (pytest's, the recorder's, the standard library's).
     expect(reach.objects, said(g)).toBeGreaterThan(10_000);
     expect(reach.found, said(g)).toEqual([]);
@@ -308,20 +157,22 @@ describe('the witness on pytest 9 with plugins that make their own reports', () 
     expect(g.statuses.get(LISTED), said(g)).toBe('PASSED');
     expect(g.integrity, said(g)).toEqual([]);
     expect(
-      existsSync(join(scratch, 'spies', 'repo', 'spied.txt')) ? readFileSync(join(scratch, 'spies', 'repo', 'spied.txt'), 'utf8') : '',
+      existsSync(join(harness.scratch(), 'spies', 'repo', 'spied.txt'))
+        ? readFileSync(join(harness.scratch(), 'spies', 'repo', 'spied.txt'), 'utf8')
+        : '',
     ).toBe('');
   }, 60_000);
 
   it("a task of pytest's own repository: the honest fix scores, changed runner files an audit finding (every pytest file was an integrity flag)", async () => {
-    const { stdout } = await run(python, ['-c', 'import _pytest, os; print(os.path.dirname(os.path.dirname(_pytest.__file__)))']);
+    const { stdout } = await run(harness.python(), ['-c', 'import _pytest, os; print(os.path.dirname(os.path.dirname(_pytest.__file__)))']);
     const installed = stdout.trim();
-    const sourceDir = join(scratch, 'pytest-source');
+    const sourceDir = join(harness.scratch(), 'pytest-source');
     mkdirSync(sourceDir, { recursive: true });
     for (const name of ['_pytest', 'pytest', 'py.py']) cpSync(join(installed, name), join(sourceDir, name), { recursive: true });
     const changed = ['src/_pytest/assertion/rewrite.py', 'src/_pytest/python.py'];
     const g = await grade('pytest-repo', { 'pkg/__init__.py': RIGHT }, [], undefined, [], { sourceDir, changed, isRepository: true });
     // The run is the repository's pytest.
-    expect(g.log, said(g)).toMatch(new RegExp(`rootdir: ${join(scratch, 'pytest-repo', 'repo')}`));
+    expect(g.log, said(g)).toMatch(new RegExp(`rootdir: ${join(harness.scratch(), 'pytest-repo', 'repo')}`));
     expect(g.statuses.get(LISTED), said(g)).toBe('PASSED');
     expect(g.integrity, said(g)).toEqual([]);
     expect(g.audit.join('\n'), said(g)).toMatch(/changes the test runner's own files: .*rewrite\.py/);
@@ -354,7 +205,7 @@ describe('the witness on pytest 9 with plugins that make their own reports', () 
   // hook's is in reach of a handler that interrupts it.
   it('a signal handler landing in the audit hook and walking the heap there is refused, and said', async () => {
     const g = await grade('signal-heap', {}, [], 'signal-heap');
-    const repo = join(scratch, 'signal-heap', 'repo');
+    const repo = join(harness.scratch(), 'signal-heap', 'repo');
     // It landed in one of the hook's frames (the timer runs until it has) and was refused: inside
     // the hook as the code run there, or, landing in the hook's first bytecodes before it marks its
     // thread, as a walk with the patch's code (the handler) on the stack. Either way the walk never
@@ -419,7 +270,7 @@ describe('the witness on pytest 9 with plugins that make their own reports', () 
     async (_id, fixture) => {
       const g = await grade(`attack-${fixture}`, {}, [], fixture);
       expect(g.log, said(g)).toMatch(/PASSED test_target\.py::test_add_listed/);
-      expect(g.integrity.join('\n'), said(g)).toMatch(/a hidden test file run as other code than pytest's rewriting makes of it/);
+      expect(g.integrity.join('\n'), said(g)).toMatch(/a hidden test file run as other code than its text makes/);
     },
     60_000,
   );
@@ -557,14 +408,14 @@ describe('the witness on pytest 9 with plugins that make their own reports', () 
     'OPEN: a signal handler landing in the audit hook reaches nothing of the hook',
     async () => {
       await grade('signal-frame', {}, [], 'signal-frame');
-      const reached = join(scratch, 'signal-frame', 'repo', 'reached.txt');
+      const reached = join(harness.scratch(), 'signal-frame', 'repo', 'reached.txt');
       expect(existsSync(reached) ? readFileSync(reached, 'utf8') : '').toBe('');
     },
     60_000,
   );
 
   it('a Python without audit hooks (before 3.8): the boot steps aside, takes no key and writes no channel', async () => {
-    const dir = join(scratch, 'no-audit-hooks');
+    const dir = join(harness.scratch(), 'no-audit-hooks');
     mkdirSync(join(dir, 'g', 'boot'), { recursive: true });
     for (const [name, content] of BOOT_FILES) writeFileSync(join(dir, 'g', 'boot', name), content);
     writeFileSync(join(dir, 'g', 'key'), 'k'.repeat(64));
@@ -578,7 +429,7 @@ describe('the witness on pytest 9 with plugins that make their own reports', () 
     writeFileSync(join(dir, 'g', 'config.json'), JSON.stringify(config));
     // sitecustomize as site would import it, on an interpreter whose sys has no addaudithook.
     const { stdout } = await run(
-      python,
+      harness.python(),
       [
         '-S',
         '-c',

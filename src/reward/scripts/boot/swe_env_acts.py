@@ -14,7 +14,7 @@ that reach every object, and the channel's files).
 _READ_REACH = 10
 
 
-def make_acts(emit, caller_files, agent_on_stack, remember, agent_codes, test_code, test_files, agent_files, workdir, guarded, boot_dir, public_sources, abspath, decode_source, reading, files_before):
+def make_acts(emit, caller_files, agent_on_stack, remember, agent_codes, test_code, test_files, agent_files, workdir, guarded, boot_dir, public_sources, abspath, decode_source, reading, files_before, compare):
     """act(event, args), for the audit events the monitor does not handle itself."""
     import types
 
@@ -105,17 +105,42 @@ def make_acts(emit, caller_files, agent_on_stack, remember, agent_codes, test_co
         return False
 
     # The code that may walk the heap: functions (and module code) that name the walk, of modules
-    # the import system or pytest's rewriting import ran from a source file of the image's (older
-    # than the container: `files_before`, the grader's word or the container's start) or of the
-    # hidden tests (the grader's), with none of the patch's code on the stack. Known by identity,
-    # kept alive. Code made any other way (text a callable of C functions hands to exec, code
-    # compiled and turned into a function without exec, a file the install or the run wrote) is no
+    # the import system ran from a source file of the image's (older than the container:
+    # `files_before`, the grader's word or the container's start) whose text compiles to what ran,
+    # or that pytest's rewriting import ran from such a file with none of the patch's code on the
+    # stack, or of the hidden tests (the grader's, checked against their text as they are learnt).
+    # Known by identity, kept alive. Code made any other way (text a callable of C functions hands
+    # to exec, code compiled and turned into a function without exec, a file the install or the
+    # run wrote, a compiled cache planted beside an old file, a loader handed other text) is no
     # file's own and names what it likes.
     walkers = set()
     kept_walkers = []
     from os import stat as stat_of
 
-    def learn_walkers(module_code, hidden_test=False):
+    same_tree = compare[2]
+
+    def compiled_from_file(code, older):
+        """Whether module code is what its file's text compiles to, compiled here from the bytes on
+        disk (a cache planted beside the source, or a loader handed other text, runs what it
+        likes under the file's name); with `older`, only a file unchanged since before the line."""
+        path = code.co_filename
+        data = read_text(path)
+        if data is None:
+            return False
+        if older:
+            # After the read: text changed since the line would have moved the file's ctime.
+            try:
+                if stat_of(path).st_ctime_ns >= files_before:
+                    return False
+            except (OSError, TypeError, ValueError):
+                return False
+        try:
+            made = compile(data, path, "exec", dont_inherit=True)
+        except (SyntaxError, ValueError, TypeError, MemoryError, RecursionError):
+            return False
+        return same_tree(code, made)
+
+    def learn_walkers(module_code, hidden_test=False, verify=False):
         # Code the import system compiled from source (or unmarshalled from its cache): its names
         # are exact strings, compared in C (this runs for every module a test run imports).
         found = []
@@ -131,7 +156,9 @@ def make_acts(emit, caller_files, agent_on_stack, remember, agent_codes, test_co
         if not found:
             return
         sourced = hidden_test
-        if not sourced:
+        if not sourced and verify:
+            sourced = compiled_from_file(module_code, True)
+        elif not sourced:
             try:
                 sourced = stat_of(module_code.co_filename).st_ctime_ns < files_before
             except (OSError, TypeError, ValueError):
@@ -202,6 +229,11 @@ def make_acts(emit, caller_files, agent_on_stack, remember, agent_codes, test_co
                     # moment, a tree or a compile wrapped), its definitions are no test's own.
                     emit({"kind": "monitor", "event": "test-module-rewritten", "path": code.co_filename})
                     remember(code, agent_codes)
+                elif not rewriting and source_loaded(importer, code) and not compiled_from_file(code, False):
+                    # The import system's source loader ran code the file's text does not compile
+                    # to (a loader handed other text, a compiled cache planted beside the file).
+                    emit({"kind": "monitor", "event": "test-module-rewritten", "path": code.co_filename})
+                    remember(code, agent_codes)
                 elif rewriting or source_loaded(importer, code) or test_code[2](importer.f_code):
                     test_code[0](code)
                     learn_walkers(code, hidden_test=True)
@@ -209,12 +241,18 @@ def make_acts(emit, caller_files, agent_on_stack, remember, agent_codes, test_co
                     # A test file's module code run by anything else is a second run of it, under
                     # the file's name, by whoever arranged it: its definitions are no test's own.
                     remember(code, agent_codes)
-            elif code.co_name == "<module>" and type(code.co_filename) is str_type and not agent_on_stack(files):
+            elif code.co_name == "<module>" and type(code.co_filename) is str_type:
                 try:
                     importer = getframe(3)
                 except ValueError:
                     importer = None  # executed from C alone: no import system's frame
-                if importer is not None and (id(importer.f_code) in importers or source_loaded(importer, code)):
+                if importer is None:
+                    pass
+                elif source_loaded(importer, code):
+                    # Whoever imports it (a package's __init__ the fix changed, importing its
+                    # helpers): what ran is held to its file's text.
+                    learn_walkers(code, verify=True)
+                elif id(importer.f_code) in importers and not agent_on_stack(files):
                     learn_walkers(code)
             if files and (files[0] in agent_files or files[0].startswith("agent-code:")):
                 remember(code, agent_codes)

@@ -319,10 +319,12 @@ def boot():
             return
         acts(event, args)
 
+    # Code compared by what it does (swe_env_code_compare.py).
+    compare = _load_boot_module(boot_dir, "swe_env_code_compare.py").make_compare(_types)
     # Which code runs for each hidden test (swe_env_test_code.py): what the graded process's records say.
     test_code = None
     if main and test_files:
-        test_code = _load_boot_module(boot_dir, "swe_env_test_code.py").make_test_code(workdir, test_files, agent_files, agent_codes, remember)
+        test_code = _load_boot_module(boot_dir, "swe_env_test_code.py").make_test_code(workdir, test_files, agent_files, agent_codes, remember, compare)
     # The line between the image's files and the grading's (the patch, the install's outputs): the
     # grader's word when it gives one, else the container's start, else this boot's.
     files_before = config.get("files_before_ns")
@@ -331,7 +333,7 @@ def boot():
     # Reading what the code under test made without running any of its code (swe_env_reading.py).
     reading = _load_boot_module(boot_dir, "swe_env_reading.py")
     acts, trust_importers = _load_boot_module(boot_dir, "swe_env_acts.py").make_acts(
-        emit, caller_files, agent_on_stack, remember, agent_codes, test_code, test_files, agent_files, workdir, guarded, boot_dir, public_sources, abspath, decode_source, reading, files_before
+        emit, caller_files, agent_on_stack, remember, agent_codes, test_code, test_files, agent_files, workdir, guarded, boot_dir, public_sources, abspath, decode_source, reading, files_before, compare
     )
     sys.addaudithook(_load_boot_module(boot_dir, "swe_env_hook.py").make_hook(handle, emit, boot_dir, os))
     if main:
