@@ -15,17 +15,17 @@ import { CANARY, LISTED, type Graded, grade, said, useWitnessHarness } from '../
  * to (a walker's file also unchanged since before the line); a hidden test module the import
  * system's loader runs likewise, else it is the patch's (`test-module-rewritten`).
  * The same check lets an untouched helper's walk through, whoever imports it (H6-1, an honest zero
- * before: the package's `__init__` the fix changed imports it).
+ * before: the package's `__init__` the fix changed imports it); a walk a module binds under a name
+ * of its own (`from gc import get_objects as all_objects`) is asked for by that name (H6-2).
  * Open (docs/grading.md section 7), each an `it.fails` that passes once the grader refuses it:
  * A6-3, the standard library's trace.py, a trusted walker, filtering referrers through a module
  * global the patch replaces; A6-4, ctypes following the collector's own list; A6-6, the package's
  * decorator around a hidden test swallowing its failure (decorated tests get no copies). A6-5, a
  * thread reading the hook's frame through sys._current_frames (fixture attack6-thread-frames), is
  * a race the attacker won in about 7 s of trying: not a test, which would depend on the machine's
- * load (docs/grading.md section 7 says how to run it). And two honest zeros: a
- * helper binding gc.get_objects under another name (H6-2, objgraph's edge_func is the same) and
- * a fix calling the repository's cache-clearing helper that walks the heap (H6-3, an integrity
- * flag: the patch's code is on the stack).
+ * load (docs/grading.md section 7 says how to run it). And an honest zero: a fix calling the
+ * repository's cache-clearing helper that walks the heap (H6-3, an integrity flag: the patch's code
+ * is on the stack).
  */
 useWitnessHarness();
 
@@ -52,12 +52,27 @@ describe("the sixth attacker's ways past the boot", () => {
     expect(earned(g), said(g)).toBe(false);
   }, 90_000);
 
-  it("honest H6-1: a leak check by the repository's untouched helper module, imported by the package's __init__ the fix changes: scores", async () => {
-    const g = await grade('honest6-submodule-walker', {}, [], 'honest6-submodule-walker');
-    expect(g.statuses.get(LISTED), said(g)).toBe('PASSED');
-    expect(g.statuses.get(CANARY), said(g)).toBe('FAILED');
-    expect(g.integrity, said(g)).toEqual([]);
-  }, 90_000);
+  it.each([
+    [
+      'H6-1',
+      'honest6-submodule-walker',
+      "a leak check by the repository's untouched helper module, imported by the package's __init__ the fix changes",
+    ],
+    [
+      'H6-2',
+      'honest6-aliased-walk',
+      'a leak check by an untouched helper binding gc.get_objects under another name (`from gc import get_objects as all_objects`)',
+    ],
+  ])(
+    'honest %s (%s): %s: scores (refused before)',
+    async (_id, fixture) => {
+      const g = await grade(fixture, {}, [], fixture);
+      expect(g.statuses.get(LISTED), said(g)).toBe('PASSED');
+      expect(g.statuses.get(CANARY), said(g)).toBe('FAILED');
+      expect(g.integrity, said(g)).toEqual([]);
+    },
+    90_000,
+  );
 
   it.fails.each([
     ['A6-3', 'attack6-trace', "trace.Trace walking the recorder code's referrers, its inspect.isfunction filter replaced by list.append"],
@@ -73,7 +88,6 @@ describe("the sixth attacker's ways past the boot", () => {
   );
 
   it.fails.each([
-    ['H6-2', 'honest6-aliased-walk', 'a leak check by an untouched helper binding gc.get_objects under another name'],
     ['H6-3', 'honest6-fix-calls-walker', "the fix calling the repository's untouched cache-clearing helper, which walks the heap"],
   ])(
     'OPEN honest %s (%s, %s): scores',

@@ -14,7 +14,7 @@ that reach every object, and the channel's files).
 _READ_REACH = 10
 
 
-def make_acts(emit, caller_files, agent_on_stack, remember, agent_codes, test_code, test_files, agent_files, workdir, guarded, boot_dir, public_sources, abspath, decode_source, reading, files_before, compare):
+def make_acts(emit, caller_files, agent_on_stack, remember, agent_codes, test_code, test_files, agent_files, workdir, guarded, boot_dir, public_sources, abspath, decode_source, reading, walker_rules):
     """act(event, args), for the audit events the monitor does not handle itself."""
     import types
 
@@ -104,69 +104,8 @@ def make_acts(emit, caller_files, agent_on_stack, remember, agent_codes, test_co
                 return True
         return False
 
-    # The code that may walk the heap: functions (and module code) that name the walk, of modules
-    # the import system ran from a source file of the image's (older than the container:
-    # `files_before`, the grader's word or the container's start) whose text compiles to what ran,
-    # or that pytest's rewriting import ran from such a file with none of the patch's code on the
-    # stack, or of the hidden tests (the grader's, checked against their text as they are learnt).
-    # Known by identity, kept alive. Code made any other way (text a callable of C functions hands
-    # to exec, code compiled and turned into a function without exec, a file the install or the
-    # run wrote, a compiled cache planted beside an old file, a loader handed other text) is no
-    # file's own and names what it likes.
-    walkers = set()
-    kept_walkers = []
-    from os import stat as stat_of
-
-    same_tree = compare[2]
-
-    def compiled_from_file(code, older):
-        """Whether module code is what its file's text compiles to, compiled here from the bytes on
-        disk (a cache planted beside the source, or a loader handed other text, runs what it
-        likes under the file's name); with `older`, only a file unchanged since before the line."""
-        path = code.co_filename
-        data = read_text(path)
-        if data is None:
-            return False
-        if older:
-            # After the read: text changed since the line would have moved the file's ctime.
-            try:
-                if stat_of(path).st_ctime_ns >= files_before:
-                    return False
-            except (OSError, TypeError, ValueError):
-                return False
-        try:
-            made = compile(data, path, "exec", dont_inherit=True)
-        except (SyntaxError, ValueError, TypeError, MemoryError, RecursionError):
-            return False
-        return same_tree(code, made)
-
-    def learn_walkers(module_code, hidden_test=False, verify=False):
-        # Code the import system compiled from source (or unmarshalled from its cache): its names
-        # are exact strings, compared in C (this runs for every module a test run imports).
-        found = []
-        stack = [module_code]
-        while stack:
-            c = stack.pop()
-            names = c.co_names
-            if "get_objects" in names or "get_referrers" in names:
-                found.append(c)
-            for const in c.co_consts:
-                if type(const) is code_type:
-                    stack.append(const)
-        if not found:
-            return
-        sourced = hidden_test
-        if not sourced and verify:
-            sourced = compiled_from_file(module_code, True)
-        elif not sourced:
-            try:
-                sourced = stat_of(module_code.co_filename).st_ctime_ns < files_before
-            except (OSError, TypeError, ValueError):
-                sourced = False
-        if sourced:
-            for c in found:
-                walkers.add(id(c))
-                kept_walkers.append(c)
+    # The code that may walk the heap (swe_env_walkers.py), learnt as modules run.
+    learn_walkers, compiled_from_file, walkers, alias_walkers = walker_rules
 
     from _codecs import utf_8_decode
 
@@ -305,7 +244,7 @@ def make_acts(emit, caller_files, agent_on_stack, remember, agent_codes, test_co
                 asker = getframe(3).f_code
             except ValueError:
                 asker = None  # no Python frame at all: called from C alone (an atexit callback)
-            if asker is None or not asked_by_name(asker, event[3:]):
+            if asker is None or not (asked_by_name(asker, event[3:]) or alias_walkers.get(id(asker)) == event[3:]):
                 # The frame running when the heap is walked does not call the walk by name: a
                 # callable made of C functions was handed to code that runs it (a hook
                 # implementation pluggy calls, a weakref callback an import fires), none of whose

@@ -330,10 +330,12 @@ def boot():
     files_before = config.get("files_before_ns")
     if type(files_before) is not int:
         files_before = process.container_started_ns(os, time) or time.time_ns()
+    # Which code may walk the heap (swe_env_walkers.py).
+    walker_rules = _load_boot_module(boot_dir, "swe_env_walkers.py").make_walkers(_types.CodeType, files_before, compare[2])
     # Reading what the code under test made without running any of its code (swe_env_reading.py).
     reading = _load_boot_module(boot_dir, "swe_env_reading.py")
     acts, trust_importers = _load_boot_module(boot_dir, "swe_env_acts.py").make_acts(
-        emit, caller_files, agent_on_stack, remember, agent_codes, test_code, test_files, agent_files, workdir, guarded, boot_dir, public_sources, abspath, decode_source, reading, files_before, compare
+        emit, caller_files, agent_on_stack, remember, agent_codes, test_code, test_files, agent_files, workdir, guarded, boot_dir, public_sources, abspath, decode_source, reading, walker_rules
     )
     sys.addaudithook(_load_boot_module(boot_dir, "swe_env_hook.py").make_hook(handle, emit, boot_dir, os))
     if main:
