@@ -66,18 +66,29 @@ def make_test_code(workdir, test_files, agent_files, agent_codes, remember, comp
         return None
 
     def held_test(fn):
-        """A function of the test file's held in `fn`'s closure: the test a decorator written
-        without functools.wraps runs (exact types only; nothing of either is called)."""
-        cells = fn.__closure__
-        if type(cells) is not tuple:
-            return None
-        for cell in cells:
-            try:
-                held = cell.cell_contents
-            except ValueError:
-                continue
-            if type(held) is function_type and id(held.__code__) in trusted_test_codes:
-                return held
+        """A function of the test file's held in `fn`'s closure, or in the closure of a function
+        held there (decorators stacked, written without functools.wraps), up to four deep: the test
+        such a wrapper runs (exact types only; nothing of any of them is called)."""
+        layer = [fn]
+        for _ in range(4):
+            deeper = []
+            for holder in layer:
+                cells = holder.__closure__
+                if type(cells) is not tuple:
+                    continue
+                for cell in cells:
+                    try:
+                        held = cell.cell_contents
+                    except ValueError:
+                        continue
+                    if type(held) is not function_type:
+                        continue
+                    if id(held.__code__) in trusted_test_codes:
+                        return held
+                    deeper.append(held)
+            if not deeper:
+                return None
+            layer = deeper
         return None
 
     stat = os.stat
