@@ -41,12 +41,17 @@ export async function attackEpisode(t: TestServer, exploit: Exploit, taskId: str
   }
 }
 
-/** A grading of the exploit is worth nothing: 0, the model's failure, saying (error, flags, finding kinds) what the exploit expects. */
+/** A grading of the exploit is worth nothing: 0, the model's failure, saying what the exploit expects (its error or flags, a finding kind). */
 export function expectWorthless(exploit: Exploit, reward: number, report: GradeReport__Output, via: string): void {
-  const said = `${report.error}\n${report.integrityFlags.join('\n')}\n${report.findings.map((f) => f.kind).join('\n')}`;
+  const said = `${report.error}\n${report.integrityFlags.join('\n')}`;
   expect(report.infraError, `${exploit.name} (${via}): ${report.error}`).toBe(false);
   expect(reward, `${exploit.name} (${via}): ${said}`).toBe(0);
   if (exploit.reportSays) expect(said, `${exploit.name} (${via})`).toMatch(exploit.reportSays);
+  if (exploit.findingKind)
+    expect(
+      report.findings.map((f) => f.kind),
+      `${exploit.name} (${via}): ${said}`,
+    ).toContain(exploit.findingKind);
 }
 
 /** The exploit through a real episode: shown working in the agent's container, worth nothing graded. */

@@ -18,6 +18,8 @@ export interface Exploit {
   readonly task?: string;
   /** What the report must say (error or flags), beyond reward 0. */
   readonly reportSays?: RegExp;
+  /** A finding kind the report must carry (src/reward/findings.ts), beyond reward 0. */
+  readonly findingKind?: string;
   /** Run on the demo task's variant with an install step (`python3 setup.py develop` re-run after the patch). */
   readonly install?: boolean;
 }

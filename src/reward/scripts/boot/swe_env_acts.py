@@ -162,18 +162,19 @@ def make_acts(emit, caller_files, agent_on_stack, remember, agent_codes, test_co
                 # file compiling its test again as the module imports.
                 importer = getframe(3)
                 rewriting = id(importer.f_code) in importers
+                loaded = not rewriting and source_loaded(importer, code)
                 if rewriting and test_code[3](code) is False:
                     # pytest's rewriting import runs code that pytest's rewriting, as it was at the
                     # start, does not make of the file: whatever made it (a rewriter replaced for a
                     # moment, a tree or a compile wrapped), its definitions are no test's own.
                     emit({"kind": "monitor", "event": "test-module-rewritten", "path": code.co_filename})
                     remember(code, agent_codes)
-                elif not rewriting and source_loaded(importer, code) and not compiled_from_file(code, False):
+                elif loaded and not compiled_from_file(code, False):
                     # The import system's source loader ran code the file's text does not compile
                     # to (a loader handed other text, a compiled cache planted beside the file).
                     emit({"kind": "monitor", "event": "test-module-rewritten", "path": code.co_filename})
                     remember(code, agent_codes)
-                elif rewriting or source_loaded(importer, code) or test_code[2](importer.f_code):
+                elif rewriting or loaded or test_code[2](importer.f_code):
                     test_code[0](code)
                     learn_walkers(code, hidden_test=True)
                 else:
@@ -185,13 +186,11 @@ def make_acts(emit, caller_files, agent_on_stack, remember, agent_codes, test_co
                     importer = getframe(3)
                 except ValueError:
                     importer = None  # executed from C alone: no import system's frame
-                if importer is None:
-                    pass
-                elif source_loaded(importer, code):
+                if importer is not None and source_loaded(importer, code):
                     # Whoever imports it (a package's __init__ the fix changed, importing its
                     # helpers): what ran is held to its file's text.
                     learn_walkers(code, verify=True)
-                elif id(importer.f_code) in importers and not agent_on_stack(files):
+                elif importer is not None and id(importer.f_code) in importers and not agent_on_stack(files):
                     learn_walkers(code)
             if files and (files[0] in agent_files or files[0].startswith("agent-code:")):
                 remember(code, agent_codes)

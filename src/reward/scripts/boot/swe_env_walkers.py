@@ -29,6 +29,7 @@ def make_walkers(code_type, files_before, same_tree):
     # file's own and names what it likes.
     walkers = set()
     kept_walkers = []
+
     def compiled_from_file(code, older):
         """Whether module code is what its file's text compiles to, compiled here from the bytes on
         disk (a cache planted beside the source, or a loader handed other text, runs what it
@@ -130,6 +131,5 @@ def make_walkers(code_type, files_before, same_tree):
             for const in c.co_consts:
                 if type(const) is code_type:
                     stack.append(const)
-
 
     return learn_walkers, compiled_from_file, walkers, alias_walkers
