@@ -105,7 +105,7 @@ def make_acts(emit, caller_files, agent_on_stack, remember, agent_codes, test_co
         return False
 
     # The code that may walk the heap (swe_env_walkers.py), learnt as modules run.
-    learn_walkers, compiled_from_file, walkers, alias_walkers = walker_rules
+    learn_walkers, compiled_from_file, walkers, alias_walkers, after_line = walker_rules
 
     from _codecs import utf_8_decode
 
@@ -292,11 +292,16 @@ def make_acts(emit, caller_files, agent_on_stack, remember, agent_codes, test_co
                     )
                     emit({"kind": "monitor", "event": kind, "detail": f"{event} {name}", "where": agent})
             return
-        if event in ("sys.settrace", "sys.setprofile", "sys._getframe", "sys._current_frames", "sys.addaudithook"):
+        if event == "sys.addaudithook":
+            # Every hook runs for every event, those the boot's own hook raises while it works
+            # included: a hook added now would run inside the boot's, its frames on the stack.
+            emit({"kind": "monitor", "event": "audit-hook-added", "detail": event, "where": where(caller_files())})
+            raise RuntimeError("swe-env grading: an audit hook added during grading is refused")
+        if event in ("sys.settrace", "sys.setprofile", "sys._getframe", "sys._current_frames"):
             files = caller_files()
             agent = agent_on_stack(files)
             if agent:
-                kind = {"sys._getframe": "frames-read", "sys._current_frames": "frames-read", "sys.addaudithook": "audit-hook-added"}.get(event, "tracing")
+                kind = {"sys._getframe": "frames-read", "sys._current_frames": "frames-read"}.get(event, "tracing")
                 emit({"kind": "monitor", "event": kind, "detail": event, "where": agent})
             return
         if event == "open":
@@ -308,6 +313,11 @@ def make_acts(emit, caller_files, agent_on_stack, remember, agent_codes, test_co
                 # whoever wrote it, what it holds was never compared with the file, and loading it
                 # would run it as the file's own code. Refused: the runner and the import system
                 # then compile the file itself.
+                raise PermissionError(f"swe-env grading: {path} is not read during grading")
+            if path.endswith(".pyc") and "-pytest-" in path and after_line(path):
+                # pytest's rewritten form of a module, written since the container started (by
+                # the run, or by the patch's code beside any file): what it holds was never
+                # compared with its source. Refused: pytest then rewrites the source itself.
                 raise PermissionError(f"swe-env grading: {path} is not read during grading")
             full = abspath(path)
             if full.startswith(guarded):

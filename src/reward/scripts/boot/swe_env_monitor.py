@@ -331,7 +331,7 @@ def boot():
     if type(files_before) is not int:
         files_before = process.container_started_ns(os, time) or time.time_ns()
     # Which code may walk the heap (swe_env_walkers.py).
-    walker_rules = _load_boot_module(boot_dir, "swe_env_walkers.py").make_walkers(_types.CodeType, files_before, compare[2])
+    walker_rules = _load_boot_module(boot_dir, "swe_env_walkers.py").make_walkers(_types.CodeType, files_before, compare[2], test_files)
     # Reading what the code under test made without running any of its code (swe_env_reading.py).
     reading = _load_boot_module(boot_dir, "swe_env_reading.py")
     acts, trust_importers = _load_boot_module(boot_dir, "swe_env_acts.py").make_acts(

@@ -3,20 +3,37 @@ path beside swe_env_monitor.py; used by swe_env_acts.py inside the audit hook): 
 are executed, known by identity."""
 
 
-def make_walkers(code_type, files_before, same_tree):
-    """(learn, compiled_from_file, walkers, alias_walkers): learn(module_code, hidden_test, verify)
-    takes in a module the import system ran; walkers holds the ids of the code that may walk;
-    alias_walkers, of code that asks for the walk under a name its module bound it to."""
+def make_walkers(code_type, files_before, same_tree, test_files):
+    """(learn, compiled_from_file, walkers, alias_walkers, after_line): learn(module_code,
+    hidden_test, verify) takes in a module the import system ran; walkers holds the ids of the code
+    that may walk; alias_walkers, of code that asks for the walk under a name its module bound it
+    to; after_line(path), whether a file was written since the line (or cannot be told)."""
+    from os import fstat
     from os import stat as stat_of
 
     str_type = str
 
-    def read_bytes(path):
+    def read_with_ctime(path):
+        """A file's bytes and the ctime of the very inode they were read from (one open: a name
+        switched between two files between a read and a stat cannot pair one's text with the
+        other's age)."""
         try:
             with open(path, "rb") as f:
-                return f.read()
+                return f.read(), fstat(f.fileno()).st_ctime_ns
         except OSError:
-            return None
+            return None, None
+
+    # The hidden test files' bytes as they are now, before any code of the repository's runs: what
+    # their modules are held to, whatever is written over them later.
+    test_bytes = {}
+    for path in test_files:
+        test_bytes[path] = read_with_ctime(path)[0]
+
+    def after_line(path):
+        try:
+            return stat_of(path).st_ctime_ns >= files_before
+        except (OSError, TypeError, ValueError):
+            return True
 
     # The code that may walk the heap: functions (and module code) that name the walk, of modules
     # the import system ran from a source file of the image's (older than the container:
@@ -33,17 +50,17 @@ def make_walkers(code_type, files_before, same_tree):
     def compiled_from_file(code, older):
         """Whether module code is what its file's text compiles to, compiled here from the bytes on
         disk (a cache planted beside the source, or a loader handed other text, runs what it
-        likes under the file's name); with `older`, only a file unchanged since before the line."""
+        likes under the file's name); with `older`, only a file unchanged since before the line;
+        without, a hidden test file, as its bytes were when the boot started."""
         path = code.co_filename
-        data = read_bytes(path)
-        if data is None:
-            return False
         if older:
-            # After the read: text changed since the line would have moved the file's ctime.
-            try:
-                if stat_of(path).st_ctime_ns >= files_before:
-                    return False
-            except (OSError, TypeError, ValueError):
+            data, ctime = read_with_ctime(path)
+            # Text changed since the line would have moved the inode's ctime.
+            if data is None or type(ctime) is not int or ctime >= files_before:
+                return False
+        else:
+            data = test_bytes.get(path)
+            if data is None:
                 return False
         try:
             made = compile(data, path, "exec", dont_inherit=True)
@@ -132,4 +149,4 @@ def make_walkers(code_type, files_before, same_tree):
                 if type(const) is code_type:
                     stack.append(const)
 
-    return learn_walkers, compiled_from_file, walkers, alias_walkers
+    return learn_walkers, compiled_from_file, walkers, alias_walkers, after_line
