@@ -149,7 +149,12 @@ export const FINDING_KINDS = {
   // Audit: cProfile, coverage-style self checks and the standard library's own doctest runner do it.
   tracing: { family: 'monitor-reach', severity: 'audit', text: 'a tracer or profiler installed', label: 'runner-internals' },
   // Refused: a hook added after the boot's would run inside it, for the events the boot's own hook raises.
-  'audit-hook-added': { family: 'interpreter-internals', severity: 'audit', text: 'an audit hook added (refused)', label: 'runner-internals' },
+  'audit-hook-added': {
+    family: 'interpreter-internals',
+    severity: 'audit',
+    text: 'an audit hook added (refused)',
+    label: 'runner-internals',
+  },
   'frames-read': { family: 'interpreter-internals', severity: 'audit', text: 'frames read', label: 'runner-internals' },
   'channel-touched': { family: 'channel', severity: 'integrity', text: 'grading channel touched' },
   'git-read': { family: 'git', severity: 'audit', text: 'git object store read', label: 'git' },
