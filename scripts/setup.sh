@@ -33,6 +33,10 @@ if [ ! -f "$stamp" ] || [ -n "$(find src proto bench tsconfig.json package.json 
   touch "$stamp"
 fi
 bash scripts/link-cli.sh
+# A clone's commits pass the static gates CI runs first (.githooks/pre-commit).
+if [ -d .git ] && [ "$(git config core.hooksPath || true)" != .githooks ]; then
+  git config core.hooksPath .githooks
+fi
 
 bash scripts/ensure-docker.sh
 
