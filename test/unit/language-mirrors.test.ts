@@ -272,6 +272,16 @@ describe("mirrors of a file's listed tests", () => {
       expect(changed).toHaveLength('"tab\\there"'.length + 1);
       expect(changed).toMatch(/\\t/);
     }
+    // Escapes longer than two characters stay whole too (a letter inside \u2026 changes the character,
+    // or, not a hex digit, makes the literal a syntax error): sphinx-9320's gold patch hit that.
+    for (const literal of ['"\\u2026 \\x41\\U0001F600"', "'\\N{BULLET}\\012'", "'\\u{1F600}'"]) {
+      const escapes = literal.match(/\\(?:u\{[^}]+\}|N\{[^}]+\}|u.{4}|U.{8}|x..|[0-7]{3})/g)!;
+      for (let pick = 0; pick < 40; pick++) {
+        const changed = mutateLiteral(literal, (n) => pick % n, true)!;
+        expect(changed).toHaveLength(literal.length + 1);
+        for (const escape of escapes) expect(changed).toContain(escape);
+      }
+    }
     expect(mutateLiteral('1.5', fixed)).toBeUndefined();
     expect(mutateLiteral("'c'", fixed)).toBeUndefined();
     expect(mutateLiteral('r"raw"', fixed)).toBeUndefined();

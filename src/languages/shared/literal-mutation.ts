@@ -30,11 +30,18 @@ export function mutateLiteral(literal: string, random: (n: number) => number, js
   return string ? `"${withLetter(string[1]!, random)}"` : undefined;
 }
 
+/**
+ * How long the escape sequence at the start of the text is: a letter put inside \u00e9 would change
+ * the character or make the literal unreadable (\uz0e9 is a syntax error), failing the copy for a
+ * reason of its own.
+ */
+const ESCAPE = /^\\(?:x[0-9a-fA-F]{2}|u\{[0-9a-fA-F]+\}|u[0-9a-fA-F]{4}|U[0-9a-fA-F]{8}|N\{[^}]*\}|[0-7]{1,3}|[\s\S])/;
+
 /** A string literal's content with one more letter, never inside an escape sequence. */
 function withLetter(content: string, random: (n: number) => number): string {
   const boundaries: number[] = [0];
   for (let i = 0; i < content.length;) {
-    i += content[i] === '\\' ? 2 : 1;
+    i += content[i] === '\\' ? (ESCAPE.exec(content.slice(i))?.[0].length ?? 1) : 1;
     boundaries.push(Math.min(i, content.length));
   }
   const at = boundaries[random(boundaries.length)]!;
