@@ -36,10 +36,12 @@ export function readWitness(reports: readonly ReportRecord[], madeRecords: reado
     const finding = madeOtherwise(r);
     if (finding) findings.push(finding);
   }
-  const genuine = new Set(reports.filter(madeHere).map(slot));
-  // Another report of a test and phase pytest made a report for (a subtest's, or one built in its
-  // place) never decides its status: the harness reads the test's own line too.
-  const counted = reports.filter((r) => r.made === undefined || madeHere(r) || !genuine.has(slot(r)));
+  // A subtest's report never decides its test's status (the harness reads the test's own line).
+  const own = reports.filter((r) => r.subtest !== true);
+  const genuine = new Set(own.filter(madeHere).map(slot));
+  // Another report of a test and phase pytest made a report for (one built in its place) never
+  // decides its status either.
+  const counted = own.filter((r) => r.made === undefined || madeHere(r) || !genuine.has(slot(r)));
   // What pytest made passing in any process with the boot (a forked child's test, rebuilt by its
   // parent): a rebuilt or constructed passing report is held to it.
   const madePassing = new Set(madeRecords.filter((m) => m.outcome === 'passed').map(slot));

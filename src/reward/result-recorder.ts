@@ -69,17 +69,25 @@ export interface ReportRecord {
    */
   readonly runtest?: string;
   readonly machinery?: readonly string[];
+  /**
+   * A subtest's report (pytest 9's subtests, unittest's subTest, the pytest-subtests plugin): one of
+   * several a test's call logs under its nodeid. The harness reads the test's own line, so a
+   * subtest's report never decides the test's status (pytest 9 fails the test's own report when a
+   * subtests-fixture subtest failed).
+   */
+  readonly subtest?: boolean;
 }
 
 /** A report record, checked value by value (a signed record still holds what the tested process made). */
 function readReport(record: Record<string, unknown>): ReportRecord | undefined {
-  const { nodeid, when, outcome, wasxfail, reason, made } = record;
+  const { nodeid, when, outcome, wasxfail, reason, made, subtest } = record;
   const runtest = record['boot_runtest'];
   const machinery = record['boot_tampered'] === undefined ? undefined : stringList(record['boot_tampered']);
   if (typeof nodeid !== 'string' || typeof when !== 'string' || typeof outcome !== 'string' || typeof wasxfail !== 'boolean')
     return undefined;
   if (reason !== undefined && typeof reason !== 'string') return undefined;
   if (made !== undefined && typeof made !== 'string') return undefined;
+  if (subtest !== undefined && typeof subtest !== 'boolean') return undefined;
   if ((runtest !== undefined && typeof runtest !== 'string') || (record['boot_tampered'] !== undefined && !machinery)) return undefined;
   return {
     nodeid,
@@ -88,6 +96,7 @@ function readReport(record: Record<string, unknown>): ReportRecord | undefined {
     wasxfail,
     ...(reason !== undefined ? { reason } : {}),
     ...(made !== undefined ? { made } : {}),
+    ...(subtest === true ? { subtest } : {}),
     ...(runtest !== undefined ? { runtest } : {}),
     ...(machinery ? { machinery } : {}),
   };
@@ -151,13 +160,15 @@ export function readRecords(text: string, key: string, pytest = true): RecorderR
         );
         continue;
       }
+      reports.push(r);
+      // Subtests share their test's nodeid and phase, each with an outcome of its own.
+      if (r.subtest === true) continue;
       const slot = `${r.nodeid}\0${r.when}`;
       const previous = seenReports.get(slot);
       // pytest-rerunfailures reports each failed try as "rerun" before the try that counts.
       if (previous !== undefined && previous !== r.outcome && previous !== 'rerun')
         problems.push(`${r.nodeid} has two ${r.when} reports (${previous}, then ${r.outcome}): something reported for pytest`);
       seenReports.set(slot, r.outcome);
-      reports.push(r);
       if (r.outcome === 'skipped' && typeof r.reason === 'string' && r.reason !== '') skipReasons.set(r.nodeid, r.reason);
     } else if (kind === 'made') {
       const { nodeid, when, outcome } = record;
@@ -205,7 +216,7 @@ export function readRecords(text: string, key: string, pytest = true): RecorderR
   events.push(...witness.findings);
   if (!started) problems.push(pytest ? 'the recorder never started (pytest did not load it)' : 'the monitor never started in the test run');
   if (pytest && started && !end) problems.push('the session never finished: the process ended before pytest did');
-  const expectedFailures = reports.filter((r) => r.outcome === 'skipped' && r.wasxfail).length;
+  const expectedFailures = reports.filter((r) => r.outcome === 'skipped' && r.wasxfail && r.subtest !== true).length;
   return {
     statuses: statusesFromReports(witness.counted),
     end: end ? withReportsSeen(end, reports) : undefined,

@@ -177,9 +177,12 @@ def _skip_reason(report):
     return ""
 
 
+@pytest.hookimpl(trylast=True)
 def pytest_runtest_logreport(report, _emit=_EMIT):
     # The boot reads the report object itself (its nodeid, phase and outcome, and the outcome
-    # pytest made it with) where its witness is on; these values stand where it is not.
+    # pytest made it with) where its witness is on; these values stand where it is not. Last of
+    # the hook's implementations: the outcome as the run's summary states it (pytest 9 fails a
+    # test whose subtests failed while its terminal reporter logs the test's report).
     outcome = _text(report.outcome)
     _emit(
         {
@@ -189,6 +192,7 @@ def pytest_runtest_logreport(report, _emit=_EMIT):
             "outcome": outcome,
             "wasxfail": hasattr(report, "wasxfail"),
             "reason": _skip_reason(report) if outcome == "skipped" else "",
+            "subtest": any(k.__name__ in ("SubtestReport", "SubTestReport") for k in type(report).__mro__),
             "report": report,
         }
     )

@@ -211,6 +211,18 @@ def make_witness(str_type, builtins_dict, emit, foreign_on_stack, reading, own_r
             "outcome": text(attribute(report, "outcome")),
             "wasxfail": attribute(report, "wasxfail") is not None,
             "made": how,
+            "subtest": is_subtest(report),
         }
+
+    class_name = type.__dict__["__name__"].__get__
+
+    def is_subtest(report):
+        # A subtest's report (pytest 9's SubtestReport, the pytest-subtests plugin's SubTestReport):
+        # one of several a test's call logs, never its status. Read from the classes themselves;
+        # a report made to look like one only loses its say in the test's status.
+        for klass in mro_of(type(report)):
+            if class_name(klass) in ("SubtestReport", "SubTestReport"):
+                return True
+        return False
 
     return register, on_event, read_report, trust_plugins
