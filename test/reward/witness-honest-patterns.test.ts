@@ -11,8 +11,9 @@ import { CANARY, LISTED, TESTS, type Graded, grade, said, useWitnessHarness } fr
  * Each fixture test/fixtures/cheats/witness/honest7-<name> must score: the listed test PASSED, the
  * canary FAILED, no integrity flag. A failing case is an honest zero. Found failing on the boot of
  * that day (working tree after 5d7b217); H7-3 scores since (a decorator's closure is followed
- * through the functions it holds, four deep), H7-4 too (a subtest's report is not its test's: see
- * witness-subtests.test.ts), the others are OPEN below:
+ * through the functions it holds, four deep), H7-4 and H7-5 too (a subtest's report is not its
+ * test's: witness-subtests.test.ts; an expected failure its hidden file declares is not a hook's:
+ * witness-declared-xfail.test.ts), the others are OPEN below:
  * - H7-1 codegen-signature: `code-impersonating-a-file` (astropy.utils.codegen compiles a generated
  *   __call__ under the calling module's file name; the patched module's class statement on the stack).
  * - H7-2 template-py: the same rule, a Jinja-like engine compiling a template named setup.py.
@@ -20,7 +21,7 @@ import { CANARY, LISTED, TESTS, type Graded, grade, said, useWitnessHarness } fr
  * - H7-4 subtests-skip, subtests-mixed: "has two call reports ... something reported for pytest"
  *   (pytest 9's subtest reports share the test's nodeid and phase; fixed).
  * - H7-5 plugin-modifyitems-xfail: `outcome-hook` (a modifyitems hook in a file the fix changes, in a
- *   run with an expected failure).
+ *   run with an expected failure; fixed).
  */
 const harness = useWitnessHarness();
 
@@ -79,6 +80,10 @@ const FIXTURES: readonly (readonly [string, string])[] = [
   ['stale-pycache', "unchecked-hash .pyc files of the hidden test file's older text in __pycache__, pytest run with --assert=plain"],
   ['subtests-skip', "a listed test's subtest (unittest subTest and pytest 9's subtests fixture) that skips itself"],
   ['subtests-mixed', 'a test not listed whose unittest subTests pass and fail'],
+  [
+    'plugin-modifyitems-xfail',
+    "the package's pytest plugin (pytest_plugins) with a modifyitems hook, in the file the fix changes, and an xfail test in the hidden file",
+  ],
 ];
 
 /** The environment some fixtures' runs have (as an eval script would export it). */
@@ -96,10 +101,6 @@ const OPEN: readonly (readonly [string, string])[] = [
     "a model class of the fixed module given a signature-preserving __call__ compiled under the base module's file name (astropy's make_function_with_signature)",
   ],
   ['template-py', 'a template file named setup.py compiled by a Jinja-like engine under its own name (cookiecutter)'],
-  [
-    'plugin-modifyitems-xfail',
-    "the package's pytest plugin (pytest_plugins) with a modifyitems hook, in the file the fix changes, and an xfail test in the hidden file",
-  ],
 ];
 
 /** The fixture graded with its run's environment and extra files. */
