@@ -21,7 +21,11 @@ import { CANARY, LISTED, type Graded, grade, said, useWitnessHarness } from '../
  * A8-4, the listed test replaced by a function of the patch's that holds it and never calls it
  * ("wrapped", audit); A8-6, a bait in a pytest frame's f_locals dropped by the witness's own
  * f_locals read inside the hook, its __del__ running there; A8-7, the listed test replaced by a
- * standard-library function whose __wrapped__ is set to it ("ok", no finding).
+ * standard-library function whose __wrapped__ is set to it ("ok", no finding); A8-7b (found on
+ * 2026-12-05 while looking at A8-7), the same stand-in with no __wrapped__ ("unverified", audit).
+ * All four want one fix by construction rather than a rule per shape: a passing call report for a
+ * hidden test counts only where a frame of the test file's own code for it returned normally in
+ * that call phase, entered with the arguments pytest passed (docs/grading.md section 7).
  */
 useWitnessHarness();
 
@@ -65,6 +69,7 @@ describe("the eighth attacker's ways past the boot", () => {
     ['A8-4', 'attack8-held-closure', "the listed test replaced by a function of the patch's that holds it and never calls it"],
     ['A8-6', 'attack8-locals-bait', "a bait in a pytest frame's f_locals, dropped inside the hook by the witness's own read"],
     ['A8-7', 'attack8-foreign-wrapper', 'the listed test replaced by importlib.invalidate_caches with __wrapped__ set to it'],
+    ['A8-7b', 'attack8-plain-stand-in', 'the listed test replaced by importlib.invalidate_caches, no __wrapped__ at all'],
   ])(
     'OPEN: attack %s (%s, %s) is refused',
     async (_id, fixture) => {
