@@ -51,6 +51,13 @@ export const FINDING_KINDS = {
     severity: 'integrity',
     text: "the function run for a hidden test is another definition of its test file (a test's code swapped for a passing one)",
   },
+  // What stood in a hidden test's place (a wrapper, a stand-in) passed while no frame of the test
+  // file's own code for it returned normally with pytest's arguments (boot/swe_env_proof.py).
+  'test-code-not-run': {
+    family: 'runner-rewrite',
+    severity: 'integrity',
+    text: "a hidden test reported passing though its file's code for it never returned normally in its call",
+  },
   // Audit: hypothesis's @given runs the test through a wrapper impersonating the test file, and a
   // fix may change the module of a decorator the hidden tests use (moto's mocks, freezegun).
   'unverified-test-code': {

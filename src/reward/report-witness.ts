@@ -38,6 +38,15 @@ export function readWitness(reports: readonly ReportRecord[], madeRecords: reado
   }
   // A subtest's report never decides its test's status (the harness reads the test's own line).
   const own = reports.filter((r) => r.subtest !== true);
+  for (const r of own) {
+    // A passing call of a test whose function was not its file's own, where the file's code for
+    // it never returned normally with pytest's arguments: whatever stood in its place passed.
+    if (r.when === 'call' && r.outcome === 'passed' && r.proof !== undefined && r.proof !== 'returned')
+      findings.push({
+        kind: 'test-code-not-run',
+        detail: `${r.nodeid}${r.proof === 'profiler' ? ' (another profile function was in place: nothing could be heard)' : ''}`,
+      });
+  }
   const genuine = new Set(own.filter(madeHere).map(slot));
   // Another report of a test and phase pytest made a report for (one built in its place) never
   // decides its status either.

@@ -79,6 +79,12 @@ export interface ReportRecord {
    * subtests-fixture subtest failed).
    */
   readonly subtest?: boolean;
+  /**
+   * For a hidden test whose function is not its file's own (a wrapper, a stand-in): whether a frame
+   * of the file's code for it returned normally in this call ("returned"), or not ("none"), or
+   * could not be heard ("profiler": another profile function was in place). boot/swe_env_proof.py.
+   */
+  readonly proof?: string;
   /** An expected failure's test whose hidden file names xfail in its definition (the boot's reading, swe_env_xfail.py). */
   readonly xfailDeclared?: boolean;
 }
@@ -93,6 +99,8 @@ function readReport(record: Record<string, unknown>): ReportRecord | undefined {
   if (reason !== undefined && typeof reason !== 'string') return undefined;
   if (made !== undefined && typeof made !== 'string') return undefined;
   if (subtest !== undefined && typeof subtest !== 'boolean') return undefined;
+  const proof = record['proof'];
+  if (proof !== undefined && typeof proof !== 'string') return undefined;
   const xfailDeclared = record['xfail_declared'];
   if (xfailDeclared !== undefined && typeof xfailDeclared !== 'boolean') return undefined;
   if ((runtest !== undefined && typeof runtest !== 'string') || (record['boot_tampered'] !== undefined && !machinery)) return undefined;
@@ -105,6 +113,7 @@ function readReport(record: Record<string, unknown>): ReportRecord | undefined {
     ...(made !== undefined ? { made } : {}),
     ...(subtest === true ? { subtest } : {}),
     ...(xfailDeclared === true ? { xfailDeclared } : {}),
+    ...(proof !== undefined ? { proof } : {}),
     ...(runtest !== undefined ? { runtest } : {}),
     ...(machinery ? { machinery } : {}),
   };

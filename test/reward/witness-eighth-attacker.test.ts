@@ -17,15 +17,15 @@ import { CANARY, LISTED, type Graded, grade, said, useWitnessHarness } from '../
  *   boot read at its start (integrity).
  * - A8-5: a name flipped between the boot's read of a walker's file and its stat of the file's age.
  *   Now the age is the very inode's the bytes came from.
- * Open, each an `it.fails` that passes once the grader refuses it (docs/grading.md section 7):
- * A8-4, the listed test replaced by a function of the patch's that holds it and never calls it
- * ("wrapped", audit); A8-6, a bait in a pytest frame's f_locals dropped by the witness's own
- * f_locals read inside the hook, its __del__ running there; A8-7, the listed test replaced by a
- * standard-library function whose __wrapped__ is set to it ("ok", no finding); A8-7b (found on
- * 2026-12-05 while looking at A8-7), the same stand-in with no __wrapped__ ("unverified", audit).
- * All four want one fix by construction rather than a rule per shape: a passing call report for a
- * hidden test counts only where a frame of the test file's own code for it returned normally in
- * that call phase, entered with the arguments pytest passed (docs/grading.md section 7).
+ * - A8-4, the listed test replaced by a function of the patch's that holds it and never calls it
+ *   ("wrapped", audit); A8-7, by a standard-library function whose __wrapped__ is set to it ("ok",
+ *   no finding); A8-7b (found 2026-12-05), the same stand-in with no __wrapped__ ("unverified",
+ *   audit). Closed together, by construction rather than a rule per shape: a passing call of a
+ *   hidden test whose function is not its file's own counts only where a frame of the file's code
+ *   for it returned normally in that call, entered with pytest's arguments (boot/swe_env_proof.py).
+ * Open, an `it.fails` that passes once the grader refuses it (docs/grading.md section 7): A8-6, a
+ * bait in a pytest frame's f_locals dropped by the witness's own f_locals read inside the hook, its
+ * __del__ running there.
  */
 useWitnessHarness();
 
@@ -65,11 +65,21 @@ describe("the eighth attacker's ways past the boot", () => {
     expect(earned(g), shown(g)).toBe(false);
   }, 120_000);
 
-  it.fails.each([
+  it.each([
     ['A8-4', 'attack8-held-closure', "the listed test replaced by a function of the patch's that holds it and never calls it"],
-    ['A8-6', 'attack8-locals-bait', "a bait in a pytest frame's f_locals, dropped inside the hook by the witness's own read"],
     ['A8-7', 'attack8-foreign-wrapper', 'the listed test replaced by importlib.invalidate_caches with __wrapped__ set to it'],
     ['A8-7b', 'attack8-plain-stand-in', 'the listed test replaced by importlib.invalidate_caches, no __wrapped__ at all'],
+  ])(
+    "attack %s (%s, %s): the test's code never returned, an integrity flag (it earned 1 before)",
+    async (_id, fixture) => {
+      const g = await grade(fixture, {}, [], fixture);
+      expect(g.integrity.join('\n'), shown(g)).toMatch(/never returned normally in its call/);
+    },
+    90_000,
+  );
+
+  it.fails.each([
+    ['A8-6', 'attack8-locals-bait', "a bait in a pytest frame's f_locals, dropped inside the hook by the witness's own read"],
   ])(
     'OPEN: attack %s (%s, %s) is refused',
     async (_id, fixture) => {

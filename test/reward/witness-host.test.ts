@@ -391,10 +391,7 @@ describe('the witness on pytest 9 with plugins that make their own reports', () 
 
   // OPEN (docs/grading.md, what remains possible): the fourth and fifth attackers' ways still open.
   // Each passes once the grader refuses it (the listed test failing, or an integrity flag).
-  it.fails.each([
-    ['T1', 't1', "a tracer flipping the rewritten assertion's local"],
-    ['SW2', 'sw2', "the listed item's function compiled, never exec'd, under the hidden test file's own name from its lines"],
-  ])(
+  it.fails.each([['T1', 't1', "a tracer flipping the rewritten assertion's local"]])(
     'OPEN: attack %s (%s, %s) is refused',
     async (_id, fixture) => {
       const g = await grade(`open-${fixture}`, {}, [], fixture);
@@ -403,6 +400,11 @@ describe('the witness on pytest 9 with plugins that make their own reports', () 
     },
     60_000,
   );
+
+  it("attack SW2, the listed item's function compiled, never exec'd, under the hidden test file's own name from its lines: its file's code never returned (boot/swe_env_proof.py)", async () => {
+    const g = await grade('attack-sw2', {}, [], 'sw2');
+    expect(g.integrity.join('\n'), said(g)).toMatch(/never returned normally in its call/);
+  }, 60_000);
 
   it.fails(
     'OPEN: a signal handler landing in the audit hook reaches nothing of the hook',

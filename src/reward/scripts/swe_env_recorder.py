@@ -242,8 +242,28 @@ def pytest_collectreport(report, _emit=_EMIT):
 
 
 def pytest_runtest_call(item, _emit=_EMIT):
-    # Before the test runs: the boot's monitor checks that the function is code its file defines.
-    _emit({"kind": "test_code", "nodeid": _text(item.nodeid), "obj": getattr(item, "obj", None)})
+    # Before the test runs: the boot's monitor checks that the function is code its file defines,
+    # and where it is not the file's function itself, listens for the file's code to run with the
+    # arguments pytest passes (item.funcargs).
+    _emit({"kind": "test_code", "nodeid": _text(item.nodeid), "obj": getattr(item, "obj", None), "funcargs": getattr(item, "funcargs", None)})
+
+
+_PROOF_WATCH = {}
+_PROOF_CHAIN = []
+
+
+def _proof_profile(frame, event, arg, *, _watch=_PROOF_WATCH, _chain=_PROOF_CHAIN, _audit=sys.audit):
+    # The profile function the boot installs for the call phase of a hidden test whose function
+    # is not its file's own (boot/swe_env_proof.py): a frame of the code the boot watches is
+    # told to it as it is entered and as it returns. It holds nothing of the boot's; what it tells
+    # the boot checks itself. A profile function of Python's already in place goes on being called.
+    for chained in _chain:
+        chained(frame, event, arg)
+    if (event == "call" or event == "return") and id(frame.f_code) in _watch:
+        _audit("swe_env.test_frame", frame, event)
+
+
+sys.audit("swe_env.register_proof", _proof_profile)
 
 
 def _machinery_dirs():

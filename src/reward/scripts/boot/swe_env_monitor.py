@@ -105,7 +105,7 @@ def boot():
     seen_events = set()
     # Items whose own runtest the witness saw as their phases ran: nodeid -> the file of its code.
     own_runtests = {}
-    state = {"seq": 0, "pid": getpid(), "recorder_code": None, "booting": True, "tampered": None, "lock": allocate_lock(), "witness": None, "witness_registered": False, "hook_watch": None, "hook_file": None, "seen_tampered": set(), "pending": None}
+    state = {"seq": 0, "pid": getpid(), "recorder_code": None, "booting": True, "tampered": None, "lock": allocate_lock(), "witness": None, "witness_registered": False, "hook_watch": None, "hook_file": None, "seen_tampered": set(), "pending": None, "proof": None}
     import types as _types
 
     code_type = _types.CodeType
@@ -240,6 +240,10 @@ def boot():
                 if record.get("kind") == "report" and state["witness_registered"]:
                     # The report's own values, and the outcome pytest made it with (swe_env_witness).
                     record.update(state["witness"][2](record.pop("report", None)))
+                    if record.get("when") == "call" and state["proof"] is not None:
+                        proved = state["proof"][4](record.get("nodeid"))
+                        if proved is not None:
+                            record["proof"] = proved
                     # And what the boot has seen of its item and of the machinery in this process:
                     # one that never ends (a forked child leaving by os._exit) sends no end record.
                     runtest = own_runtests.get(record.get("nodeid"))
@@ -255,8 +259,15 @@ def boot():
                     if state["hook_watch"] is not None:
                         state["hook_watch"][0](caller_frame)
                     obj = record.pop("obj", None)
+                    funcargs = record.pop("funcargs", None)
                     nodeid = record.get("nodeid")
                     record["ok"] = test_code[1](nodeid, obj) if type(nodeid) is str_type and test_code is not None else "unverified"
+                    if type(nodeid) is str_type and test_code is not None and state["proof"] is not None and state["witness_registered"]:
+                        # What runs is not the file's function itself: listen for the file's code
+                        # to run (swe_env_proof.py), until the phase's end says whether it did.
+                        targets = test_code[5](nodeid, obj)
+                        if targets is not None:
+                            state["proof"][1](nodeid, targets[0], funcargs, targets[1])
                 elif record.get("kind") == "end" and state["tampered"] is not None:
                     # The machinery's identity, checked here against what the boot saw before
                     # any repository code ran: the recorder's own lists are in reach of the
@@ -274,6 +285,10 @@ def boot():
         if event in ("swe_env.call", "swe_env.made", "swe_env.rebuilt", "swe_env.raised"):
             if state["witness_registered"]:
                 state["witness"][1](event, args, getframe(2))
+                if event == "swe_env.call" and state["proof"] is not None:
+                    nodeid, when = state["witness"][4](args, getframe(2))
+                    if when == "call" and nodeid:
+                        state["proof"][3](nodeid)
             if event in ("swe_env.call", "swe_env.made") and state["tampered"] is not None:
                 # The machinery as each call and report is made, not only at the end: a piece
                 # replaced for a test and put back after it is seen.
@@ -298,6 +313,15 @@ def boot():
                     state["witness"][0](args[0])
                     state["witness_registered"] = True
             else:
+                emit({"kind": "monitor", "event": "second-recorder", "where": where(caller_files())})
+            return
+        if event == "swe_env.test_frame":
+            if state["proof"] is not None:
+                state["proof"][2](args, getframe(2))
+            return
+        if event == "swe_env.register_proof":
+            # The recorder's profile function, only while the boot loads the recorder.
+            if not (state["booting"] and state["proof"] is not None and len(args) == 1 and state["proof"][0](args[0])):
                 emit({"kind": "monitor", "event": "second-recorder", "where": where(caller_files())})
             return
         if event == "swe_env.register_recorder":
@@ -354,6 +378,11 @@ def boot():
     if main and runner == "pytest":
         support = _load_witness(boot_dir, str_type, function_type, method_type, emit, workdir, paths, lambda: agent_on_stack(caller_files()), own_runtests, reading)
         state["witness"], state["hook_watch"] = support[0], support[1]
+        import builtins
+        import dis
+
+        # Proof that a hidden test's own code ran where something else stands in its place (swe_env_proof.py).
+        state["proof"] = _load_boot_module(boot_dir, "swe_env_proof.py").make_proof(sys, _types, builtins.__dict__, str_type, dict(dis.opmap))
         pytest_boot = _load_boot_module(boot_dir, "swe_env_pytest.py")
         pytest_boot.load_pytest(config, sys)
         if test_code is not None and not runner_is_repository:

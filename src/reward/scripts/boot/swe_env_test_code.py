@@ -176,6 +176,49 @@ def make_test_code(workdir, test_files, agent_files, agent_codes, remember, comp
             fn = function_code(inner)
         return "unverified"
 
+    def proof_targets(nodeid, obj):
+        """When what pytest runs for a hidden test is not its file's function itself: the code
+        objects whose normal return proves the test ran (the file's function found inside what
+        runs, else every definition of the file by the test's name in its scope), with the free
+        variables the found function holds. None when no proof is asked: the file's own function
+        (pytest calls it itself), a test of no hidden file, a test its file does not define (one
+        inherited from a helper module)."""
+        path = nodeid.split("::", 1)[0]
+        full = path if path.startswith("/") else workdir + path
+        if full not in test_files:
+            return None
+        fn = function_code(obj)
+        if fn is not None and id(fn.__code__) in trusted_test_codes:
+            return None
+        for _ in range(16):
+            if fn is None:
+                break
+            if id(fn.__code__) in trusted_test_codes:
+                return (fn.__code__,), free_variables(fn)
+            inner = own_attribute(fn, "__wrapped__")
+            if inner is None:
+                inner = held_test(fn)
+            fn = function_code(inner)
+        parts = nodeid.split("::")
+        name = parts[-1].split("[", 1)[0]
+        scope = parts[1] if len(parts) == 3 else "" if len(parts) == 2 else None
+        if name not in test_def_names.get((full, scope), ()):
+            return None
+        defs = tuple(d for d in test_defs.get(full, ()) if d.co_name == name)
+        return (defs, None) if defs else None
+
+    def free_variables(fn):
+        cells = fn.__closure__
+        if type(cells) is not tuple:
+            return None
+        pairs = []
+        for name, cell in zip(fn.__code__.co_freevars, cells):
+            try:
+                pairs.append((name, cell.cell_contents))
+            except ValueError:
+                continue
+        return tuple(pairs)
+
     # What pytest's rewriting made of each hidden test file at start (swe_env_pytest.py).
     pristine = {}
 
@@ -194,4 +237,4 @@ def make_test_code(workdir, test_files, agent_files, agent_codes, remember, comp
     def trusted(code):
         return id(code) in trusted_test_codes
 
-    return learn, check_test_code, trusted, as_made, pristine.update
+    return learn, check_test_code, trusted, as_made, pristine.update, proof_targets

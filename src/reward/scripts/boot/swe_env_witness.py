@@ -225,4 +225,11 @@ def make_witness(str_type, builtins_dict, emit, foreign_on_stack, reading, own_r
                 return True
         return False
 
-    return register, on_event, read_report, trust_plugins
+    def phase_of(args, frame):
+        """(nodeid, when) of the phase a `swe_env.call` event says just ran, if the recorder's own
+        from_call wrapper raised it, called by pytest; (None, None) otherwise."""
+        if len(args) != 1 or frame is None or not genuine(frame, call_makers):
+            return None, None
+        return nodeid_of(frame.f_back.f_locals.get("item")), text(attribute(args[0], "when"))
+
+    return register, on_event, read_report, trust_plugins, phase_of
