@@ -107,6 +107,10 @@ const HONEST: readonly (readonly [string, string, Record<string, string>?])[] = 
     'import asyncio\n\nfrom pkg import add\nfrom pkg.testing import run_async\n\n\n@run_async\nasync def test_add_listed():\n    await asyncio.sleep(0)\n    assert add(2, 2) == 4\n',
   ],
   [
+    "a decorator handing pytest a function made from the test's own code object",
+    'import types\n\nfrom pkg import add\n\n\ndef copied(test):\n    return types.FunctionType(test.__code__.replace(), test.__globals__, test.__name__)\n\n\n@copied\ndef test_add_listed():\n    assert add(2, 2) == 4\n',
+  ],
+  [
     "a decorator class's instance",
     'from pkg import add\nfrom pkg.testing import checked\n\n\n@checked\ndef test_add_listed():\n    assert add(2, 2) == 4\n',
   ],

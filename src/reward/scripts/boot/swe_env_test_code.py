@@ -190,22 +190,28 @@ def make_test_code(workdir, test_files, agent_files, agent_codes, remember, comp
         fn = function_code(obj)
         if fn is not None and id(fn.__code__) in trusted_test_codes:
             return None
+        parts = nodeid.split("::")
+        name = parts[-1].split("[", 1)[0]
+        scope = parts[1] if len(parts) == 3 else "" if len(parts) == 2 else None
+        defs = tuple(d for d in test_defs.get(full, ()) if d.co_name == name)
+        # Copies of the file's code for the test (a decorator handing pytest a function made from
+        # the test's code object, unchanged) found on the way prove it as well as the code itself.
+        copies = []
         for _ in range(16):
             if fn is None:
                 break
-            if id(fn.__code__) in trusted_test_codes:
-                return (fn.__code__,), free_variables(fn)
+            code = fn.__code__
+            if id(code) in trusted_test_codes:
+                return (code, *copies), free_variables(fn)
+            if code.co_filename == full and any(same_code(d, code) for d in defs):
+                copies.append(code)
             inner = own_attribute(fn, "__wrapped__")
             if inner is None:
                 inner = held_test(fn)
             fn = function_code(inner)
-        parts = nodeid.split("::")
-        name = parts[-1].split("[", 1)[0]
-        scope = parts[1] if len(parts) == 3 else "" if len(parts) == 2 else None
         if name not in test_def_names.get((full, scope), ()):
             return None
-        defs = tuple(d for d in test_defs.get(full, ()) if d.co_name == name)
-        return (defs, None) if defs else None
+        return (defs + tuple(copies), None) if defs else None
 
     def free_variables(fn):
         cells = fn.__closure__
