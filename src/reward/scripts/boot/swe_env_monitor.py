@@ -220,67 +220,10 @@ def boot():
     def where(files):
         return files[0] if files else ""
 
-    # What the recorder writes (swe_env_recorder.py); compared by exact type and value.
-    recorder_kinds = ("report", "test_code", "end", "collect_skip")
-
     def handle(event, args):
         if event == "swe_env.record":
-            # Only the recorder's own function may hand records in.
-            caller_frame = getframe(2)
-            caller = caller_frame.f_code
-            if caller is state["recorder_code"] and len(args) == 1 and type(args[0]) is dict:
-                record = args[0]
-                kind = record.get("kind")
-                if type(kind) is not str_type or kind not in recorder_kinds:
-                    # The recorder's function hands in what the recorder writes, nothing else: a
-                    # `made` record (the boot's own statement of what pytest made) handed in through
-                    # it is another's.
-                    emit({"kind": "monitor", "event": "forged-record", "detail": "a record of a kind the recorder does not write", "where": where(caller_files())})
-                    return
-                if record.get("kind") == "report" and state["witness_registered"]:
-                    # The report's own values, and the outcome pytest made it with (swe_env_witness).
-                    record.update(state["witness"][2](record.pop("report", None)))
-                    if record.get("when") == "call" and state["proof"] is not None:
-                        proved = state["proof"][4](record.get("nodeid"))
-                        if proved is not None:
-                            record["proof"] = proved
-                    # And what the boot has seen of its item and of the machinery in this process:
-                    # one that never ends (a forked child leaving by os._exit) sends no end record.
-                    runtest = own_runtests.get(record.get("nodeid"))
-                    if runtest is not None:
-                        record["boot_runtest"] = runtest
-                    if state["seen_tampered"]:
-                        record["boot_tampered"] = sorted(state["seen_tampered"])
-                elif record.get("kind") == "report":
-                    record.pop("report", None)
-                if record.get("kind") == "report" and record.get("wasxfail") is True:
-                    record["xfail_declared"] = state["xfail_declared"](record.get("nodeid"))
-                elif record.get("kind") == "test_code":
-                    if state["hook_watch"] is not None:
-                        state["hook_watch"][0](caller_frame)
-                    obj = record.pop("obj", None)
-                    funcargs = record.pop("funcargs", None)
-                    nodeid = record.get("nodeid")
-                    record["ok"] = test_code[1](nodeid, obj) if type(nodeid) is str_type and test_code is not None else "unverified"
-                    if type(nodeid) is str_type and test_code is not None and state["proof"] is not None and state["witness_registered"]:
-                        # What runs is not the file's function itself: listen for the file's code
-                        # to run (swe_env_proof.py), until the phase's end says whether it did.
-                        targets = test_code[5](nodeid, obj)
-                        if targets is not None:
-                            state["proof"][1](nodeid, targets[0], funcargs, targets[1])
-                elif record.get("kind") == "end" and state["tampered"] is not None:
-                    # The machinery's identity, checked here against what the boot saw before
-                    # any repository code ran: the recorder's own lists are in reach of the
-                    # code under test (its module's globals), this closure is not.
-                    record["boot_tampered"] = sorted(state["seen_tampered"].union(state["tampered"]()))
-                    record["boot_runtest_replaced"] = [[nodeid, file] for nodeid, file in sorted(own_runtests.items())]
-                    if runner_changed:
-                        record["boot_runner_changed" if runner_is_repository else "boot_runner_patched"] = list(runner_changed)
-                    if state["hook_watch"] is not None and state["hook_file"] is not None:
-                        record["boot_hook_plugins"] = state["hook_watch"][1](recorder_file)
-                emit(record)
-            else:
-                emit({"kind": "monitor", "event": "forged-record", "where": where(caller_files())})
+            # Only the recorder's own function may hand records in (swe_env_records.py).
+            on_record(args, getframe(2))
             return
         if event in ("swe_env.call", "swe_env.made", "swe_env.rebuilt", "swe_env.raised"):
             if state["witness_registered"]:
@@ -368,6 +311,11 @@ def boot():
     acts, trust_importers = _load_boot_module(boot_dir, "swe_env_acts.py").make_acts(
         emit, caller_files, agent_on_stack, remember, agent_codes, test_code, test_files, agent_files, workdir, guarded, boot_dir, public_sources, abspath, decode_source, reading, walker_rules
     )
+    # What the recorder hands in, completed with what the boot itself saw (swe_env_records.py).
+    on_record = _load_boot_module(boot_dir, "swe_env_records.py").make_record_handler(
+        state, emit, lambda: where(caller_files()), own_runtests, test_code, recorder_file, runner_changed, runner_is_repository
+    )
+
     sys.addaudithook(_load_boot_module(boot_dir, "swe_env_hook.py").make_hook(handle, emit, boot_dir, os))
     if main:
         process.leave_environment(os, boot_dir)
