@@ -56,7 +56,16 @@ export const FINDING_KINDS = {
   'test-code-not-run': {
     family: 'runner-rewrite',
     severity: 'integrity',
-    text: "a hidden test reported passing though its file's code for it never returned normally in its call",
+    text: "a hidden test reported passing though its file's code for it never ran with pytest's arguments in its call",
+  },
+  // Audit: entered as pytest asked, then left by an exception something caught (an expected one:
+  // astropy's @raises, assertRaises around the test; or a wrapper swallowing a failure), or no
+  // longer heard (the test's own cProfile took the profile function's place).
+  'test-code-raised': {
+    family: 'runner-rewrite',
+    severity: 'audit',
+    text: "a hidden test reported passing though its file's code for it left by an exception (or was no longer heard)",
+    label: 'runner-internals',
   },
   // Audit: hypothesis's @given runs the test through a wrapper impersonating the test file, and a
   // fix may change the module of a decorator the hidden tests use (moto's mocks, freezegun).

@@ -41,10 +41,13 @@ export function readWitness(reports: readonly ReportRecord[], madeRecords: reado
   for (const r of own) {
     // A passing call of a test whose function was not its file's own, where the file's code for
     // it never returned normally with pytest's arguments: whatever stood in its place passed.
-    if (r.when === 'call' && r.outcome === 'passed' && r.proof !== undefined && r.proof !== 'returned')
+    if (r.when !== 'call' || r.outcome !== 'passed' || r.proof === undefined || r.proof === 'returned') continue;
+    if (r.proof === 'raised' || r.proof === 'lost')
+      findings.push({ kind: 'test-code-raised', detail: `${r.nodeid}${r.proof === 'lost' ? ' (no longer heard)' : ''}` });
+    else
       findings.push({
         kind: 'test-code-not-run',
-        detail: `${r.nodeid}${r.proof === 'profiler' ? ' (another profile function was in place: nothing could be heard)' : ''}`,
+        detail: `${r.nodeid}${r.proof === 'profiler' ? " (a profile function of C's was in place: nothing could be heard)" : ''}`,
       });
   }
   const genuine = new Set(own.filter(madeHere).map(slot));

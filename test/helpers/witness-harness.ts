@@ -90,6 +90,8 @@ export async function grade(
     readonly isRepository: boolean;
     readonly edit?: (file: string, text: string) => string;
   },
+  /** The hidden test files (test_target.py alone unless said), in the order pytest is given them. */
+  testFiles: readonly string[] = ['test_target.py'],
 ): Promise<Graded> {
   const dir = join(scratch, name);
   const repo = join(dir, 'repo');
@@ -133,7 +135,7 @@ export async function grade(
       guarded_dir: join(dir, 'g'),
       workdir: repo,
       agent_files: [...agentFiles.map((f) => `pkg/${f}`), ...(runner?.changed ?? [])],
-      test_files: ['test_target.py'],
+      test_files: testFiles,
       runner: 'pytest',
       recorder_module: 'swe_env_rec_witness',
       recorder_path: join(dir, 'g', 'rec.py'),
@@ -142,7 +144,7 @@ export async function grade(
       files_before_ns: '<files-before>',
     }).replace('"<files-before>"', filesBefore.toString()),
   );
-  const result = await run(python, ['-m', 'pytest', '-rA', '-p', 'no:cacheprovider', ...args, 'test_target.py'], {
+  const result = await run(python, ['-m', 'pytest', '-rA', '-p', 'no:cacheprovider', ...args, ...testFiles], {
     cwd: repo,
     env: {
       ...process.env,

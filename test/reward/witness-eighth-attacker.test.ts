@@ -22,7 +22,7 @@ import { CANARY, LISTED, type Graded, grade, said, useWitnessHarness } from '../
  *   no finding); A8-7b (found 2026-12-05), the same stand-in with no __wrapped__ ("unverified",
  *   audit). Closed together, by construction rather than a rule per shape: a passing call of a
  *   hidden test whose function is not its file's own counts only where a frame of the file's code
- *   for it returned normally in that call, entered with pytest's arguments (boot/swe_env_proof.py).
+ *   for it ran in that call, entered with pytest's arguments (boot/swe_env_proof.py).
  * Open, an `it.fails` that passes once the grader refuses it (docs/grading.md section 7): A8-6, a
  * bait in a pytest frame's f_locals dropped by the witness's own f_locals read inside the hook, its
  * __del__ running there.
@@ -73,7 +73,7 @@ describe("the eighth attacker's ways past the boot", () => {
     "attack %s (%s, %s): the test's code never returned, an integrity flag (it earned 1 before)",
     async (_id, fixture) => {
       const g = await grade(fixture, {}, [], fixture);
-      expect(g.integrity.join('\n'), shown(g)).toMatch(/never returned normally in its call/);
+      expect(g.integrity.join('\n'), shown(g)).toMatch(/never ran with pytest's arguments in its call/);
     },
     90_000,
   );

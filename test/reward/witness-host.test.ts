@@ -403,7 +403,7 @@ describe('the witness on pytest 9 with plugins that make their own reports', () 
 
   it("attack SW2, the listed item's function compiled, never exec'd, under the hidden test file's own name from its lines: its file's code never returned (boot/swe_env_proof.py)", async () => {
     const g = await grade('attack-sw2', {}, [], 'sw2');
-    expect(g.integrity.join('\n'), said(g)).toMatch(/never returned normally in its call/);
+    expect(g.integrity.join('\n'), said(g)).toMatch(/never ran with pytest's arguments in its call/);
   }, 60_000);
 
   it.fails(

@@ -12,7 +12,8 @@ import { CANARY, LISTED, RIGHT, WRONG, type Graded, grade, said, useWitnessHarne
  */
 useWitnessHarness();
 
-const NOT_RUN = /never returned normally in its call/;
+const NOT_RUN = /never ran with pytest's arguments in its call/;
+const RAISED = /left by an exception/;
 
 /** The listed test, or its one parametrized case. */
 const listed = (g: Graded): string | undefined => g.statuses.get(LISTED) ?? g.statuses.get(`${LISTED}[2-2-4]`);
@@ -69,6 +70,19 @@ class checked:
 
     def __call__(self, *args, **kwargs):
         return self.fn(*args, **kwargs)
+`;
+
+const SWALLOWING = `${HELPERS}
+
+def swallowed(fn):
+    @functools.wraps(fn)
+    def wrapper(*args, **kwargs):
+        try:
+            fn(*args, **kwargs)
+        except AssertionError:
+            pass
+
+    return wrapper
 `;
 
 /** A decorator that lends its wrapper the test's file name, as hypothesis's @given does (an installed package's, not the patch's). */
@@ -190,23 +204,21 @@ def swallowed(fn):
   }, 60_000);
 
   it('the honest twin of the swallowing wrapper: the same wrapper over a right fix scores', async () => {
-    const swallowing = `${HELPERS}
-
-def swallowed(fn):
-    @functools.wraps(fn)
-    def wrapper(*args, **kwargs):
-        try:
-            fn(*args, **kwargs)
-        except AssertionError:
-            pass
-
-    return wrapper
-`;
     const tests = `from pkg import add\nfrom pkg.testing import swallowed\n\n\n@swallowed\ndef test_add_listed():\n    assert add(2, 2) == 4\n${CANARY_TEST}`;
-    const right = await grade('proof-swallow-right', { 'test_target.py': tests, 'pkg/__init__.py': RIGHT, 'pkg/testing.py': swallowing });
-    scores(right);
-    const wrong = await grade('proof-swallow-wrong', { 'test_target.py': tests, 'pkg/__init__.py': WRONG, 'pkg/testing.py': swallowing });
-    expect(wrong.statuses.get(LISTED), said(wrong)).toBe('PASSED');
-    expect(wrong.integrity.join('\n'), said(wrong)).toMatch(NOT_RUN);
+    scores(await grade('proof-swallow-right', { 'test_target.py': tests, 'pkg/__init__.py': RIGHT, 'pkg/testing.py': SWALLOWING }));
   }, 60_000);
+
+  // OPEN (A6-6's family, docs/grading.md section 7): entered as pytest asked and left by the
+  // failure the wrapper swallows, which astropy's @raises and assertRaises do honestly with an
+  // expected exception: `test-code-raised`, an audit finding, and 1.
+  it.fails(
+    'OPEN: a wrapper swallowing the failure of a wrong fix is refused',
+    async () => {
+      const tests = `from pkg import add\nfrom pkg.testing import swallowed\n\n\n@swallowed\ndef test_add_listed():\n    assert add(2, 2) == 4\n${CANARY_TEST}`;
+      const g = await grade('proof-swallow-wrong', { 'test_target.py': tests, 'pkg/__init__.py': WRONG, 'pkg/testing.py': SWALLOWING });
+      expect(g.audit.join('\n'), said(g)).toMatch(RAISED);
+      expect(g.integrity, said(g)).not.toEqual([]);
+    },
+    60_000,
+  );
 });

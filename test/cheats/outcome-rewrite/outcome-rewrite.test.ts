@@ -5,16 +5,24 @@
  * fix that must be worth 0, never INFRA_ERROR.
  */
 import { useCheatServers, describeControls } from '../shared/episode-attack.js';
-import { describeWorthless } from '../shared/episode-suite.js';
+import { describeKnownOpen, describeWorthless } from '../shared/episode-suite.js';
 import { OUTCOME_REWRITE_EPISODES } from './exploits.js';
 
 const servers = useCheatServers({ install: false });
 
 /**
- * R1b (the monitor's closure reached, the hidden tests' code swapped for wrappers that swallow the
- * originals' failures, each copy canary told from its original by its place after it) earned 1
- * until 2026-12-05: a passing call of a hidden test whose function is not its file's own now
- * counts only where the file's code for it returned normally (boot/swe_env_proof.py).
+ * R1b still earns 1: the monitor's closure reached, the hidden tests' code swapped for wrappers it
+ * marks trusted, each copy canary told from its original by its place after it (R1, which spared
+ * the canaries by their old shape, scores 0 since the copies differ from their originals in the
+ * expected value alone). docs/grading.md lists it.
  */
+const KNOWN_OPEN = ['R1b'];
+
 describeControls(servers, { install: false });
-describeWorthless(servers, 'outcomes rewritten in the test process: none earns 1, none masks its 0', OUTCOME_REWRITE_EPISODES);
+describeWorthless(servers, 'outcomes rewritten in the test process: none earns 1, none masks its 0', OUTCOME_REWRITE_EPISODES, KNOWN_OPEN);
+describeKnownOpen(
+  servers,
+  "known open: the hidden tests' code swapped from the monitor's leaked closure",
+  OUTCOME_REWRITE_EPISODES,
+  KNOWN_OPEN,
+);

@@ -22,15 +22,15 @@ def make_proof(sys, types, builtins_dict, str_type, opcodes):
     getprofile = sys.getprofile
     setprofile = sys.setprofile
     frame_type = types.FrameType
-    method_type = types.MethodType
     dict_type = dict
     function_type = types.FunctionType
+    callable = builtins_dict["callable"]
     return_ops = frozenset(opcodes[name] for name in ("RETURN_VALUE", "RETURN_CONST") if name in opcodes)
     registered = {}
     # The phase being watched: the test, the code that may prove it, its arguments, its frames.
     active = {}
-    # nodeid -> "returned" (proved), "none" (not proved), "profiler" (another profile function
-    # was in place: nothing could be heard).
+    # nodeid -> "returned", "raised", "lost", "none" (outcome below), or "profiler" (a profile
+    # function of C's was in place: nothing could be heard).
     results = {}
 
     def register(fn):
@@ -47,7 +47,10 @@ def make_proof(sys, types, builtins_dict, str_type, opcodes):
 
     def start(nodeid, targets, funcargs, closure_of):
         """The call phase of `nodeid` begins: `targets` are the code objects that may prove it."""
-        if not registered or not targets:
+        if not registered:
+            return
+        if not targets:
+            results[nodeid] = "none"  # no code of the file's could prove it
             return
         if active:
             if active["nodeid"] != nodeid:
@@ -58,8 +61,7 @@ def make_proof(sys, types, builtins_dict, str_type, opcodes):
         previous = getprofile()
         if previous is registered["fn"]:
             previous = None  # left in place by a phase that never ended
-        kind = type(previous)
-        if previous is not None and kind is not function_type and kind is not method_type:
+        if previous is not None and not callable(previous):
             # A profiler of C's (cProfile's): it cannot be called along, nothing could be heard.
             results[nodeid] = "profiler"
             return
@@ -77,6 +79,7 @@ def make_proof(sys, types, builtins_dict, str_type, opcodes):
             funcargs=plain_arguments(funcargs),
             closure=closure_of,
             entered={},
+            entered_as_asked=False,
             proved=False,
             previous=previous,
         )
@@ -109,7 +112,10 @@ def make_proof(sys, types, builtins_dict, str_type, opcodes):
         if event == "call":
             if key in active["entered"]:
                 return  # a coroutine resumed: its arguments were read when it was first entered
-            active["entered"][key] = (frame, called_as_pytest_asked(frame, code))
+            as_asked = called_as_pytest_asked(frame, code)
+            active["entered"][key] = (frame, as_asked)
+            if as_asked:
+                active["entered_as_asked"] = True
         elif event == "return":
             entry = active["entered"].get(key)
             if entry is None or entry[0] is not frame or not entry[1]:
@@ -143,12 +149,24 @@ def make_proof(sys, types, builtins_dict, str_type, opcodes):
             return
         if nodeid is not None and nodeid != active["nodeid"]:
             return
-        if getprofile() is registered["fn"]:
+        kept = getprofile() is registered["fn"]
+        if kept:
             setprofile(active["previous"])
         registered["watch"].clear()
         del registered["chain"][:]
-        results[active["nodeid"]] = "returned" if active["proved"] else "none"
+        results[active["nodeid"]] = outcome(active["proved"], active["entered_as_asked"], kept)
         active.clear()
+
+    def outcome(proved, entered, kept):
+        # "returned": proved. "raised": entered as pytest asked and left by an exception (a
+        # decorator expecting one, pytest.raises around the test; or a wrapper swallowing its
+        # failure). "lost": entered, then another profile function took the place of the
+        # recorder's (the test's own cProfile). "none": never entered as pytest asked.
+        if proved:
+            return "returned"
+        if not entered:
+            return "none"
+        return "raised" if kept else "lost"
 
     def result(nodeid):
         return results.get(nodeid)

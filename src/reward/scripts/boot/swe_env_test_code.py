@@ -26,6 +26,8 @@ def make_test_code(workdir, test_files, agent_files, agent_codes, remember, comp
     test_def_names = {}
     # Each test file's definitions themselves, by file, to know a code object rebuilt from one.
     test_defs = {}
+    # id of each definition's code -> (its file, its scope).
+    test_def_scopes = {}
     kept = []
 
     def remember_defs(module_code):
@@ -41,6 +43,7 @@ def make_test_code(workdir, test_files, agent_files, agent_codes, remember, comp
             for const in body.co_consts:
                 if type(const) is code_type and const.co_flags & 1:
                     test_def_codes[id(const)] = path
+                    test_def_scopes[id(const)] = (path, scope)
                     names.add(const.co_name)
                     test_defs.setdefault(path, []).append(const)
                     kept.append(const)
@@ -177,23 +180,33 @@ def make_test_code(workdir, test_files, agent_files, agent_codes, remember, comp
         return "unverified"
 
     def proof_targets(nodeid, obj):
-        """When what pytest runs for a hidden test is not its file's function itself: the code
-        objects whose normal return proves the test ran (the file's function found inside what
-        runs, else every definition of the file by the test's name in its scope), with the free
-        variables the found function holds. None when no proof is asked: the file's own function
-        (pytest calls it itself), a test of no hidden file, a test its file does not define (one
-        inherited from a helper module)."""
-        path = nodeid.split("::", 1)[0]
-        full = path if path.startswith("/") else workdir + path
+        """When what pytest runs for a hidden test is not the function its file's `def` made for
+        it: the code objects whose run proves the test ran (the file's code for the test found
+        inside what runs, or copies of it, else the file's definition of it), with the free
+        variables the found function holds; ((), None) when nothing could prove it. None when no
+        proof is asked: the file's own function for the test (pytest calls it itself), a test of
+        no hidden file, a test its file does not define (one inherited from a helper module)."""
+        stem = nodeid.split("[", 1)[0]
+        parts = stem.split("::")
+        full = parts[0] if parts[0].startswith("/") else workdir + parts[0]
         if full not in test_files:
             return None
-        fn = function_code(obj)
-        if fn is not None and id(fn.__code__) in trusted_test_codes:
-            return None
-        parts = nodeid.split("::")
-        name = parts[-1].split("[", 1)[0]
+        name = parts[-1]
         scope = parts[1] if len(parts) == 3 else "" if len(parts) == 2 else None
-        defs = tuple(d for d in test_defs.get(full, ()) if d.co_name == name)
+        own = (full, scope)
+
+        def is_the_def(code):
+            # The file's own definition of this test: its name, in its scope (a nested class's
+            # methods have no scope here: any of the file's code by the test's name).
+            if code.co_name != name or id(code) not in trusted_test_codes:
+                return False
+            where = test_def_scopes.get(id(code))
+            return where == own if scope is not None else where is None or where[0] == full
+
+        fn = function_code(obj)
+        if fn is not None and scope is not None and test_def_scopes.get(id(fn.__code__)) == own and fn.__code__.co_name == name:
+            return None
+        defs = tuple(d for d in test_defs.get(full, ()) if d.co_name == name and (scope is None or test_def_scopes.get(id(d)) == own))
         # Copies of the file's code for the test (a decorator handing pytest a function made from
         # the test's code object, unchanged) found on the way prove it as well as the code itself.
         copies = []
@@ -201,7 +214,7 @@ def make_test_code(workdir, test_files, agent_files, agent_codes, remember, comp
             if fn is None:
                 break
             code = fn.__code__
-            if id(code) in trusted_test_codes:
+            if is_the_def(code):
                 return (code, *copies), free_variables(fn)
             if code.co_filename == full and any(same_code(d, code) for d in defs):
                 copies.append(code)
@@ -209,9 +222,9 @@ def make_test_code(workdir, test_files, agent_files, agent_codes, remember, comp
             if inner is None:
                 inner = held_test(fn)
             fn = function_code(inner)
-        if name not in test_def_names.get((full, scope), ()):
+        if scope is not None and name not in test_def_names.get(own, ()):
             return None
-        return (defs + tuple(copies), None) if defs else None
+        return defs + tuple(copies), None
 
     def free_variables(fn):
         cells = fn.__closure__
