@@ -11,9 +11,12 @@ import { CANARY, LISTED, RIGHT, type Graded, grade, said, useWitnessHarness } fr
  *   function the file's own def made for that test, in its scope.
  * - C, D: nodeids the proof misread (a parametrize id holding "::", a nested class): no proof
  *   asked. Now the id is read before its parameters, and a nested class's test is proved too.
- * - OPEN, as it.fails: G, the test's own code object run over other globals (a function of the
- *   very code pytest would run: nothing of the code tells it apart); E, the item's function
- *   swapped by a profile function between the recorder's read and pytest's (the tracer family).
+ * - G, the test's own code object run as a function over a copy of its module's globals whose
+ *   names answer anything: the very code pytest would run. Now the boot keeps the dicts the
+ *   file's module code ran in as the import system ran it; no proof is waived for a function
+ *   over another dict, and a frame proves only over one of them.
+ * - OPEN, as it.fails: E, the item's function swapped by a profile function between the
+ *   recorder's read and pytest's (the tracer family).
  * And its honest zeros, which score since: astropy's @raises (H1) and a nose-like raises on a
  *   TestCase (H2) leave the test's frame by the expected exception; a test profiling with
  *   cProfile (H3) takes the profile function's place; a conftest's profile object is a callable
@@ -515,6 +518,7 @@ describe("the ninth attacker's stand-ins", () => {
       { 'test_target.py': D_TESTS, 'pkg/__init__.py': D_PKG },
       'test_target.py::TestOuter::TestInner::test_add_listed',
     ],
+    ['G', "the test's own code object over a copy of its module's globals", { 'pkg/__init__.py': G_PKG }, LISTED],
   ] as const)(
     'attack %s (%s): no pass without its own code (it earned 1 before)',
     async (id, _what, files, listed) => {
@@ -538,7 +542,6 @@ describe("the ninth attacker's stand-ins", () => {
   }, 90_000);
 
   it.fails.each([
-    ['G', "the test's own code object over other globals", { 'pkg/__init__.py': G_PKG }],
     ['E', "the item's function swapped by a profile function after the recorder read it", { 'pkg/__init__.py': E_PKG }],
   ] as const)(
     'OPEN: attack %s (%s) is refused',

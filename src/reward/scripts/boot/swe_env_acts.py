@@ -50,6 +50,24 @@ def make_acts(emit, caller_files, agent_on_stack, remember, agent_codes, test_co
     source_loader = _frozen_importlib_external.SourceFileLoader
     loader_attribute = reading.instance_reader((source_loader,), str_type)
 
+    module_type = types.ModuleType
+    module_dict = module_type.__dict__["__dict__"].__get__
+
+    def module_globals(importer, rewriting):
+        """The dict a test module's code runs in, from the import system's frame that runs it:
+        `_call_with_frames_removed(exec, code, globals)`, or pytest's rewriting `exec_module`'s
+        module; None where it cannot be told."""
+        if importer.f_code is frames_removed and frames_removed is not None:
+            given = importer.f_locals.get("args")
+            if type(given) is tuple and len(given) >= 2 and type(given[1]) is dict:
+                return given[1]
+            return None
+        if rewriting:
+            module = importer.f_locals.get("module")
+            if type(module) is module_type:
+                return module_dict(module)
+        return None
+
     def source_loaded(importer, code):
         """Whether the frame running `code` is the import system's, for the loader of its file."""
         if importer.f_code is not frames_removed or frames_removed is None:
@@ -175,7 +193,7 @@ def make_acts(emit, caller_files, agent_on_stack, remember, agent_codes, test_co
                     emit({"kind": "monitor", "event": "test-module-rewritten", "path": code.co_filename})
                     remember(code, agent_codes)
                 elif rewriting or loaded or test_code[2](importer.f_code):
-                    test_code[0](code)
+                    test_code[0](code, module_globals(importer, rewriting))
                     learn_walkers(code, hidden_test=True)
                 else:
                     # A test file's module code run by anything else is a second run of it, under

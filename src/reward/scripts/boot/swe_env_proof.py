@@ -45,7 +45,7 @@ def make_proof(sys, types, builtins_dict, str_type, opcodes):
         registered.update(fn=fn, code=fn.__code__, defaults=tuple(kw.items()), watch=kw["_watch"], chain=kw["_chain"])
         return True
 
-    def start(nodeid, targets, funcargs, closure_of):
+    def start(nodeid, targets, funcargs, closure_of, module_globals=None):
         """The call phase of `nodeid` begins: `targets` are the code objects that may prove it."""
         if not registered:
             return
@@ -78,6 +78,8 @@ def make_proof(sys, types, builtins_dict, str_type, opcodes):
             targets={id(c): c for c in targets},
             funcargs=plain_arguments(funcargs),
             closure=closure_of,
+            # The test file's module dicts by id (None: not learnt): the test's code runs over one.
+            globals=module_globals,
             entered={},
             entered_as_asked=False,
             proved=False,
@@ -128,6 +130,9 @@ def make_proof(sys, types, builtins_dict, str_type, opcodes):
     def called_as_pytest_asked(frame, code):
         # At its entry a frame's locals are its arguments (and, for a function with a closure, its
         # free variables): a fresh dict, so reading it drops nothing.
+        own_globals = active["globals"]
+        if own_globals is not None and own_globals.get(id(frame.f_globals)) is not frame.f_globals:
+            return False
         local = frame.f_locals
         funcargs = active["funcargs"]
         count = code.co_argcount + code.co_kwonlyargcount

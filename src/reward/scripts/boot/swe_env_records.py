@@ -68,7 +68,7 @@ def make_record_handler(state, emit, where_now, own_runtests, test_code, recorde
             # (swe_env_proof.py), until the phase's end says whether it did.
             targets = test_code[5](nodeid, obj)
             if targets is not None:
-                state["proof"][1](nodeid, targets[0], funcargs, targets[1])
+                state["proof"][1](nodeid, targets[0], funcargs, targets[1], targets[2])
 
     def complete_end(record):
         # The machinery's identity, checked here against what the boot saw before any repository

@@ -28,6 +28,9 @@ def make_test_code(workdir, test_files, agent_files, agent_codes, remember, comp
     test_defs = {}
     # id of each definition's code -> (its file, its scope).
     test_def_scopes = {}
+    # Each test file's module dicts, by id.
+    test_globals = {}
+    function_globals = function_type.__dict__["__globals__"].__get__
     kept = []
 
     def remember_defs(module_code):
@@ -203,8 +206,14 @@ def make_test_code(workdir, test_files, agent_files, agent_codes, remember, comp
             where = test_def_scopes.get(id(code))
             return where == own if scope is not None else where is None or where[0] == full
 
+        known_globals = test_globals.get(full)
+
+        def over_own_globals(value):
+            # A function over one of the file's module dicts (any, where none was learnt).
+            return known_globals is None or known_globals.get(id(function_globals(value))) is function_globals(value)
+
         fn = function_code(obj)
-        if fn is not None and scope is not None and test_def_scopes.get(id(fn.__code__)) == own and fn.__code__.co_name == name:
+        if fn is not None and scope is not None and test_def_scopes.get(id(fn.__code__)) == own and fn.__code__.co_name == name and over_own_globals(fn):
             return None
         defs = tuple(d for d in test_defs.get(full, ()) if d.co_name == name and (scope is None or test_def_scopes.get(id(d)) == own))
         # Copies of the file's code for the test (a decorator handing pytest a function made from
@@ -214,8 +223,8 @@ def make_test_code(workdir, test_files, agent_files, agent_codes, remember, comp
             if fn is None:
                 break
             code = fn.__code__
-            if is_the_def(code):
-                return (code, *copies), free_variables(fn)
+            if is_the_def(code) and over_own_globals(fn):
+                return (code, *copies), free_variables(fn), known_globals
             if code.co_filename == full and any(same_code(d, code) for d in defs):
                 copies.append(code)
             inner = own_attribute(fn, "__wrapped__")
@@ -224,7 +233,7 @@ def make_test_code(workdir, test_files, agent_files, agent_codes, remember, comp
             fn = function_code(inner)
         if scope is not None and name not in test_def_names.get(own, ()):
             return None
-        return defs + tuple(copies), None
+        return defs + tuple(copies), None, known_globals
 
     def free_variables(fn):
         cells = fn.__closure__
@@ -249,9 +258,14 @@ def make_test_code(workdir, test_files, agent_files, agent_codes, remember, comp
             return None
         return any(same_tree(module_code, one) for one in made)
 
-    def learn(module_code):
+    def learn(module_code, module_globals=None):
         remember(module_code, trusted_test_codes)
         remember_defs(module_code)
+        if type(module_globals) is dict_type:
+            # Every dict the file's module code ran in as the import system ran it (a module
+            # imported twice has two): the test's own function runs over one of them.
+            kept.append(module_globals)
+            test_globals.setdefault(module_code.co_filename, {})[id(module_globals)] = module_globals
 
     def trusted(code):
         return id(code) in trusted_test_codes
